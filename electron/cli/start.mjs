@@ -1,0 +1,102 @@
+#!/usr/bin/env node
+// `npm start`: build if the sources changed, then launch the Electron control room. Where Electron
+// cannot run (binary missing and not downloadable, no display, native module built for another
+// ABI) say so in one line and serve the same control room on http://127.0.0.1 instead.
+// `npm run web` (--web) serves it on purpose. Other arguments pass through (--port, --workspace).
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const out = join(root, 'out');
+const stamp = join(out, '.build-stamp');
+/** Exit code of electron/main when better-sqlite3 was built for Node's ABI, not Electron's. */
+const EXIT_NATIVE_MODULE = 78;
+
+const argv = process.argv.slice(2);
+const webOnly = argv.includes('--web');
+const passThrough = argv.filter((a) => a !== '--web');
+
+function newestSourceMtime() {
+  let newest = 0;
+  const visit = (p) => {
+    const st = statSync(p);
+    if (st.isDirectory()) {
+      for (const name of readdirSync(p)) if (name !== 'node_modules' && !name.startsWith('.')) visit(join(p, name));
+    } else newest = Math.max(newest, st.mtimeMs);
+  };
+  for (const p of ['electron', 'engine', 'renderer', 'electron.vite.config.ts', 'package.json', 'package-lock.json']) {
+    if (existsSync(join(root, p))) visit(join(root, p));
+  }
+  return newest;
+}
+
+function ensureBuilt() {
+  const outputs = ['main/index.js', 'main/web.js', 'preload/index.cjs', 'renderer/index.html'].map((f) => join(out, f));
+  const built = existsSync(stamp) && outputs.every((f) => existsSync(f)) ? statSync(stamp).mtimeMs : 0;
+  if (built >= newestSourceMtime()) return;
+  console.log('Strata: building the control room (electron-vite build)…');
+  const bin = join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js');
+  if (!existsSync(bin)) fail('electron-vite is not installed. Run `npm install` first.');
+  const r = spawnSync(process.execPath, [bin, 'build'], { cwd: root, stdio: 'inherit' });
+  if (r.status !== 0) fail('the build failed (see above).');
+  writeFileSync(stamp, new Date().toISOString());
+}
+
+function fail(message) {
+  console.error(`Strata: ${message}`);
+  process.exit(1);
+}
+
+/** The Electron executable, downloading it once if it is missing; or the reason there is none. */
+function electronExecutable() {
+  const pkg = join(root, 'node_modules', 'electron');
+  if (!existsSync(join(pkg, 'package.json'))) return { missing: 'the electron package is not installed (run `npm install`)' };
+  const located = () => {
+    if (process.env.ELECTRON_OVERRIDE_DIST_PATH) {
+      const p = join(process.env.ELECTRON_OVERRIDE_DIST_PATH, 'electron');
+      return existsSync(p) ? p : undefined;
+    }
+    const pathFile = join(pkg, 'path.txt');
+    if (!existsSync(pathFile)) return undefined;
+    const p = join(pkg, 'dist', readFileSync(pathFile, 'utf8').trim());
+    return existsSync(p) ? p : undefined;
+  };
+  let path = located();
+  if (path) return { path };
+  console.log('Strata: downloading the Electron binary (first launch)…');
+  const r = spawnSync(process.execPath, [join(pkg, 'install.js')], { cwd: pkg, encoding: 'utf8', timeout: 300_000 });
+  path = located();
+  if (path) return { path };
+  const why = `${r.stderr ?? ''}${r.stdout ?? ''}`.split('\n').map((l) => l.trim()).find((l) => l && !l.startsWith('at ')) ?? `exit ${r.status}`;
+  return { missing: `the Electron binary is not installed and could not be downloaded (${why})` };
+}
+
+async function serveWeb(reason) {
+  if (reason) console.log(`Strata: ${reason}; serving the control room in your browser instead.`);
+  process.argv = [process.argv[0], join(out, 'main', 'web.js'), ...passThrough];
+  await import(pathToFileURL(join(out, 'main', 'web.js')).href);
+}
+
+ensureBuilt();
+if (webOnly) {
+  await serveWeb();
+} else if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) {
+  await serveWeb('no display to open a window on (DISPLAY and WAYLAND_DISPLAY are unset)');
+} else {
+  const electron = electronExecutable();
+  if ('missing' in electron) {
+    await serveWeb(electron.missing);
+  } else {
+    const child = spawn(electron.path, [root, ...passThrough], { stdio: 'inherit' });
+    for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
+    child.on('exit', (code, signal) => {
+      if (code === EXIT_NATIVE_MODULE) {
+        void serveWeb('the SQLite module is built for Node, not for Electron');
+      } else {
+        process.exit(code ?? (signal ? 1 : 0));
+      }
+    });
+  }
+}

@@ -1,0 +1,58 @@
+import { openHost } from '../shared/openHost';
+import { parseShellOptions, UsageError } from '../shared/shellOptions';
+import { serveControlRoom } from '../web/serveControlRoom';
+
+const usage = `strata ${__STRATA_VERSION__}: variable context engine for coding agents
+
+Usage: strata <command> [options]
+
+Commands:
+  web            serve the control room on http://127.0.0.1 (prints the address with its token)
+  health         print the workspace's health as JSON (catalog path, schema version, agents)
+  help           show this text
+
+Options:
+  --workspace <dir>   a project folder (its catalog is <dir>/.strata/catalog.sqlite);
+                      default: the demo workspace in STRATA_HOME or the user data folder
+  --port <n>          port for 'web' (default: a random free port)
+  -h, --help          show this text
+
+Environment:
+  STRATA_HOME          data folder instead of the user data folder
+  STRATA_DEMO_TICK_MS  milliseconds between demo scenario steps (0 pauses; default 1500)`;
+
+async function main(argv: string[]): Promise<number> {
+  const opts = parseShellOptions(argv);
+  const [command = 'help', ...rest] = opts.positional;
+  if (opts.help || command === 'help') {
+    console.log(usage);
+    return 0;
+  }
+  if (rest.length > 0) throw new UsageError(`Unexpected argument "${rest[0]}" after "${command}".`);
+  switch (command) {
+    case 'web':
+      await serveControlRoom(opts);
+      return -1;
+    case 'health': {
+      const { host } = openHost({ workspace: opts.workspace });
+      try {
+        const conn = host.connect(() => {});
+        const envelope = await conn.call('health', {});
+        console.log(JSON.stringify(envelope.ok ? envelope.value : envelope.error, null, 2));
+        return envelope.ok ? 0 : 1;
+      } finally {
+        host.close();
+      }
+    }
+    default:
+      throw new UsageError(`Unknown command "${command}".`);
+  }
+}
+
+try {
+  const code = await main(process.argv.slice(2));
+  if (code >= 0) process.exitCode = code;
+} catch (err) {
+  console.error(`strata: ${err instanceof UsageError ? `${err.message}\n\n${usage}` : (err as Error).message}`);
+  process.exitCode = err instanceof UsageError ? 2 : 1;
+}

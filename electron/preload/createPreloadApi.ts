@@ -1,0 +1,46 @@
+import {
+  type CallableCommand,
+  commandChannel,
+  commandNames,
+  type Envelope,
+  eventChannel,
+  type EventName,
+  type StrataBridge,
+  type StrataEvent,
+} from '../../engine/contract';
+
+/** The part of Electron's ipcRenderer the preload uses (structural, so tests need no Electron). */
+export interface IpcRendererLike {
+  invoke(channel: string, ...args: unknown[]): Promise<unknown>;
+  on(channel: string, listener: (event: unknown, ...args: unknown[]) => void): unknown;
+  removeListener(channel: string, listener: (event: unknown, ...args: unknown[]) => void): unknown;
+}
+
+/**
+ * Build `window.strata`: one method per contract command, each bound to that command's own
+ * channel (no generic send), plus `subscribe`. Only plain data and functions cross the bridge.
+ */
+export function createPreloadApi(ipc: IpcRendererLike): StrataBridge {
+  const api: Record<string, unknown> = {};
+  for (const name of commandNames) {
+    if (name === 'subscribe') continue;
+    api[name] = (args: unknown) => ipc.invoke(commandChannel(name as CallableCommand), args) as Promise<Envelope<unknown>>;
+  }
+
+  let current: ((event: unknown, ...args: unknown[]) => void) | undefined;
+  api.subscribe = async (events: EventName[], listener: (event: StrataEvent) => void) => {
+    if (current) ipc.removeListener(eventChannel, current);
+    current = undefined;
+    const wanted = new Set(events);
+    const envelope = (await ipc.invoke(commandChannel('subscribe'), { events })) as Envelope<{ events: EventName[] }>;
+    if (envelope.ok && wanted.size > 0) {
+      current = (_event, payload) => {
+        const ev = payload as StrataEvent;
+        if (wanted.has(ev.name)) listener(ev);
+      };
+      ipc.on(eventChannel, current);
+    }
+    return envelope;
+  };
+  return api as StrataBridge;
+}

@@ -1,0 +1,47 @@
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Host, locateWorkspace, type WorkspaceLocation } from '../../engine/host';
+
+/**
+ * `resources/` of this checkout: STRATA_RESOURCES, else the nearest `resources/` above this file
+ * (the sources sit in electron/shared/, the built code in out/main/ or out/main/chunks/).
+ */
+export function resourcesDir(): string {
+  if (process.env.STRATA_RESOURCES) return resolve(process.env.STRATA_RESOURCES);
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 6; i++) {
+    const candidate = join(dir, 'resources');
+    if (existsSync(join(candidate, 'demo'))) return candidate;
+    dir = dirname(dir);
+  }
+  throw new Error(`Cannot find Strata's resources/ folder above ${fileURLToPath(import.meta.url)}; set STRATA_RESOURCES.`);
+}
+
+/** Milliseconds between demo steps: STRATA_DEMO_TICK_MS (0 pauses the demo), default 1500. */
+export function demoTickMs(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.STRATA_DEMO_TICK_MS;
+  if (raw === undefined || raw === '') return 1500;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`STRATA_DEMO_TICK_MS must be a whole number of milliseconds (got "${raw}").`);
+  return n;
+}
+
+export interface OpenedHost {
+  host: Host;
+  location: WorkspaceLocation;
+}
+
+/** Open the Host for a shell: the demo workspace unless `--workspace` names a folder. */
+export function openHost(o: { workspace?: string | undefined; userDataDir?: string; resources?: string }): OpenedHost {
+  const location = locateWorkspace({ workspace: o.workspace, userDataDir: o.userDataDir });
+  const host = Host.open({
+    catalogPath: location.catalogPath,
+    workspaceName: location.name,
+    version: __STRATA_VERSION__,
+    demoDir: location.demo ? join(o.resources ?? resourcesDir(), 'demo') : undefined,
+    demoTickMs: demoTickMs(),
+    onInternalError: (err, command) => console.error(`strata: command "${command}" failed:`, err),
+  });
+  return { host, location };
+}

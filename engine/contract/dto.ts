@@ -1,0 +1,88 @@
+import { z } from 'zod';
+
+/**
+ * Plain, structured-cloneable DTOs that cross the contract. Every value here must survive
+ * `structuredClone` and `JSON.stringify` unchanged: no classes, Dates, Maps or functions, because
+ * the same objects travel over Electron IPC and over the WebSocket of the headless host.
+ */
+
+/** Agent roles from the spec. A role decides the L0 instructions an agent receives. */
+export const AgentRoleSchema = z.enum([
+  'primary',
+  'worker',
+  'debug',
+  'integration',
+  'probe',
+  'reviewer',
+  'architect',
+  'test',
+]);
+export type AgentRole = z.infer<typeof AgentRoleSchema>;
+
+/** Lifecycle status an operator sees in the agent tree. */
+export const AgentStatusSchema = z.enum(['waiting', 'running', 'refreshing', 'done', 'failed']);
+export type AgentStatus = z.infer<typeof AgentStatusSchema>;
+
+/** Token accounting summed over an agent's provider calls (provider figures are authoritative). */
+export const UsageTotalsSchema = z.object({
+  input: z.number().int().nonnegative(),
+  cacheRead: z.number().int().nonnegative(),
+  cacheWrite: z.number().int().nonnegative(),
+  output: z.number().int().nonnegative(),
+});
+export type UsageTotals = z.infer<typeof UsageTotalsSchema>;
+
+/**
+ * One agent as the control room shows it. `revision` increases on every change so a view can drop
+ * a snapshot that is older than an event it already applied.
+ */
+export const AgentDtoSchema = z.object({
+  agentId: z.string().min(1),
+  parent: z.string().min(1).nullable(),
+  role: AgentRoleSchema,
+  task: z.string(),
+  model: z.string(),
+  status: AgentStatusSchema,
+  generation: z.number().int().positive(),
+  tokens: z.number().int().nonnegative(),
+  budget: z.number().int().positive(),
+  usage: UsageTotalsSchema,
+  /** CacheRead / (Input + CacheRead + CacheWrite), 0 when the denominator is 0 (DESIGN.md Metrics). */
+  cacheHitRate: z.number().min(0).max(1),
+  revision: z.number().int().nonnegative(),
+  /** ISO-8601 time of the last change. */
+  updatedAt: z.string(),
+});
+export type AgentDto = z.infer<typeof AgentDtoSchema>;
+
+export const LogLevelSchema = z.enum(['debug', 'info', 'warn', 'error']);
+export type LogLevel = z.infer<typeof LogLevelSchema>;
+
+/** A line of the workspace event log. `seq` is strictly increasing within a catalog. */
+export const LogEntrySchema = z.object({
+  seq: z.number().int().positive(),
+  at: z.string(),
+  level: LogLevelSchema,
+  agentId: z.string().nullable(),
+  message: z.string(),
+});
+export type LogEntry = z.infer<typeof LogEntrySchema>;
+
+/** What `health` reports: enough for an operator to see which catalog the host serves. */
+export const HealthDtoSchema = z.object({
+  ok: z.literal(true),
+  version: z.string(),
+  workspace: z.object({ name: z.string(), catalogPath: z.string() }),
+  catalog: z.object({ schemaVersion: z.number().int().nonnegative(), journalMode: z.string() }),
+  agents: z.number().int().nonnegative(),
+  uptimeMs: z.number().nonnegative(),
+});
+export type HealthDto = z.infer<typeof HealthDtoSchema>;
+
+/** The selected agent with its direct children and its latest log lines. */
+export const AgentDetailDtoSchema = z.object({
+  agent: AgentDtoSchema,
+  children: z.array(z.string()),
+  recentLog: z.array(LogEntrySchema),
+});
+export type AgentDetailDto = z.infer<typeof AgentDetailDtoSchema>;

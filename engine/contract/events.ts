@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { AgentDtoSchema, LogEntrySchema } from './dto';
+
+/**
+ * Every push from the host to the views, by name. A view receives only the events it subscribed
+ * to; each payload is a plain DTO. Adding an event is one entry here and one `emit` in the host.
+ */
+export const Events = {
+  /** An agent changed (status, generation, tokens, usage). Carries the whole new snapshot. */
+  'agent.updated': z.object({ agent: AgentDtoSchema }),
+  /** A new line in the workspace event log. */
+  log: z.object({ entry: LogEntrySchema }),
+} as const;
+
+export type EventName = keyof typeof Events;
+export type EventPayload<K extends EventName> = z.infer<(typeof Events)[K]>;
+
+/** The wire form of one event: a tagged union, so reducers can switch on `name`. */
+export type StrataEvent = { [K in EventName]: { name: K; payload: EventPayload<K> } }[EventName];
+
+/** Event names in declaration order (runtime list for transports and validation). */
+export const eventNames = Object.keys(Events) as EventName[];

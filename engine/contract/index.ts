@@ -1,0 +1,7 @@
+export * from './dto';
+export * from './events';
+export * from './commands';
+export * from './errors';
+export * from './channels';
+export * from './wire';
+export type * from './api';

@@ -1,0 +1,75 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { AgentRoleSchema, AgentStatusSchema, LogLevelSchema, UsageTotalsSchema } from '../contract';
+
+/**
+ * The bundled demo workspace (`resources/demo/scenario.json`): agents with their identity and a
+ * script of changes the host plays on a timer, so the control room shows a living agent tree with
+ * no key and no network. The runtime replaces the timer with real drivers later.
+ */
+const DemoAgentSchema = z
+  .object({
+    agentId: z.string().min(1),
+    parent: z.string().min(1).nullable(),
+    role: AgentRoleSchema,
+    task: z.string().min(1),
+    model: z.string().min(1),
+    budget: z.number().int().positive(),
+  })
+  .strict();
+
+const DemoStepSchema = z
+  .object({
+    agentId: z.string().min(1),
+    status: AgentStatusSchema.optional(),
+    generation: z.number().int().positive().optional(),
+    tokens: z.number().int().nonnegative().optional(),
+    /** Added to the agent's usage totals (one provider call's accounting). */
+    usage: UsageTotalsSchema.optional(),
+    level: LogLevelSchema.default('info'),
+    log: z.string().min(1),
+  })
+  .strict();
+
+export const DemoScenarioSchema = z
+  .object({
+    schemaVersion: z.literal(1),
+    workspace: z.object({ name: z.string().min(1) }).strict(),
+    agents: z.array(DemoAgentSchema).min(1),
+    steps: z.array(DemoStepSchema).min(1),
+  })
+  .strict()
+  .superRefine((s, ctx) => {
+    const ids = new Set<string>();
+    s.agents.forEach((a, i) => {
+      if (ids.has(a.agentId)) ctx.addIssue({ code: 'custom', path: ['agents', i, 'agentId'], message: `duplicate agent id "${a.agentId}"` });
+      if (a.parent !== null && !ids.has(a.parent)) {
+        ctx.addIssue({ code: 'custom', path: ['agents', i, 'parent'], message: `parent "${a.parent}" must be listed before "${a.agentId}"` });
+      }
+      ids.add(a.agentId);
+    });
+    s.steps.forEach((st, i) => {
+      if (!ids.has(st.agentId)) ctx.addIssue({ code: 'custom', path: ['steps', i, 'agentId'], message: `unknown agent "${st.agentId}"` });
+    });
+  });
+
+export type DemoScenario = z.infer<typeof DemoScenarioSchema>;
+export type DemoStep = DemoScenario['steps'][number];
+
+/** Read and validate the scenario; the error names the file and the first offending field. */
+export function loadDemoScenario(demoDir: string): DemoScenario {
+  const file = join(demoDir, 'scenario.json');
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new Error(`Cannot read the demo scenario ${file}: ${(err as Error).message}`);
+  }
+  const parsed = DemoScenarioSchema.safeParse(raw);
+  if (!parsed.success) {
+    const first = parsed.error.issues[0];
+    throw new Error(`Invalid demo scenario ${file}: ${first ? `${first.path.join('.')}: ${first.message}` : 'unknown error'}`);
+  }
+  return parsed.data;
+}

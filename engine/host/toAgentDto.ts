@@ -1,0 +1,8 @@
+import type { AgentDto } from '../contract';
+import type { AgentRecord } from '../catalog/Catalog';
+import { cacheHitRate } from '../metrics/cacheHitRate';
+
+/** The contract form of a stored agent, with its derived figures. */
+export function toAgentDto(record: AgentRecord): AgentDto {
+  return { ...record, cacheHitRate: cacheHitRate(record.usage) };
+}

@@ -1,0 +1,15 @@
+import type { AgentDetailDto, AgentDto, HealthDto, StrataEvent } from '../../engine/contract';
+import type { ConnectionStatus } from '../api/wsBridge';
+import type { Transport } from '../api/pickBridge';
+
+/** Everything that can change the store: host events, snapshots from commands, and UI intents. */
+export type Action =
+  | { type: 'event'; event: StrataEvent }
+  | { type: 'agents.snapshot'; agents: AgentDto[] }
+  | { type: 'agent.detail'; detail: AgentDetailDto }
+  | { type: 'agent.select'; agentId: string | null }
+  | { type: 'tree.toggle'; agentId: string }
+  | { type: 'tree.filter'; text: string }
+  | { type: 'connection.status'; status: ConnectionStatus; transport?: Transport }
+  | { type: 'connection.health'; health: HealthDto }
+  | { type: 'connection.error'; message: string };

@@ -1,0 +1,103 @@
+import type { AgentDto, LogEntry } from '../../engine/contract';
+import type { RootState } from './reduce';
+
+/** One visible row of the agent tree. */
+export interface TreeRow {
+  agent: AgentDto;
+  depth: number;
+  hasChildren: boolean;
+  collapsed: boolean;
+}
+
+const matches = (a: AgentDto, text: string) =>
+  [a.agentId, a.role, a.task, a.status, a.model].some((f) => f.toLowerCase().includes(text));
+
+/**
+ * The agent tree flattened in display order (depth-first, siblings by id). With a filter, an agent
+ * shows when it or a descendant matches, so matches keep their ancestry; collapsing is ignored
+ * while filtering.
+ */
+export const selectTreeRows = memoizeLast(
+  (s: RootState): [RootState['agents'], Record<string, true>, string] => [s.agents, s.ui.collapsed, s.ui.filter],
+  buildTreeRows,
+);
+
+function buildTreeRows(agents: RootState['agents'], collapsedIds: Record<string, true>, filter: string): TreeRow[] {
+  const { byId, order } = agents;
+  const children = new Map<string | null, string[]>();
+  for (const id of order) {
+    const a = byId[id];
+    if (!a) continue;
+    const parent = a.parent !== null && byId[a.parent] ? a.parent : null;
+    const list = children.get(parent) ?? [];
+    list.push(id);
+    children.set(parent, list);
+  }
+  for (const list of children.values()) list.sort();
+
+  const text = filter.trim().toLowerCase();
+  const visible = new Set<string>();
+  if (text) {
+    const mark = (id: string): boolean => {
+      let any = matches(byId[id] as AgentDto, text);
+      for (const c of children.get(id) ?? []) any = mark(c) || any;
+      if (any) visible.add(id);
+      return any;
+    };
+    for (const root of children.get(null) ?? []) mark(root);
+  }
+
+  const rows: TreeRow[] = [];
+  const walk = (id: string, depth: number) => {
+    if (text && !visible.has(id)) return;
+    const kids = children.get(id) ?? [];
+    const collapsed = !text && Boolean(collapsedIds[id]);
+    rows.push({ agent: byId[id] as AgentDto, depth, hasChildren: kids.length > 0, collapsed });
+    if (!collapsed) for (const c of kids) walk(c, depth + 1);
+  };
+  for (const root of children.get(null) ?? []) walk(root, 0);
+  return rows;
+}
+
+export const selectSelectedAgent = (s: RootState): AgentDto | undefined =>
+  s.ui.selectedAgentId ? s.agents.byId[s.ui.selectedAgentId] : undefined;
+
+/** Direct children of an agent, by id. */
+export const selectChildren = (s: RootState, agentId: string): AgentDto[] =>
+  s.agents.order
+    .map((id) => s.agents.byId[id] as AgentDto)
+    .filter((a) => a.parent === agentId)
+    .sort((a, b) => a.agentId.localeCompare(b.agentId));
+
+/** The newest `limit` log lines, of one agent when `agentId` is given. */
+export function selectLog(s: RootState, limit: number, agentId?: string): LogEntry[] {
+  const all = agentId ? s.log.entries.filter((e) => e.agentId === agentId) : s.log.entries;
+  return all.slice(Math.max(0, all.length - limit));
+}
+
+/** Workspace totals for the header: mean utilization and the overall provider hit rate. */
+export function selectTotals(s: RootState): { agents: number; running: number; hitRate: number } {
+  const agents = s.agents.order.map((id) => s.agents.byId[id] as AgentDto);
+  let read = 0;
+  let denominator = 0;
+  for (const a of agents) {
+    read += a.usage.cacheRead;
+    denominator += a.usage.input + a.usage.cacheRead + a.usage.cacheWrite;
+  }
+  return { agents: agents.length, running: agents.filter((a) => a.status === 'running').length, hitRate: denominator > 0 ? read / denominator : 0 };
+}
+
+/**
+ * Cache the last result by the identity of its inputs, so a selector that builds new objects
+ * returns the same array until its inputs change (React requires stable snapshots).
+ */
+function memoizeLast<I extends unknown[], R>(inputs: (s: RootState) => I, compute: (...args: I) => R): (s: RootState) => R {
+  let last: { args: I; result: R } | undefined;
+  return (s) => {
+    const args = inputs(s);
+    if (last && args.length === last.args.length && args.every((a, i) => a === last?.args[i])) return last.result;
+    const result = compute(...args);
+    last = { args, result };
+    return result;
+  };
+}

@@ -1,0 +1,148 @@
+#!/usr/bin/env node
+// The import-boundary check (DESIGN.md "Layout"): dependencies point one way.
+//   renderer -> engine/contract, type-only imports; no Node built-ins, no Electron.
+//   electron -> engine; never renderer/ or test/; the sandboxed preload only electron + engine/contract.
+//   engine   -> nothing of ours above it, no electron/react/DOM-side packages; Node built-ins only in
+//               catalog/, runtime/tools/, providers/, traces/ and host/; better-sqlite3 only in catalog/.
+//   engine/contract -> zod only.
+// Parses every source file with the TypeScript compiler (static, dynamic and require imports).
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+
+const SOURCE = /\.(ts|tsx|mts|cts|mjs|cjs|js)$/;
+const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
+const NODE_ALLOWED = ['engine/catalog/', 'engine/runtime/tools/', 'engine/providers/', 'engine/traces/', 'engine/host/'];
+const VIEW_PACKAGES = ['electron', 'react', 'react-dom', 'zustand', 'recharts', '@testing-library/', 'react-is'];
+
+const toPosix = (p) => p.split(sep).join('/');
+const packageName = (spec) => (spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]);
+const isViewPackage = (spec) => VIEW_PACKAGES.some((p) => (p.endsWith('/') ? spec.startsWith(p) : packageName(spec) === p));
+
+function* walk(dir) {
+  let entries;
+  try {
+    entries = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of entries) {
+    if (name === 'node_modules' || name === 'out' || name.startsWith('.')) continue;
+    const full = join(dir, name);
+    if (statSync(full).isDirectory()) yield* walk(full);
+    else if (SOURCE.test(name) && !name.endsWith('.d.ts') && !name.endsWith('.d.mts')) yield full;
+  }
+}
+
+/** Every import of a file: specifier, line, and whether it is erased at compile time. */
+export function importsOf(file, text) {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, file.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const found = [];
+  const add = (node, spec, typeOnly) => found.push({ spec, typeOnly, line: source.getLineAndCharacterOfPosition(node.getStart()).line + 1 });
+  const visit = (node) => {
+    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
+      const c = node.importClause;
+      const named = c?.namedBindings && ts.isNamedImports(c.namedBindings) ? c.namedBindings.elements : undefined;
+      const allNamedTypes = !!named && named.length > 0 && !c.name && named.every((e) => e.isTypeOnly);
+      add(node, node.moduleSpecifier.text, !!c && (c.isTypeOnly || allNamedTypes));
+    } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+      const named = node.exportClause && ts.isNamedExports(node.exportClause) ? node.exportClause.elements : undefined;
+      add(node, node.moduleSpecifier.text, node.isTypeOnly || (!!named && named.length > 0 && named.every((e) => e.isTypeOnly)));
+    } else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference) && ts.isStringLiteral(node.moduleReference.expression)) {
+      add(node, node.moduleReference.expression.text, node.isTypeOnly);
+    } else if (ts.isCallExpression(node) && node.arguments.length >= 1 && ts.isStringLiteralLike(node.arguments[0])) {
+      const isDynamicImport = node.expression.kind === ts.SyntaxKind.ImportKeyword;
+      const isRequire = ts.isIdentifier(node.expression) && node.expression.text === 'require';
+      if (isDynamicImport || isRequire) add(node, node.arguments[0].text, false);
+    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
+      add(node, node.argument.literal.text, true);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+/** The rule an import breaks, or undefined. `from` and `target` are root-relative posix paths. */
+export function violation(from, imp, target) {
+  const { spec, typeOnly } = imp;
+  const bare = target === undefined;
+  const isBuiltin = bare && builtins.has(spec);
+
+  if (from.startsWith('renderer/')) {
+    if (!bare) {
+      if (target.startsWith('renderer/')) return undefined;
+      if (target.startsWith('engine/contract/') || target === 'engine/contract') {
+        return typeOnly ? undefined : `renderer may import engine/contract only with "import type" (${spec})`;
+      }
+      return `renderer may not import ${target} (only types from engine/contract)`;
+    }
+    if (isBuiltin) return `renderer may not import the Node built-in "${spec}"`;
+    if (['electron', 'better-sqlite3', 'ws', 'js-tiktoken'].includes(packageName(spec))) return `renderer may not import the host-side package "${spec}"`;
+    return undefined;
+  }
+
+  if (from.startsWith('electron/')) {
+    if (!bare && (target.startsWith('renderer/') || target.startsWith('test/'))) return `electron may not import ${target}`;
+    if (from.startsWith('electron/preload/')) {
+      if (bare && spec !== 'electron' && !typeOnly) return `the sandboxed preload may import only "electron" and engine/contract (${spec})`;
+      if (!bare && !target.startsWith('electron/preload/') && !target.startsWith('engine/contract')) {
+        return `the sandboxed preload may import only engine/contract of the engine (${target})`;
+      }
+    }
+    if (bare && !typeOnly && ['react', 'react-dom', 'zustand', 'recharts'].includes(packageName(spec))) return `electron may not import the view package "${spec}"`;
+    return undefined;
+  }
+
+  if (from.startsWith('engine/')) {
+    if (!bare && !target.startsWith('engine/')) return `engine may not import ${target}: nothing of ours above it`;
+    if (from.startsWith('engine/contract/')) {
+      if (bare && spec !== 'zod') return `engine/contract may import only zod (${spec})`;
+      if (!bare && !target.startsWith('engine/contract/')) return `engine/contract may not import ${target}`;
+      return undefined;
+    }
+    if (bare && isViewPackage(spec)) return `engine may not import "${spec}"`;
+    if (isBuiltin && !typeOnly && !NODE_ALLOWED.some((p) => from.startsWith(p))) {
+      return `engine code outside ${NODE_ALLOWED.map((p) => p.slice(7, -1)).join(', ')} may not import the Node built-in "${spec}"`;
+    }
+    if (bare && packageName(spec) === 'better-sqlite3' && !typeOnly && !from.startsWith('engine/catalog/')) {
+      return `only engine/catalog may open SQLite (better-sqlite3 imported from ${from})`;
+    }
+  }
+  return undefined;
+}
+
+function resolveTarget(root, file, spec) {
+  if (!spec.startsWith('.') && !spec.startsWith('/')) return undefined;
+  return toPosix(relative(root, resolve(dirname(file), spec)));
+}
+
+/** All violations under `root` (its engine/, electron/ and renderer/ folders). */
+export function checkBoundaries(root) {
+  const out = [];
+  for (const top of ['engine', 'electron', 'renderer']) {
+    for (const file of walk(join(root, top))) {
+      const from = toPosix(relative(root, file));
+      for (const imp of importsOf(file, readFileSync(file, 'utf8'))) {
+        const target = resolveTarget(root, file, imp.spec);
+        const broken = violation(from, imp, target);
+        if (broken) out.push({ file: from, line: imp.line, message: broken });
+      }
+    }
+  }
+  return out;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const i = process.argv.indexOf('--root');
+  const root = resolve(i > 0 ? process.argv[i + 1] : join(dirname(fileURLToPath(import.meta.url)), '..', '..'));
+  const found = checkBoundaries(root);
+  if (found.length > 0) {
+    for (const v of found) console.error(`${v.file}:${v.line}: ${v.message}`);
+    console.error(`Import boundaries: ${found.length} violation(s). See DESIGN.md "Layout".`);
+    process.exit(1);
+  }
+  console.log('Import boundaries: ok (renderer -> engine/contract types; electron -> engine; engine -> nothing above it).');
+}

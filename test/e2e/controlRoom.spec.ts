@@ -1,0 +1,59 @@
+import { expect, test } from '@playwright/test';
+import { startWebHostProcess, type RunningWebHost } from './webHostProcess';
+
+let web: RunningWebHost;
+
+test.beforeAll(async () => {
+  web = await startWebHostProcess();
+});
+
+test.afterAll(async () => {
+  await web?.stop();
+});
+
+test('the control room shows the demo agent tree live, with no console errors', async ({ page }, testInfo) => {
+  const problems: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+
+  await page.goto(web.url);
+  await expect(page.locator('[data-connection="open"]')).toBeVisible();
+  await expect(page.getByText('workspace: demo')).toBeVisible();
+
+  // The demo workspace's tree: the primary at level 1, its workers below it, the probe below a worker.
+  const tree = page.getByRole('tree');
+  await expect(tree.getByRole('treeitem')).toHaveCount(8);
+  await expect(tree.locator('[data-agent-id="primary"]')).toHaveAttribute('aria-level', '1');
+  await expect(tree.locator('[data-agent-id="auth-worker-1"]')).toHaveAttribute('aria-level', '2');
+  await expect(tree.locator('[data-agent-id="probe-callers"]')).toHaveAttribute('aria-level', '3');
+
+  // A live update arrives: the demo's first step sets the primary running and logs a line.
+  await expect(tree.locator('[data-agent-id="primary"] [data-status="running"]')).toBeVisible({ timeout: 10_000 });
+  await expect(page.getByRole('contentinfo', { name: 'Event log' })).toContainText('Planning: objective');
+
+  // Selecting an agent shows its detail pane.
+  await tree.locator('[data-agent-id="auth-worker-2"] .tree__select').click();
+  await expect(page.getByRole('region', { name: 'Agent auth-worker-2' })).toContainText('Migrate the token store');
+
+  await page.screenshot({ path: testInfo.outputPath('control-room.png'), fullPage: true });
+  expect(problems).toEqual([]);
+});
+
+test('filtering the tree keeps matches with their ancestors', async ({ page }) => {
+  await page.goto(web.url);
+  const tree = page.getByRole('tree');
+  await expect(tree.getByRole('treeitem')).toHaveCount(8);
+  await page.getByLabel('Filter agents').fill('probe');
+  await expect(tree.getByRole('treeitem')).toHaveCount(3);
+  await expect(tree.locator('[data-agent-id="probe-callers"]')).toBeVisible();
+  await expect(tree.locator('[data-agent-id="auth-worker-1"]')).toBeVisible();
+});
+
+test('a page without the token cannot reach the contract', async ({ page }) => {
+  const tokenless = web.url.replace(/\?token=.*$/, '');
+  await page.goto(tokenless);
+  await expect(page.locator('[data-connection="open"]')).toHaveCount(0);
+  await expect(page.getByRole('tree').getByRole('treeitem')).toHaveCount(0);
+});

@@ -1,0 +1,51 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface RunningWebHost {
+  url: string;
+  home: string;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Start the built headless host (`out/main/web.js`) on a random port over a fresh STRATA_HOME and
+ * wait for the line with its address.
+ */
+export async function startWebHostProcess(env: Record<string, string> = {}): Promise<RunningWebHost> {
+  const home = mkdtempSync(join(tmpdir(), 'strata-e2e-'));
+  const child: ChildProcess = spawn(process.execPath, ['out/main/web.js', '--port', '0'], {
+    env: { ...process.env, STRATA_HOME: home, STRATA_DEMO_TICK_MS: '250', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout?.on('data', (d) => (out += String(d)));
+  child.stderr?.on('data', (d) => (out += String(d)));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`web host did not start within 15 s:\n${out}`)), 15_000);
+    child.stdout?.on('data', () => {
+      const m = /(http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1] as string);
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`web host exited with ${code}:\n${out}`));
+    });
+  });
+  return {
+    url,
+    home,
+    output: () => out,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }).finally(() => rmSync(home, { recursive: true, force: true })),
+  };
+}

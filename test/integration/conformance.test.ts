@@ -1,0 +1,102 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CommandArgs, type CommandName, commandChannel, commandNames, Commands, eventNames, Events } from '../../engine/contract';
+import { Host } from '../../engine/host';
+import { createHandlers } from '../../engine/host/handlers';
+import { manualScheduler } from '../../engine/ports/Scheduler';
+import { registerIpc } from '../../electron/main/ipcAdapter';
+import { createPreloadApi } from '../../electron/preload/createPreloadApi';
+import { startWebHost, type WebHost } from '../../electron/web/webHost';
+import { demoDir, tempDir } from '../support/tempDir';
+import { WsTestClient } from '../support/wsClient';
+
+/** Valid arguments for every command: adding a command without a sample fails to compile. */
+const samples: { [K in CommandName]: CommandArgs<K> } = {
+  health: {},
+  listAgents: {},
+  getAgent: { agentId: 'primary' },
+  subscribe: { events: ['agent.updated'] },
+};
+
+const tmp = tempDir();
+let host: Host;
+let web: WebHost;
+
+beforeAll(async () => {
+  host = Host.open({ catalogPath: join(tmp.dir, 'c.sqlite'), workspaceName: 'demo', version: '1', demoDir, scheduler: manualScheduler() });
+  web = await startWebHost({ host, staticDir: tmp.dir });
+});
+afterAll(async () => {
+  await web.close();
+  host.close();
+  tmp.remove();
+});
+
+describe('contract conformance: every command exists on every side', () => {
+  it('has a zod schema for its arguments and its result, and every event has one', () => {
+    for (const name of commandNames) {
+      expect(typeof Commands[name].args.safeParse, name).toBe('function');
+      expect(typeof Commands[name].result.safeParse, name).toBe('function');
+      expect(Commands[name].args.safeParse(samples[name]).success, `${name} sample`).toBe(true);
+    }
+    for (const name of eventNames) expect(typeof Events[name].safeParse, name).toBe('function');
+  });
+
+  it('has a host handler', () => {
+    const handlers = createHandlers({ catalog: host.catalog, version: '1', workspaceName: 'demo', uptimeMs: () => 0 });
+    expect(Object.keys(handlers).sort()).toEqual([...commandNames].sort());
+  });
+
+  it('has one preload method on its own IPC channel', async () => {
+    const invoked: string[] = [];
+    const api = createPreloadApi({
+      invoke: async (channel) => {
+        invoked.push(channel);
+        return { ok: true, value: { events: [] } };
+      },
+      on: () => undefined,
+      removeListener: () => undefined,
+    }) as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>;
+    expect(Object.keys(api).sort()).toEqual([...commandNames].sort());
+    for (const name of commandNames) {
+      await (name === 'subscribe' ? api.subscribe!(['log'], () => {}) : api[name]!(samples[name]));
+    }
+    expect(invoked).toEqual(commandNames.map(commandChannel));
+  });
+
+  it('has an IPC handler in the Electron main adapter that reaches the host', async () => {
+    const handlers = new Map<string, (event: unknown, args: unknown) => unknown>();
+    registerIpc({ handle: (c, fn) => handlers.set(c, fn as never), removeHandler: (c) => handlers.delete(c) }, host, () => true);
+    expect([...handlers.keys()].sort()).toEqual(commandNames.map(commandChannel).sort());
+    const sender = { id: 1, send: () => {}, isDestroyed: () => false, once: () => undefined };
+    for (const name of commandNames) {
+      const envelope = await handlers.get(commandChannel(name))!({ sender, senderFrame: { url: 'app://strata/index.html' } }, samples[name]);
+      expect(envelope, name).toMatchObject({ ok: true });
+    }
+  });
+
+  it('has a WebSocket route on the headless host that reaches the host', async () => {
+    const client = await WsTestClient.connect(`ws://127.0.0.1:${web.port}/ws?token=${web.token}`);
+    try {
+      for (const name of commandNames) {
+        const envelope = await client.call(name, samples[name]);
+        expect(envelope, name).toMatchObject({ ok: true });
+        if (envelope.ok) expect(Commands[name].result.safeParse(envelope.value).success, name).toBe(true);
+      }
+    } finally {
+      client.close();
+    }
+  });
+
+  it('gives the same typed error for a malformed argument on both transports', async () => {
+    const handlers = new Map<string, (event: unknown, args: unknown) => unknown>();
+    registerIpc({ handle: (c, fn) => handlers.set(c, fn as never), removeHandler: () => {} }, host, () => true);
+    const sender = { id: 2, send: () => {}, isDestroyed: () => false, once: () => undefined };
+    const viaIpc = await handlers.get(commandChannel('getAgent'))!({ sender, senderFrame: { url: 'app://strata/' } }, { agentId: 3 });
+    const client = await WsTestClient.connect(`ws://127.0.0.1:${web.port}/ws?token=${web.token}`);
+    const viaWs = await client.call('getAgent', { agentId: 3 });
+    client.close();
+    expect(viaIpc).toEqual(viaWs);
+    expect(viaWs).toMatchObject({ ok: false, error: { code: 'invalid_args', issues: [{ path: 'agentId' }] } });
+  });
+});

@@ -1,0 +1,56 @@
+import WebSocket from 'ws';
+import type { StrataEvent, WireReply } from '../../engine/contract';
+
+/** A test client for the headless host's WebSocket: send frames, await replies and events. */
+export class WsTestClient {
+  readonly events: StrataEvent[] = [];
+  private readonly replies: WireReply[] = [];
+  private waiters: (() => void)[] = [];
+  private nextId = 1;
+
+  private constructor(readonly ws: WebSocket) {
+    ws.on('message', (data) => {
+      const reply = JSON.parse(String(data)) as WireReply;
+      if (reply.kind === 'event') this.events.push(reply.event);
+      else this.replies.push(reply);
+      for (const w of this.waiters.splice(0)) w();
+    });
+  }
+
+  static connect(url: string, headers: Record<string, string> = {}): Promise<WsTestClient> {
+    return new Promise((resolve, reject) => {
+      const ws = new WebSocket(url, { headers });
+      ws.once('open', () => resolve(new WsTestClient(ws)));
+      ws.once('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
+      ws.once('error', reject);
+    });
+  }
+
+  /** Send a raw frame and wait for the reply with `id` (null: the next reply without an id). */
+  async raw(frame: string | Buffer, id: number | null): Promise<WireReply & { kind: 'result' }> {
+    this.ws.send(frame);
+    return this.waitFor(() => this.replies.find((r) => r.kind === 'result' && r.id === id) as (WireReply & { kind: 'result' }) | undefined);
+  }
+
+  call(command: string, args?: unknown) {
+    const id = this.nextId++;
+    return this.raw(JSON.stringify({ id, command, args }), id).then((r) => r.envelope);
+  }
+
+  async waitFor<T>(find: () => T | undefined, timeoutMs = 3000): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = find();
+      if (found !== undefined) return found;
+      if (Date.now() > deadline) throw new Error('timed out waiting for a WebSocket message');
+      await new Promise<void>((r) => {
+        this.waiters.push(r);
+        setTimeout(r, 50);
+      });
+    }
+  }
+
+  close(): void {
+    this.ws.close();
+  }
+}
