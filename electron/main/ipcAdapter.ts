@@ -25,7 +25,7 @@ export interface HostLike {
 
 const forbidden = (url: string | undefined): Envelope<never> => ({
   ok: false,
-  error: { code: 'forbidden', message: `Refused a Strata call from an untrusted frame (${url ?? 'no frame'}).` },
+  error: { code: 'forbidden', message: `Refused a Strata call from an untrusted frame (${url || 'no frame'}).` },
 });
 
 /**

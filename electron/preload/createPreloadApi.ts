@@ -28,12 +28,16 @@ export function createPreloadApi(ipc: IpcRendererLike): StrataBridge {
   }
 
   let current: ((event: unknown, ...args: unknown[]) => void) | undefined;
+  // The host applies subscribe calls in the order they are issued, so the last call issued wins:
+  // an older call that resolves later must not install its listener.
+  let latest = 0;
   api.subscribe = async (events: EventName[], listener: (event: StrataEvent) => void) => {
+    const mine = ++latest;
     if (current) ipc.removeListener(eventChannel, current);
     current = undefined;
     const wanted = new Set(events);
     const envelope = (await ipc.invoke(commandChannel('subscribe'), { events })) as Envelope<{ events: EventName[] }>;
-    if (envelope.ok && wanted.size > 0) {
+    if (mine === latest && envelope.ok && wanted.size > 0) {
       current = (_event, payload) => {
         const ev = payload as StrataEvent;
         if (wanted.has(ev.name)) listener(ev);

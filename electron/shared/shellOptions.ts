@@ -24,8 +24,13 @@ export function parseShellOptions(argv: readonly string[], lenient = false): She
     const arg = argv[i] as string;
     const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
     const value = (): string => {
-      const v = inline ?? argv[++i];
-      if (v === undefined || v === '') throw new UsageError(`${flag} needs a value.`);
+      if (inline !== undefined) {
+        if (inline === '') throw new UsageError(`${flag} needs a value.`);
+        return inline;
+      }
+      const v = argv[i + 1];
+      if (v === undefined || v === '' || v.startsWith('--')) throw new UsageError(`${flag} needs a value.`);
+      i++;
       return v;
     };
     switch (flag) {

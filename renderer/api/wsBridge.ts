@@ -56,8 +56,10 @@ export function createWsBridge(o: WsBridgeOptions): StrataBridge & { close(): vo
       }
     };
     ws.onclose = () => {
+      // Every call not yet answered is answered now; none of them may run after a reconnect.
       for (const p of pending.values()) p.resolve(unavailable('The connection to the Strata host was lost.'));
       pending.clear();
+      queue.length = 0;
       o.onStatus?.('closed');
       if (closedByUser) return;
       setTimeout(() => {

@@ -10,17 +10,18 @@ import './styles.css';
 
 const store = createStrataStore();
 const { dispatch } = store.getState();
-let opened = 0;
 let controller: ReturnType<typeof createController> | undefined;
 
+// (Re)load the workspace whenever the connection opens: after a dropped WebSocket reconnects,
+// events may have been missed.
 const { bridge, transport } = pickBridge(window, (status) => {
   dispatch({ type: 'connection.status', status });
-  // After a dropped WebSocket reconnects, reload the snapshot: events may have been missed.
-  if (status === 'open' && opened++ > 0) void controller?.sync();
+  if (status === 'open') void controller?.sync();
 });
 dispatch({ type: 'connection.status', status: store.getState().connection.status, transport });
 controller = createController(createApi(bridge), store);
-void controller.sync();
+// Electron's bridge is open before the controller exists; the WebSocket opens later and syncs then.
+if (transport === 'electron') void controller.sync();
 
 createRoot(document.getElementById('root') as HTMLElement).render(
   <StrictMode>

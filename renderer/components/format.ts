@@ -1,11 +1,13 @@
 /** Whole percent, e.g. 0.934 -> "93%". */
 export const percent = (ratio: number): string => `${Math.round(ratio * 100)}%`;
 
-/** Compact token count: 950 -> "950", 12_400 -> "12.4k", 1_250_000 -> "1.25M". */
+/** Compact token count: 950 -> "950", 1_234 -> "1.2k", 12_400 -> "12k", 999_600 -> "1M", 1_250_000 -> "1.25M". */
 export function tokens(n: number): string {
   if (n < 1000) return String(n);
-  if (n < 1_000_000) return `${(n / 1000).toFixed(n < 10_000 ? 1 : 0).replace(/\.0$/, '')}k`;
-  return `${(n / 1_000_000).toFixed(2).replace(/\.?0+$/, '')}M`;
+  // Round first, then pick the unit, so 999_600 becomes "1M" and not "1000k".
+  const k = Number((n / 1000).toFixed(n < 10_000 ? 1 : 0));
+  if (k < 1000) return `${k}k`;
+  return `${Number((n / 1_000_000).toFixed(2))}M`;
 }
 
 /** Local time of day for a log line. */

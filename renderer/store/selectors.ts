@@ -12,6 +12,9 @@ export interface TreeRow {
 const matches = (a: AgentDto, text: string) =>
   [a.agentId, a.role, a.task, a.status, a.model].some((f) => f.toLowerCase().includes(text));
 
+/** Locale-independent id order, the same in the tree and in every list of children. */
+const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
 /**
  * The agent tree flattened in display order (depth-first, siblings by id). With a filter, an agent
  * shows when it or a descendant matches, so matches keep their ancestry; collapsing is ignored
@@ -33,7 +36,7 @@ function buildTreeRows(agents: RootState['agents'], collapsedIds: Record<string,
     list.push(id);
     children.set(parent, list);
   }
-  for (const list of children.values()) list.sort();
+  for (const list of children.values()) list.sort(byCodeUnits);
 
   const text = filter.trim().toLowerCase();
   const visible = new Set<string>();
@@ -50,7 +53,7 @@ function buildTreeRows(agents: RootState['agents'], collapsedIds: Record<string,
   const rows: TreeRow[] = [];
   const walk = (id: string, depth: number) => {
     if (text && !visible.has(id)) return;
-    const kids = children.get(id) ?? [];
+    const kids = (children.get(id) ?? []).filter((c) => !text || visible.has(c));
     const collapsed = !text && Boolean(collapsedIds[id]);
     rows.push({ agent: byId[id] as AgentDto, depth, hasChildren: kids.length > 0, collapsed });
     if (!collapsed) for (const c of kids) walk(c, depth + 1);
@@ -67,7 +70,7 @@ export const selectChildren = (s: RootState, agentId: string): AgentDto[] =>
   s.agents.order
     .map((id) => s.agents.byId[id] as AgentDto)
     .filter((a) => a.parent === agentId)
-    .sort((a, b) => a.agentId.localeCompare(b.agentId));
+    .sort((a, b) => byCodeUnits(a.agentId, b.agentId));
 
 /** The newest `limit` log lines, of one agent when `agentId` is given. */
 export function selectLog(s: RootState, limit: number, agentId?: string): LogEntry[] {
@@ -75,7 +78,10 @@ export function selectLog(s: RootState, limit: number, agentId?: string): LogEnt
   return all.slice(Math.max(0, all.length - limit));
 }
 
-/** Workspace totals for the header: mean utilization and the overall provider hit rate. */
+/**
+ * Workspace totals for the header: agent counts and the pooled provider hit rate (the definition in
+ * engine/metrics/cacheHitRate.ts over summed usage; the renderer may not import engine code).
+ */
 export function selectTotals(s: RootState): { agents: number; running: number; hitRate: number } {
   const agents = s.agents.order.map((id) => s.agents.byId[id] as AgentDto);
   let read = 0;

@@ -1,19 +1,19 @@
 #!/usr/bin/env node
 // The import-boundary check (DESIGN.md "Layout"): dependencies point one way.
 //   renderer -> engine/contract, type-only imports; no Node built-ins, no Electron.
-//   electron -> engine; never renderer/ or test/; the sandboxed preload only electron + engine/contract.
+//   electron -> engine; never renderer/ or test/; the sandboxed preload only electron + engine/contract;
+//               no SQLite of its own (the catalog owns the database).
 //   engine   -> nothing of ours above it, no electron/react/DOM-side packages; Node built-ins only in
 //               catalog/, runtime/tools/, providers/, traces/ and host/; better-sqlite3 only in catalog/.
 //   engine/contract -> zod only.
 // Parses every source file with the TypeScript compiler (static, dynamic and require imports).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { builtinModules } from 'node:module';
+import { isBuiltin } from 'node:module';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
-const SOURCE = /\.(ts|tsx|mts|cts|mjs|cjs|js)$/;
-const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
+const SOURCE = /\.(ts|tsx|mts|cts|mjs|cjs|js|jsx)$/;
 const NODE_ALLOWED = ['engine/catalog/', 'engine/runtime/tools/', 'engine/providers/', 'engine/traces/', 'engine/host/'];
 const VIEW_PACKAGES = ['electron', 'react', 'react-dom', 'zustand', 'recharts', '@testing-library/', 'react-is'];
 
@@ -69,17 +69,18 @@ export function importsOf(file, text) {
 export function violation(from, imp, target) {
   const { spec, typeOnly } = imp;
   const bare = target === undefined;
-  const isBuiltin = bare && builtins.has(spec);
+  const builtin = bare && isBuiltin(spec);
+  const within = (dir) => target === dir || target.startsWith(`${dir}/`);
 
   if (from.startsWith('renderer/')) {
     if (!bare) {
       if (target.startsWith('renderer/')) return undefined;
-      if (target.startsWith('engine/contract/') || target === 'engine/contract') {
+      if (within('engine/contract')) {
         return typeOnly ? undefined : `renderer may import engine/contract only with "import type" (${spec})`;
       }
       return `renderer may not import ${target} (only types from engine/contract)`;
     }
-    if (isBuiltin) return `renderer may not import the Node built-in "${spec}"`;
+    if (builtin) return `renderer may not import the Node built-in "${spec}"`;
     if (['electron', 'better-sqlite3', 'ws', 'js-tiktoken'].includes(packageName(spec))) return `renderer may not import the host-side package "${spec}"`;
     return undefined;
   }
@@ -88,11 +89,12 @@ export function violation(from, imp, target) {
     if (!bare && (target.startsWith('renderer/') || target.startsWith('test/'))) return `electron may not import ${target}`;
     if (from.startsWith('electron/preload/')) {
       if (bare && spec !== 'electron' && !typeOnly) return `the sandboxed preload may import only "electron" and engine/contract (${spec})`;
-      if (!bare && !target.startsWith('electron/preload/') && !target.startsWith('engine/contract')) {
+      if (!bare && !within('electron/preload') && !within('engine/contract')) {
         return `the sandboxed preload may import only engine/contract of the engine (${target})`;
       }
     }
     if (bare && !typeOnly && ['react', 'react-dom', 'zustand', 'recharts'].includes(packageName(spec))) return `electron may not import the view package "${spec}"`;
+    if (bare && !typeOnly && packageName(spec) === 'better-sqlite3') return `only engine/catalog may open SQLite (better-sqlite3 imported from ${from})`;
     return undefined;
   }
 
@@ -100,11 +102,11 @@ export function violation(from, imp, target) {
     if (!bare && !target.startsWith('engine/')) return `engine may not import ${target}: nothing of ours above it`;
     if (from.startsWith('engine/contract/')) {
       if (bare && spec !== 'zod') return `engine/contract may import only zod (${spec})`;
-      if (!bare && !target.startsWith('engine/contract/')) return `engine/contract may not import ${target}`;
+      if (!bare && !within('engine/contract')) return `engine/contract may not import ${target}`;
       return undefined;
     }
     if (bare && isViewPackage(spec)) return `engine may not import "${spec}"`;
-    if (isBuiltin && !typeOnly && !NODE_ALLOWED.some((p) => from.startsWith(p))) {
+    if (builtin && !typeOnly && !NODE_ALLOWED.some((p) => from.startsWith(p))) {
       return `engine code outside ${NODE_ALLOWED.map((p) => p.slice(7, -1)).join(', ')} may not import the Node built-in "${spec}"`;
     }
     if (bare && packageName(spec) === 'better-sqlite3' && !typeOnly && !from.startsWith('engine/catalog/')) {

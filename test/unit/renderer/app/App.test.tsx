@@ -1,0 +1,56 @@
+import { act, cleanup, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { App } from '../../../../renderer/app/App';
+import { demoTree, makeAgent, makeHealth, stateWithAgents } from '../fixtures';
+import { renderWithStore } from '../renderWithStore';
+
+describe('App', () => {
+  afterEach(cleanup);
+
+  it('shows "connecting…" until health arrives, then the workspace name', () => {
+    const { store } = renderWithStore(<App />);
+    expect(screen.getByText('connecting…')).toBeTruthy();
+    act(() => store.getState().dispatch({ type: 'connection.health', health: makeHealth({ workspace: { name: 'acme', catalogPath: '/x' } }) }));
+    expect(screen.queryByText('connecting…')).toBeNull();
+    expect(screen.getByText('workspace: acme')).toBeTruthy();
+  });
+
+  it('shows the error banner while connection.error is set, until the connection opens', () => {
+    const { store } = renderWithStore(<App />);
+    expect(screen.queryByRole('alert')).toBeNull();
+    act(() => store.getState().dispatch({ type: 'connection.error', message: 'The connection to the Strata host was lost.' }));
+    expect(screen.getByRole('alert').textContent).toBe('The connection to the Strata host was lost.');
+    act(() => store.getState().dispatch({ type: 'connection.status', status: 'open', transport: 'websocket' }));
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it.each([
+    { status: 'connecting' as const, transport: undefined, label: 'connecting' },
+    { status: 'open' as const, transport: 'electron' as const, label: 'desktop' },
+    { status: 'open' as const, transport: 'websocket' as const, label: 'web' },
+    { status: 'closed' as const, transport: 'websocket' as const, label: 'closed' },
+  ])('labels a $status $transport connection "$label"', ({ status, transport, label }) => {
+    const { store, container } = renderWithStore(<App />);
+    act(() => store.getState().dispatch({ type: 'connection.status', status, transport }));
+    const badge = container.querySelector('[data-connection]');
+    expect(badge?.getAttribute('data-connection')).toBe(status);
+    expect(badge?.textContent).toBe(label);
+  });
+
+  it('the header totals count running agents and the pooled hit rate', () => {
+    const agents = [
+      makeAgent('a', { status: 'running', usage: { input: 100, cacheRead: 300, cacheWrite: 100, output: 5 } }),
+      makeAgent('b', { status: 'done', usage: { input: 500, cacheRead: 100, cacheWrite: 0, output: 5 } }),
+    ];
+    renderWithStore(<App />, stateWithAgents(agents));
+    expect(screen.getByText('1/2 running')).toBeTruthy();
+    expect(screen.getByTitle('workspace provider cache hit rate').textContent).toBe('hit 36%');
+  });
+
+  it('renders the tree, the selected agent and the log strip together', () => {
+    renderWithStore(<App />, stateWithAgents(demoTree(), { selectedAgentId: 'review' }));
+    expect(screen.getAllByRole('treeitem')).toHaveLength(5);
+    expect(screen.getByRole('region', { name: 'Agent review' })).toBeTruthy();
+    expect(screen.getByRole('contentinfo', { name: 'Event log' })).toBeTruthy();
+  });
+});

@@ -1,0 +1,30 @@
+import { render, type RenderResult } from '@testing-library/react';
+import type { ReactElement } from 'react';
+import { vi } from 'vitest';
+import type { Controller } from '../../../renderer/app/controller';
+import { ControllerContext, StoreContext } from '../../../renderer/app/StoreContext';
+import type { RootState } from '../../../renderer/store/reduce';
+import { createStrataStore, type StrataStore } from '../../../renderer/store/store';
+
+export interface Rendered extends RenderResult {
+  store: StrataStore;
+  controller: { sync: ReturnType<typeof vi.fn<Controller['sync']>>; select: ReturnType<typeof vi.fn<Controller['select']>> };
+}
+
+/** Render `ui` inside the app's providers, with a real store and a controller of spies. */
+export function renderWithStore(ui: ReactElement, initial?: RootState): Rendered {
+  const store = createStrataStore(initial);
+  const controller = { sync: vi.fn<Controller['sync']>(async () => undefined), select: vi.fn<Controller['select']>(async () => undefined) };
+  const result = render(
+    <StoreContext.Provider value={store}>
+      <ControllerContext.Provider value={controller}>{ui}</ControllerContext.Provider>
+    </StoreContext.Provider>,
+  );
+  return { ...result, store, controller };
+}
+
+/** A rendered log line's text after its `<time>`, so assertions do not depend on the locale's clock format. */
+export function logLineText(li: HTMLElement): string {
+  const time = li.querySelector('time')?.textContent ?? '';
+  return (li.textContent ?? '').slice(time.length).trim();
+}
