@@ -1,0 +1,542 @@
+import { compressText } from './compress/compressText';
+import { extractSignals } from './compress/extractSignals';
+import type { AgentIdentity } from './generations/AgentIdentity';
+import { appendToGeneration } from './generations/appendToGeneration';
+import { diffGenerations, type GenerationDiff } from './generations/diffGenerations';
+import type { Boundary, Generation } from './generations/Generation';
+import type { GenerationState } from './generations/GenerationState';
+import { emptyRunStats, type RunStats } from './generations/RunStats';
+import { startGeneration } from './generations/startGeneration';
+import { EngineError, type EngineEvent } from './EngineEvent';
+import type { ContextItem } from './items/ContextItem';
+import { createItem, type ItemInput } from './items/createItem';
+import { keepsAcrossRefresh } from './items/survival';
+import { commonPrefixBytes, utf8Length } from './text/utf8';
+import type { Scope } from './pack/Scope';
+import { BlockCounter } from './prompt/BlockCounter';
+import { composeParts, type PromptParts } from './prompt/composeParts';
+import { type Clock, systemClock } from './ports/Clock';
+import { autoRefreshDue, computeIndicators } from './refresh/indicators';
+import { isContextLimitError } from './refresh/ContextLimitError';
+import { refreshText } from './refresh/refreshText';
+import type { RetrieveRequest } from './retrieve/RetrieveRequest';
+import { strategies } from './strategies/strategies';
+import type { StrategyName } from './strategies/Strategy';
+import { TokenCounter } from './tokens/TokenCounter';
+import type { Tokenizer } from './tokens/Tokenizer';
+
+export interface EngineOptions {
+  tokenizer: Tokenizer;
+  clock?: Clock;
+  /** Let indicators refresh a context (off by default; see `autoRefreshDue`). */
+  autoRefresh?: boolean;
+  /** Optional (tier 4) material scoring below this is left out. */
+  minOptionalScore?: number;
+  /** Compress a tier 1-3 item that does not fit whole only when this many tokens remain. */
+  compressMinTokens?: number;
+}
+
+/** What an agent is working on at this turn. */
+export interface BuildRequest {
+  phase: string;
+  files?: string[];
+  symbols?: string[];
+  keywords?: string[];
+  failures?: string[];
+  /** The volatile input of this turn (L3). */
+  input?: string;
+}
+
+export interface BuildResult {
+  generation: Generation;
+  prompt: PromptParts;
+  /** The whole prompt, static then dynamic. */
+  text: string;
+  /** Prefix reuse against this agent's previous prompt (0 for its first). */
+  reuse: number;
+  /** True when this build began a new generation. */
+  started: boolean;
+}
+
+export interface RefreshResult {
+  from: number;
+  to: number;
+  reason: string;
+  text: string;
+  /** Findings of the agent that carried over (persisted in the pool). */
+  persistedFindings: string[];
+  /** Ephemeral and history items of the agent removed from the pool (kept in the archive). */
+  droppedItems: string[];
+  result: BuildResult;
+}
+
+interface AgentState {
+  identity: AgentIdentity;
+  strategy: StrategyName;
+  scope: Scope;
+  generations: Generation[];
+  current?: GenerationState;
+  /** The boundary the next build starts with; `auto` marks an indicator-triggered refresh. */
+  pending?: Boundary & { auto?: boolean };
+  lastRequest?: BuildRequest;
+  lastPrompt?: string;
+  signatures: Set<string>;
+  stats: RunStats;
+}
+
+const FRAME = '<constraints>\n</constraints>\n<context>\n</context>\n<now>\n</now>\n';
+
+/** The L3 status line (`[L3-tail]`). */
+const statusLine = (generation: number, utilization: number, phase: string) =>
+  `Generation ${generation} · ${Math.round(utilization * 100)}% of budget · phase ${phase}`;
+
+function checkStrategy(name: string): asserts name is StrategyName {
+  if (!Object.hasOwn(strategies, name)) throw new EngineError('invalid', `Unknown strategy "${name}" (one of ${Object.keys(strategies).join(', ')}).`);
+}
+
+const cloneScope = (scope: Scope): Scope => {
+  const out: Scope = { ...scope };
+  if (scope.classes) out.classes = [...scope.classes];
+  if (scope.dependencyTaskIds) out.dependencyTaskIds = [...scope.dependencyTaskIds];
+  return Object.freeze(out);
+};
+
+const cloneIdentity = (identity: AgentIdentity): AgentIdentity => Object.freeze({ ...identity, scope: cloneScope(identity.scope) });
+
+const cloneRequest = (r: BuildRequest): BuildRequest => {
+  const out: BuildRequest = { ...r };
+  for (const k of ['files', 'symbols', 'keywords', 'failures'] as const) if (r[k]) out[k] = [...(r[k] as string[])];
+  return out;
+};
+
+/** Entries never change once made; freezing them lets snapshots share them safely. */
+const freezeEntry = <T extends object>(e: T): T => Object.freeze(e);
+
+/** A copy of a generation that later builds do not change (entries are frozen values). */
+const snapshot = (g: Generation): Generation => ({
+  ...g,
+  layerTokens: { ...g.layerTokens },
+  included: g.included.map(freezeEntry),
+  dropped: g.dropped.map(freezeEntry),
+  compressed: g.compressed.map(freezeEntry),
+  indicators: { ...g.indicators, fired: [...g.indicators.fired] },
+  boundary: { kind: g.boundary.kind, reason: g.boundary.reason },
+});
+
+/**
+ * The variable context engine: the one mutation boundary for the item pool and every agent's
+ * generations (`[one-boundary]`). Callers request operations; each mutation emits an event.
+ */
+export class Engine {
+  private readonly pool = new Map<string, ContextItem>();
+  /** Item ids in arrival order; an agent's generation has seen the first `seenSeq` of them. */
+  private readonly arrivals: string[] = [];
+  private readonly archive: ContextItem[] = [];
+  private readonly agents = new Map<string, AgentState>();
+  private readonly listeners = new Set<(e: EngineEvent) => void>();
+  private readonly clock: Clock;
+  readonly tokens: TokenCounter;
+  private readonly blocks: BlockCounter;
+  private readonly minOptionalScore: number;
+  private readonly compressMinTokens: number;
+
+  constructor(private readonly options: EngineOptions) {
+    this.clock = options.clock ?? systemClock;
+    this.tokens = new TokenCounter(options.tokenizer);
+    this.blocks = new BlockCounter(this.tokens);
+    this.minOptionalScore = options.minOptionalScore ?? 0.3;
+    this.compressMinTokens = options.compressMinTokens ?? 96;
+  }
+
+  on(listener: (e: EngineEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private emit(e: EngineEvent): void {
+    for (const l of this.listeners) l(e);
+  }
+
+  // ---- agents -------------------------------------------------------------------------------
+
+  registerAgent(identity: AgentIdentity, strategy: StrategyName = 'variable'): void {
+    if (this.agents.has(identity.agentId)) throw new EngineError('duplicate', `Agent "${identity.agentId}" is already registered.`);
+    if (!(Number.isInteger(identity.budget) && identity.budget > 0)) throw new EngineError('invalid', `Agent "${identity.agentId}" needs a positive whole budget.`);
+    checkStrategy(strategy);
+    const own = cloneIdentity(identity);
+    this.agents.set(identity.agentId, { identity: own, strategy, scope: own.scope, generations: [], signatures: new Set(), stats: emptyRunStats() });
+  }
+
+  /** The agent's identity (a frozen value: the same for every generation, `[identity-survives]`). */
+  identity(agentId: string): AgentIdentity {
+    return this.agent(agentId).identity;
+  }
+
+  agentIds(): string[] {
+    return [...this.agents.keys()];
+  }
+
+  /** Change strategy or scope; both take effect at the next boundary (`[scope-fixed]`). */
+  configure(agentId: string, change: { strategy?: StrategyName; scope?: Scope }): void {
+    const s = this.agent(agentId);
+    if (change.strategy !== undefined) checkStrategy(change.strategy);
+    if (change.strategy) s.strategy = change.strategy;
+    if (change.scope) s.scope = cloneScope(change.scope);
+    s.pending ??= { kind: 'rebuild', reason: 'strategy or scope changed' };
+  }
+
+  private agent(agentId: string): AgentState {
+    const s = this.agents.get(agentId);
+    if (!s) throw new EngineError('not_found', `No agent "${agentId}".`);
+    return s;
+  }
+
+  // ---- items --------------------------------------------------------------------------------
+
+  /** Add an item to the pool; it reaches agents at their next build. */
+  addItem(input: ItemInput): ContextItem {
+    if (this.pool.has(input.id)) throw new EngineError('duplicate', `An item "${input.id}" is already in the pool.`);
+    if (input.content.length === 0) throw new EngineError('invalid', `Item "${input.id}" has no content.`);
+    const item = createItem(input);
+    this.pool.set(item.id, item);
+    this.arrivals.push(item.id);
+    const owner = this.agents.get(item.provenance.agentId);
+    if (owner && item.signature) {
+      if (owner.signatures.has(item.signature)) owner.stats.repeatedActions++;
+      owner.signatures.add(item.signature);
+    }
+    this.emit({ type: 'item.added', item });
+    return item;
+  }
+
+  item(id: string): ContextItem {
+    const item = this.pool.get(id);
+    if (!item) throw new EngineError('not_found', `No item "${id}" in the pool.`);
+    return item;
+  }
+
+  items(): ContextItem[] {
+    return [...this.pool.values()];
+  }
+
+  /** Items removed from the pool by refreshes, kept for observability. */
+  archived(): ContextItem[] {
+    return [...this.archive];
+  }
+
+  /** Pin: the item enters every context whole, in L1, from the next boundary of every agent. */
+  pin(id: string): ContextItem {
+    return this.replace(id, { pinned: true }, 'pinned', true);
+  }
+
+  unpin(id: string): ContextItem {
+    return this.replace(id, { pinned: false }, 'unpinned', true);
+  }
+
+  /**
+   * Verify exactly this item (`[verify-exact]`): other items with the same content stay as they
+   * are. Takes effect in prompts at the next boundary; the emitted text of a generation never changes.
+   */
+  verify(id: string): ContextItem {
+    const item = this.item(id);
+    return this.replace(id, { provenance: { ...item.provenance, verified: true } }, 'verified', false);
+  }
+
+  /**
+   * Promote an item. `pool`: store it as a structured finding in the engine pool (class finding,
+   * same source, same verification). `memory`: hand it to project memory as a candidate, still
+   * unverified unless it was verified (`[unverified-stays-unverified]`). The two are separate
+   * operations (`[promote-separate]`).
+   */
+  promote(id: string, target: 'pool' | 'memory'): ContextItem {
+    const item = this.item(id);
+    if (target === 'memory') {
+      this.emit({ type: 'memory.candidate', item });
+      return item;
+    }
+    if (item.class === 'finding') return item;
+    return this.replace(id, { class: 'finding', kind: 'finding', provenance: { ...item.provenance, durability: 'task' } }, 'promoted', false);
+  }
+
+  /** Remove an item; agents whose generation holds it rebuild at their next build. */
+  remove(id: string): void {
+    this.item(id);
+    this.pool.delete(id);
+    for (const s of this.agents.values()) {
+      if (s.current?.emitted.has(id)) s.pending ??= { kind: 'rebuild', reason: `item ${id} removed` };
+    }
+    this.emit({ type: 'item.removed', itemId: id });
+  }
+
+  private replace(id: string, patch: Partial<ContextItem>, change: 'pinned' | 'unpinned' | 'verified' | 'promoted', boundary: boolean): ContextItem {
+    const item = { ...this.item(id), ...patch };
+    this.pool.set(id, item);
+    if (boundary) for (const s of this.agents.values()) if (s.current) s.pending ??= { kind: 'rebuild', reason: `item ${id} ${change}` };
+    this.emit({ type: 'item.changed', item, change });
+    return item;
+  }
+
+  // ---- building -----------------------------------------------------------------------------
+
+  /**
+   * Build the agent's context for this turn. Inside a generation it only appends; it starts a
+   * new generation at the first build, after a refresh, rebuild, pin change or phase change, and
+   * when appending would exceed the budget.
+   */
+  build(agentId: string, input: BuildRequest): BuildResult {
+    const s = this.agent(agentId);
+    const request = cloneRequest(input);
+    s.lastRequest = request;
+    const now = this.clock.now();
+    const retrieveRequest = this.retrieveRequest(s, request, now);
+    const l3Input = request.input ?? '';
+    // L3 is counted at its widest status line, so the prompt sent never outgrows the count.
+    const widestStatus = statusLine(9999, 10, request.phase);
+    const reserve = this.blocks.text(FRAME) + this.blocks.text(l3Input) + this.blocks.text(widestStatus) + 2;
+    if (s.pending?.kind === 'refresh' && s.pending.auto) this.dropTransient(s);
+
+    let boundary: Boundary | undefined = s.pending;
+    if (!s.current) boundary ??= { kind: 'start', reason: 'first build' };
+    else if (!boundary && s.current.phase !== request.phase) boundary = { kind: 'rebuild', reason: `phase changed: ${s.current.phase} → ${request.phase}` };
+
+    let generation = s.generations.at(-1);
+    if (!boundary && s.current && generation) {
+      const arrivals = this.arrivalsSince(s.current.seenSeq);
+      const outcome = appendToGeneration({
+        identity: s.identity,
+        state: s.current,
+        generation,
+        arrivals,
+        seenSeq: this.arrivals.length,
+        request: retrieveRequest,
+        reserve,
+        blocks: this.blocks,
+        minOptionalScore: this.minOptionalScore,
+      });
+      if (outcome === 'full') boundary = { kind: 'rebuild', reason: `budget reached: appending would exceed ${generation.budget} tokens` };
+    }
+
+    let started = false;
+    if (boundary) {
+      const previous = s.generations.at(-1);
+      const { state, generation: g } = startGeneration({
+        identity: s.identity,
+        strategy: strategies[s.strategy],
+        scope: s.scope,
+        number: (previous?.number ?? 0) + 1,
+        boundary,
+        pool: this.pool.values(),
+        seenSeq: this.arrivals.length,
+        request: retrieveRequest,
+        reserve,
+        blocks: this.blocks,
+        minOptionalScore: this.minOptionalScore,
+        compressMinTokens: this.compressMinTokens,
+        previousL2: boundary.kind === 'rebuild' && previous ? previous.included.filter((e) => e.layer === 'L2').map((e) => e.item.id) : undefined,
+      });
+      s.current = state;
+      s.generations.push(g);
+      s.pending = undefined;
+      s.stats.generations++;
+      if (previous) s.stats.refreshReasons.push(boundary.reason);
+      generation = g;
+      started = true;
+      this.emit({
+        type: 'generation.started',
+        agentId,
+        generation: g.number,
+        previous: previous?.number ?? null,
+        boundary,
+        text: previous ? refreshText(previous.number, g.number, boundary.reason) : `Generation ${g.number} started`,
+      });
+    }
+    return this.finishBuild(s, generation as Generation, l3Input, reserve, started);
+  }
+
+  private finishBuild(s: AgentState, generation: Generation, input: string, reserve: number, started: boolean): BuildResult {
+    const cur = s.current as GenerationState;
+    generation.builds++;
+    const contentTokens = cur.l0Tokens + cur.l1Tokens + cur.l2Tokens;
+    const tokens = contentTokens + reserve;
+    const status = statusLine(generation.number, tokens / generation.budget, cur.phase);
+    const prompt = composeParts({ L0: cur.l0, L1: cur.l1, L2: cur.l2Blocks.join(''), L3: `${input ? `${input}\n` : ''}${status}\n` });
+    const text = prompt.static + prompt.dynamic;
+    generation.tokens = tokens;
+    generation.layerTokens = { L0: cur.l0Tokens, L1: cur.l1Tokens, L2: cur.l2Tokens, L3: reserve };
+    generation.overflow = Math.max(0, tokens - generation.budget);
+    generation.prefixHash = prompt.prefixHash;
+    generation.indicators = computeIndicators({
+      tokens,
+      budget: generation.budget,
+      phase: cur.phase,
+      ownItems: cur.ownItems,
+      included: generation.included,
+      stalledBuilds: generation.builds - cur.lastProgressBuild,
+    });
+
+    const bytes = utf8Length(text);
+    const reused = s.lastPrompt === undefined ? 0 : commonPrefixBytes(s.lastPrompt, text);
+    s.lastPrompt = text;
+    s.stats.builds++;
+    s.stats.promptTokens += tokens;
+    if (s.stats.builds > 1) {
+      s.stats.promptBytes += bytes;
+      s.stats.reusedBytes += reused;
+    }
+    const reuse = bytes > 0 && s.stats.builds > 1 ? reused / bytes : 0;
+    this.emit({
+      type: 'generation.built',
+      agentId: s.identity.agentId,
+      generation: generation.number,
+      builds: generation.builds,
+      tokens,
+      budget: generation.budget,
+      overflow: generation.overflow,
+      reuse,
+      indicators: generation.indicators,
+    });
+    if (this.options.autoRefresh && !started && autoRefreshDue(generation.indicators)) {
+      s.pending = { kind: 'refresh', reason: `indicators: ${generation.indicators.fired.join(', ')}`, auto: true };
+    }
+    return { generation: snapshot(generation), prompt, text, reuse, started };
+  }
+
+  private retrieveRequest(s: AgentState, r: BuildRequest, now: number): RetrieveRequest {
+    return {
+      taskId: s.identity.taskId,
+      task: s.identity.task,
+      files: r.files ?? [],
+      symbols: r.symbols ?? [],
+      keywords: r.keywords ?? [],
+      role: s.identity.role,
+      phase: r.phase,
+      failures: r.failures ?? [],
+      now,
+    };
+  }
+
+  private arrivalsSince(seen: number): ContextItem[] {
+    const out: ContextItem[] = [];
+    for (let i = seen; i < this.arrivals.length; i++) {
+      const item = this.pool.get(this.arrivals[i] as string);
+      if (item) out.push(item);
+    }
+    return out;
+  }
+
+  /** Start a new generation at the next build (`reason` is recorded), and build it now. */
+  rebuild(agentId: string, reason = 'manual rebuild'): BuildResult {
+    const s = this.agent(agentId);
+    s.pending = { kind: 'rebuild', reason };
+    return this.build(agentId, s.lastRequest ?? { phase: 'start' });
+  }
+
+  // ---- refresh ------------------------------------------------------------------------------
+
+  /**
+   * On a provider context-limit error, refresh instead of failing the task (`[refresh-on-limit]`);
+   * any other error is not the engine's to handle and returns undefined. Counts the retry.
+   */
+  maybeRefresh(agentId: string, error: unknown): RefreshResult | undefined {
+    if (!isContextLimitError(error)) return undefined;
+    const s = this.agent(agentId);
+    s.stats.retries++;
+    return this.refresh(agentId, `provider context-limit error: ${error.message}`);
+  }
+
+  /**
+   * Refresh (`[refresh-pipeline]`): extract durable state from the generation -> persist findings
+   * -> drop the agent's ephemeral items and history -> new generation -> same agent identity.
+   */
+  refresh(agentId: string, reason: string): RefreshResult {
+    const s = this.agent(agentId);
+    const from = s.generations.at(-1)?.number ?? 0;
+    const persistedFindings = [...this.pool.values()].filter((i) => i.provenance.agentId === agentId && i.class === 'finding').map((i) => i.id);
+    const droppedItems = this.dropTransient(s);
+    s.pending = { kind: 'refresh', reason };
+    const result = this.build(agentId, s.lastRequest ?? { phase: 'start' });
+    return { from, to: result.generation.number, reason, text: refreshText(from, result.generation.number, reason), persistedFindings, droppedItems, result };
+  }
+
+  /**
+   * The first steps of every refresh, manual, on a context limit or by indicators: carry the
+   * durable state of the agent's transient items into a task-state item, then move those items
+   * from the pool to the archive. Returns their ids.
+   */
+  private dropTransient(s: AgentState): string[] {
+    const agentId = s.identity.agentId;
+    const transient = [...this.pool.values()].filter((i) => i.provenance.agentId === agentId && !keepsAcrossRefresh(i));
+    this.carryState(s, s.generations.at(-1)?.number ?? 0, transient);
+    for (const i of transient) {
+      this.pool.delete(i.id);
+      this.archive.push(i);
+      this.emit({ type: 'item.removed', itemId: i.id });
+    }
+    if (s.pending?.auto) s.pending = { kind: 'refresh', reason: s.pending.reason };
+    return transient.map((i) => i.id);
+  }
+
+  /** The durable state of a generation's transient material, as one task-state item. */
+  private carryState(s: AgentState, generation: number, transient: readonly ContextItem[]): void {
+    if (transient.length === 0) return;
+    const sig = extractSignals(transient.map((i) => i.content).join('\n'));
+    const lines = [
+      ...sig.failures.map((l) => `failure: ${l}`),
+      ...sig.decisions.map((l) => `decision: ${l}`),
+      ...sig.verification.map((l) => `verified by: ${l}`),
+      ...sig.risks.map((l) => `risk: ${l}`),
+    ];
+    if (sig.paths.length) lines.push(`paths: ${sig.paths.join(', ')}`);
+    if (sig.symbols.length) lines.push(`symbols: ${sig.symbols.join(', ')}`);
+    if (lines.length === 0) return;
+    const content = compressText(lines.join('\n'), 400, (t) => this.tokens.count(t)).text;
+    const id = `state:${s.identity.agentId}:g${generation}`;
+    if (this.pool.has(id)) return;
+    this.addItem({
+      id,
+      kind: 'note',
+      class: 'task_state',
+      title: `State carried from generation ${generation}`,
+      content,
+      source: 'generated_summary',
+      agentId: s.identity.agentId,
+      taskId: s.identity.taskId,
+      at: this.clock.now(),
+      confidence: 0.6,
+      relevance: 0.8,
+      durability: 'task',
+      files: sig.paths,
+      symbols: sig.symbols,
+    });
+  }
+
+  // ---- inspection ---------------------------------------------------------------------------
+
+  /** Snapshots of every generation, oldest first (`[generations-kept]`). */
+  generations(agentId: string): Generation[] {
+    return this.agent(agentId).generations.map(snapshot);
+  }
+
+  generation(agentId: string, number: number): Generation {
+    return snapshot(this.liveGeneration(agentId, number));
+  }
+
+  private liveGeneration(agentId: string, number: number): Generation {
+    const g = this.agent(agentId).generations.find((x) => x.number === number);
+    if (!g) throw new EngineError('not_found', `Agent "${agentId}" has no generation ${number}.`);
+    return g;
+  }
+
+  diff(agentId: string, from: number, to: number): GenerationDiff {
+    return diffGenerations(this.liveGeneration(agentId, from), this.liveGeneration(agentId, to));
+  }
+
+  stats(agentId: string): RunStats {
+    const st = this.agent(agentId).stats;
+    return { ...st, refreshReasons: [...st.refreshReasons] };
+  }
+
+  lastPrompt(agentId: string): string | undefined {
+    return this.agent(agentId).lastPrompt;
+  }
+}

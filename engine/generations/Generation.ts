@@ -1,0 +1,65 @@
+import type { ContextItem } from '../items/ContextItem';
+import type { Tier } from '../items/tiers';
+import type { Indicators } from '../refresh/indicators';
+
+/** Prompt cache layers, most stable first (spec "Prompt cache layers"). */
+export type Layer = 'L0' | 'L1' | 'L2' | 'L3';
+
+/** An item as it was injected: the item (clipped or compressed content when it was), where, why. */
+export interface IncludedEntry {
+  item: ContextItem;
+  layer: Exclude<Layer, 'L0'>;
+  tokens: number;
+  score: number;
+  tier: Tier;
+  /** Why it is in this context, in words the inspector shows. */
+  why: string;
+}
+
+export interface DroppedEntry {
+  item: ContextItem;
+  tokens: number;
+  /** Why it is not in this context; every exclusion has one (`[exclusion-reasons]`). */
+  reason: string;
+}
+
+export interface CompressedEntry {
+  itemId: string;
+  from: number;
+  to: number;
+  method: 'clip' | 'extract';
+}
+
+/** How a generation began. */
+export interface Boundary {
+  kind: 'start' | 'rebuild' | 'refresh';
+  reason: string;
+}
+
+/**
+ * A snapshot of what an agent was actually given in one generation (spec "Context generations").
+ * Updated by every build of the generation (appends only) and kept after the generation ends,
+ * so every generation stays inspectable.
+ */
+export interface Generation {
+  agentId: string;
+  number: number;
+  phase: string;
+  strategy: string;
+  budget: number;
+  /** Prompt tokens of the latest build, all layers. */
+  tokens: number;
+  layerTokens: Record<Layer, number>;
+  included: IncludedEntry[];
+  dropped: DroppedEntry[];
+  compressed: CompressedEntry[];
+  /** Tokens over the budget forced by pinned/mandatory content; 0 when it fits (`[overflow-recorded]`). */
+  overflow: number;
+  boundary: Boundary;
+  builds: number;
+  /** SHA-256 of the static part (L0+L1) of this generation's prompts. */
+  prefixHash: string;
+  startedAt: number;
+  /** Indicators of the latest build (`[indicators-recorded]`). */
+  indicators: Indicators;
+}

@@ -1,0 +1,30 @@
+/**
+ * What a run records per agent so strategies can be compared later (spec "Strategies";
+ * `[run-stats]`).
+ */
+export interface RunStats {
+  generations: number;
+  builds: number;
+  /** Prompt tokens summed over every build. */
+  promptTokens: number;
+  /** Bytes of every prompt, and of the prefix each shared with the previous one (prefix reuse). */
+  promptBytes: number;
+  reusedBytes: number;
+  /** Why each generation after the first began. */
+  refreshReasons: string[];
+  /** Turns retried after a context-limit refresh. */
+  retries: number;
+  /** Items whose action signature repeated an earlier one of the same agent. */
+  repeatedActions: number;
+}
+
+export const emptyRunStats = (): RunStats => ({
+  generations: 0,
+  builds: 0,
+  promptTokens: 0,
+  promptBytes: 0,
+  reusedBytes: 0,
+  refreshReasons: [],
+  retries: 0,
+  repeatedActions: 0,
+});

@@ -1,0 +1,86 @@
+import type { ContextItem } from '../items/ContextItem';
+import { tierOf } from '../items/tiers';
+import { scopeExclusion } from '../pack/Scope';
+import type { BlockCounter } from '../prompt/BlockCounter';
+import { prepareQuery, scoreItem } from '../retrieve/score';
+import type { RetrieveRequest } from '../retrieve/RetrieveRequest';
+import type { AgentIdentity } from './AgentIdentity';
+import type { DroppedEntry, Generation, IncludedEntry } from './Generation';
+import type { GenerationState } from './GenerationState';
+import { l2Order } from './layerOrder';
+
+export interface AppendInput {
+  identity: AgentIdentity;
+  state: GenerationState;
+  generation: Generation;
+  /** Items that entered the pool since the generation last looked, in arrival order. */
+  arrivals: readonly ContextItem[];
+  seenSeq: number;
+  request: RetrieveRequest;
+  reserve: number;
+  blocks: BlockCounter;
+  minOptionalScore: number;
+}
+
+/**
+ * A build inside a generation: emitted blocks keep their order and new items append after them
+ * (`[L2-append]`); nothing is reordered, compressed or evicted here (`[boundary-only-evict]`).
+ * The agent's own new items always append (they are its conversation); others append when they
+ * pass scope, strategy and relevance. Returns `full` without changing anything when the appended
+ * context would exceed the budget: the caller then starts a new generation (`[rebuild-at-budget]`).
+ */
+export function appendToGeneration(a: AppendInput): 'full' | 'appended' {
+  const { state, generation, identity, blocks } = a;
+  const ctx = { role: identity.role, phase: state.phase, taskId: identity.taskId, dependencyTaskIds: state.scope.dependencyTaskIds };
+  const q = prepareQuery(a.request);
+  const dropped: DroppedEntry[] = [];
+  const fresh: IncludedEntry[] = [];
+  const own: ContextItem[] = [];
+
+  for (const item of a.arrivals) {
+    if (state.emitted.has(item.id)) continue;
+    const mine = item.provenance.agentId === identity.agentId;
+    if (mine) own.push(item);
+    const excluded = scopeExclusion(state.scope, item) ?? (item.pinned || item.mandatory ? undefined : state.strategy.exclude(item, ctx));
+    if (excluded) {
+      dropped.push({ item, tokens: blocks.tokens(item), reason: excluded });
+      continue;
+    }
+    const { score } = scoreItem(item, q);
+    const tier = tierOf(item);
+    if (!mine && tier === 4 && score < a.minOptionalScore) {
+      dropped.push({ item, tokens: blocks.tokens(item), reason: `low relevance: score ${score.toFixed(2)} < ${a.minOptionalScore} for optional material` });
+      continue;
+    }
+    const why = mine
+      ? `new in this generation from ${identity.agentId}`
+      : tier === 1
+        ? 'new tier-1 item; appended now, moves to L1 at the next boundary'
+        : `new since the generation began, score ${score.toFixed(2)}`;
+    fresh.push({ item, layer: 'L2', tokens: blocks.tokens(item), score, tier, why });
+  }
+  fresh.sort(l2Order(state.strategy.order));
+
+  const needed = fresh.reduce((n, e) => n + e.tokens, 0);
+  const tokens = state.l0Tokens + state.l1Tokens + state.l2Tokens + needed + a.reserve;
+  if (tokens > generation.budget) {
+    if (generation.overflow === 0) return 'full';
+    // Pinned content already overflows, so a new generation could not fit more either: protected
+    // items still enter (the overflow grows and is recorded), the rest wait for a boundary.
+    const kept = fresh.filter((e) => e.item.pinned || e.item.mandatory);
+    for (const e of fresh) if (!kept.includes(e)) dropped.push({ item: e.item, tokens: e.tokens, reason: 'budget: pinned content already overflows the budget' });
+    fresh.splice(0, fresh.length, ...kept);
+  }
+
+  for (const e of fresh) {
+    state.l2Blocks.push(blocks.rendered(e.item).block);
+    state.emitted.add(e.item.id);
+    state.l2Tokens += e.tokens;
+    generation.included.push(e);
+  }
+  state.ownItems.push(...own);
+  if (own.some((i) => i.kind === 'finding' || i.kind === 'decision' || i.kind === 'report')) state.lastProgressBuild = generation.builds + 1;
+  state.seenSeq = a.seenSeq;
+  generation.dropped.push(...dropped);
+  return 'appended';
+}

@@ -1,0 +1,132 @@
+import { describe, expect, it } from 'vitest';
+import { ContextLimitError } from '../../../../engine/refresh/ContextLimitError';
+import type { EngineEvent } from '../../../../engine/EngineEvent';
+import { identity, item, newEngine, T0, taskItems } from '../../../support/engineFixtures';
+
+function setup(budget = 4000) {
+  const { engine, clock } = newEngine();
+  engine.registerAgent(identity({ budget }));
+  for (const i of taskItems()) engine.addItem(i);
+  return { engine, clock };
+}
+
+describe('Engine', () => {
+  it('[generation-snapshot] the first build starts generation 1 with layers, entries and reasons', () => {
+    const { engine } = setup();
+    engine.addItem(item({ id: 'grep', kind: 'tool_output', class: 'ephemeral', content: 'README.md:3: see docs', files: ['docs/README.md'], symbols: [], source: 'repository_source', agentId: 'other', at: T0 - 6 * 3600_000 }));
+    const r = engine.build('worker-1', { phase: 'implement', files: ['src/auth/store.ts'] });
+    expect(r.started).toBe(true);
+    const g = r.generation;
+    expect(g).toMatchObject({ agentId: 'worker-1', number: 1, phase: 'implement', strategy: 'variable', budget: 4000, boundary: { kind: 'start' } });
+    expect(g.included.map((e) => [e.item.id, e.layer])).toEqual([
+      ['objective', 'L1'],
+      ['acceptance', 'L1'],
+      ['constraint-1', 'L1'],
+    ]);
+    expect(g.dropped).toEqual([expect.objectContaining({ reason: expect.stringMatching(/low relevance/) })]);
+    expect(g.tokens).toBe(g.layerTokens.L0 + g.layerTokens.L1 + g.layerTokens.L2 + g.layerTokens.L3);
+    expect(r.prompt.static.startsWith(r.prompt.layers.L0)).toBe(true);
+    expect(r.text.endsWith('Generation 1 · ' + Math.round((g.tokens / 4000) * 100) + '% of budget · phase implement\n</now>\n')).toBe(true);
+  });
+
+  it('[L2-append] [static-stable] builds inside a generation keep the static part and only append to L2', () => {
+    const { engine } = setup();
+    engine.addItem(item({ id: 'f1' }));
+    const a = engine.build('worker-1', { phase: 'implement', files: ['src/auth/store.ts'] });
+    engine.addItem(item({ id: 'f2', content: 'rotateRefreshToken() must lock the row in src/auth/refresh.ts' }));
+    const b = engine.build('worker-1', { phase: 'implement', files: ['src/auth/store.ts'], input: 'next turn' });
+    expect(b.started).toBe(false);
+    expect(b.generation.number).toBe(1);
+    expect(b.prompt.static).toBe(a.prompt.static);
+    expect(b.prompt.layers.L2.startsWith(a.prompt.layers.L2)).toBe(true);
+    expect(b.prompt.layers.L2.length).toBeGreaterThan(a.prompt.layers.L2.length);
+    expect(b.reuse).toBeGreaterThan(0.8);
+  });
+
+  it('[deterministic] the same inputs give byte-identical prompts', () => {
+    const run = () => {
+      const { engine } = setup();
+      for (let i = 0; i < 20; i++) engine.addItem(item({ id: `x${i}`, title: `finding x${i}`, content: `finding ${i} about src/auth/refresh.ts and rotateRefreshToken()` }));
+      return engine.build('worker-1', { phase: 'implement', files: ['src/auth/refresh.ts'] }).text;
+    };
+    expect(run()).toBe(run());
+  });
+
+  it('[rebuild-at-budget] [boundary-only-evict] appending past the budget starts a new generation instead', () => {
+    const { engine } = setup(1200);
+    engine.build('worker-1', { phase: 'implement' });
+    let started = 0;
+    for (let i = 0; i < 30; i++) {
+      engine.addItem(item({ id: `out${i}`, kind: 'tool_output', class: 'ephemeral', content: `output ${i} `.repeat(40) }));
+      const r = engine.build('worker-1', { phase: 'implement' });
+      expect(r.generation.tokens).toBeLessThanOrEqual(1200);
+      if (r.started) {
+        started++;
+        expect(r.generation.boundary).toEqual({ kind: 'rebuild', reason: expect.stringMatching(/^budget reached/) });
+      }
+    }
+    expect(started).toBeGreaterThan(0);
+  });
+
+  it('[refresh-on-limit] [refresh-pipeline] [refresh-text] a context-limit error refreshes the same agent', () => {
+    const { engine } = setup();
+    const events: EngineEvent[] = [];
+    engine.on((e) => events.push(e));
+    engine.build('worker-1', { phase: 'implement' });
+    engine.addItem(item({ id: 'log', kind: 'tool_output', class: 'ephemeral', content: 'FAILED tests/refresh.spec.ts: expected 200, got 401\n$ npm test -- refresh' }));
+    engine.addItem(item({ id: 'keep', kind: 'finding', class: 'finding' }));
+    engine.build('worker-1', { phase: 'implement' });
+    expect(engine.maybeRefresh('worker-1', new Error('boom'))).toBeUndefined();
+    const r = engine.maybeRefresh('worker-1', new ContextLimitError('prompt is too long', 'anthropic'))!;
+    expect(r.from).toBe(1);
+    expect(r.to).toBe(2);
+    expect(r.text).toBe('Context refreshed · Generation 1 → 2 · Reason: provider context-limit error: prompt is too long');
+    expect(r.droppedItems).toEqual(['log']);
+    expect(r.persistedFindings).toContain('keep');
+    expect(() => engine.item('log')).toThrow(/No item/);
+    expect(engine.archived().map((i) => i.id)).toEqual(['log']);
+    const carried = engine.item('state:worker-1:g1');
+    expect(carried.class).toBe('task_state');
+    expect(carried.content).toMatch(/FAILED tests\/refresh\.spec\.ts/);
+    expect(engine.stats('worker-1').retries).toBe(1);
+    expect(engine.identity('worker-1')).toBe(engine.identity('worker-1'));
+    expect(events.some((e) => e.type === 'generation.started' && e.text === r.text)).toBe(true);
+  });
+
+  it('[overflow-recorded] [pin-never-clipped] pinned content beyond the budget is kept whole and recorded', () => {
+    const { engine } = setup(600);
+    const big = engine.addItem(item({ id: 'big', kind: 'constraint', class: 'task_state', content: 'rule '.repeat(800) }));
+    engine.pin(big.id);
+    const r = engine.build('worker-1', { phase: 'implement' });
+    const entry = r.generation.included.find((e) => e.item.id === 'big')!;
+    expect(entry.item.content).toBe(big.content);
+    expect(r.generation.overflow).toBe(r.generation.tokens - 600);
+    expect(r.generation.overflow).toBeGreaterThan(0);
+  });
+
+  it('[verify-exact] [unverified-stays-unverified] [promote-separate] verify and promote', () => {
+    const { engine } = setup();
+    const events: EngineEvent[] = [];
+    engine.on((e) => events.push(e));
+    const a = engine.addItem(item({ id: 'h1', kind: 'note', class: 'ephemeral', source: 'unverified_hypothesis', content: 'same text' }));
+    engine.addItem(item({ id: 'h2', kind: 'note', class: 'ephemeral', source: 'unverified_hypothesis', content: 'same text' }));
+    expect(a.provenance.verified).toBe(false);
+    const promoted = engine.promote('h1', 'pool');
+    expect(promoted).toMatchObject({ class: 'finding', kind: 'finding', provenance: { source: 'unverified_hypothesis', verified: false } });
+    engine.promote('h1', 'memory');
+    expect(events.at(-1)).toMatchObject({ type: 'memory.candidate', item: { id: 'h1', provenance: { verified: false } } });
+    engine.verify('h1');
+    expect(engine.item('h1').provenance.verified).toBe(true);
+    expect(engine.item('h2').provenance.verified).toBe(false);
+    expect(engine.item('h1').provenance.source).toBe('unverified_hypothesis');
+  });
+
+  it('refuses bad operations with typed errors and changes nothing', () => {
+    const { engine } = setup();
+    expect(() => engine.addItem(item({ id: 'objective' }))).toThrow(/already in the pool/);
+    expect(() => engine.verify('nope')).toThrow(/No item "nope"/);
+    expect(() => engine.build('ghost', { phase: 'x' })).toThrow(/No agent "ghost"/);
+    expect(() => engine.generation('worker-1', 1)).toThrow(/no generation 1/);
+    expect(engine.items()).toHaveLength(3);
+  });
+});

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { ContextLimitError } from '../../../../engine/refresh/ContextLimitError';
+import { identity, item, newEngine, taskItems } from '../../../support/engineFixtures';
+
+describe('[run-stats] what a run records per agent', () => {
+  it('[run-stats] counts generations, builds, prompt tokens, refresh reasons, retries and repeated actions', () => {
+    const { engine } = newEngine();
+    engine.registerAgent(identity());
+    engine.registerAgent(identity({ agentId: 'worker-2' }));
+    for (const i of taskItems()) engine.addItem(i);
+    const tokens: number[] = [];
+    const build = (phase: string) => tokens.push(engine.build('worker-1', { phase }).generation.tokens);
+
+    build('explore');
+    engine.addItem(item({ id: 'g1', kind: 'tool_output', class: 'ephemeral', signature: 'grep token' }));
+    engine.addItem(item({ id: 'g2', kind: 'tool_output', class: 'ephemeral', signature: 'grep token' }));
+    engine.addItem(item({ id: 'g3', kind: 'tool_output', class: 'ephemeral', signature: 'grep token' }));
+    engine.addItem(item({ id: 'r1', kind: 'tool_output', class: 'ephemeral', signature: 'read src/a.ts' }));
+    // Another agent's repetitions are its own.
+    engine.addItem(item({ id: 'o1', kind: 'tool_output', class: 'ephemeral', signature: 'grep token', agentId: 'worker-2' }));
+    engine.addItem(item({ id: 'o2', kind: 'tool_output', class: 'ephemeral', signature: 'grep token', agentId: 'worker-2' }));
+    build('explore');
+    build('implement');
+    tokens.push(engine.rebuild('worker-1', 'operator asked').generation.tokens);
+    expect(engine.maybeRefresh('worker-1', new Error('rate limited'))).toBeUndefined();
+    tokens.push(engine.maybeRefresh('worker-1', new ContextLimitError('prompt is too long', 'anthropic'))!.result.generation.tokens);
+    tokens.push(engine.refresh('worker-1', 'manual refresh').result.generation.tokens);
+    build('implement');
+
+    expect(engine.stats('worker-1')).toMatchObject({
+      generations: 5,
+      builds: 7,
+      promptTokens: tokens.reduce((a, b) => a + b, 0),
+      refreshReasons: ['phase changed: explore → implement', 'operator asked', 'provider context-limit error: prompt is too long', 'manual refresh'],
+      retries: 1,
+      repeatedActions: 2,
+    });
+    expect(engine.stats('worker-2')).toMatchObject({ generations: 0, builds: 0, promptTokens: 0, refreshReasons: [], retries: 0, repeatedActions: 1 });
+  });
+
+  it('[run-stats] [agent-reuse-def] prompt bytes and reused bytes add up over the builds after the first', () => {
+    const { engine } = newEngine();
+    engine.registerAgent(identity());
+    for (const i of taskItems()) engine.addItem(i);
+    const texts: string[] = [];
+    for (let n = 0; n < 5; n++) {
+      engine.addItem(item({ id: `f${n}` }));
+      texts.push(engine.build('worker-1', { phase: 'implement', input: `turn ${n}` }).text);
+    }
+    const s = engine.stats('worker-1');
+    expect(s.promptBytes).toBe(texts.slice(1).reduce((n, t) => n + Buffer.byteLength(t), 0));
+    expect(s.reusedBytes).toBeGreaterThan(0);
+    expect(s.reusedBytes).toBeLessThan(s.promptBytes);
+  });
+});

@@ -1,0 +1,127 @@
+import { describe, expect, it } from 'vitest';
+import type { ContextItem } from '../../../../engine/items/ContextItem';
+import { createItem } from '../../../../engine/items/createItem';
+import { MAX_PACK_RATIO, startGeneration, type StartInput } from '../../../../engine/generations/startGeneration';
+import { BlockCounter } from '../../../../engine/prompt/BlockCounter';
+import { renderItem } from '../../../../engine/prompt/renderItem';
+import { variable } from '../../../../engine/strategies/variable';
+import type { Strategy } from '../../../../engine/strategies/Strategy';
+import { TokenCounter } from '../../../../engine/tokens/TokenCounter';
+import { identity, item, newEngine, T0, taskItems } from '../../../support/engineFixtures';
+import { STRATEGIES } from '../../../support/enginePools';
+
+const blocks = () => new BlockCounter(new TokenCounter({ encoding: 'quarter', count: (t) => Math.ceil(t.length / 4) }));
+const code = (n: number): ContextItem =>
+  createItem({ id: `c${String(n).padStart(3, '0')}`, kind: 'code', class: 'finding', content: `refresh token code ${n} `.repeat(20), source: 'repository_source', agentId: 'a', taskId: 'task-auth', at: T0 });
+
+function start(strategy: Strategy, budget: number, pool: ContextItem[]) {
+  const input: StartInput = {
+    identity: identity({ budget }),
+    strategy,
+    scope: {},
+    number: 1,
+    boundary: { kind: 'start', reason: 'first build' },
+    pool,
+    seenSeq: pool.length,
+    request: { taskId: 'task-auth', task: 'refresh tokens', files: [], symbols: [], keywords: ['refresh'], role: 'worker', phase: 'implement', failures: [], now: T0 },
+    reserve: 40,
+    blocks: blocks(),
+    minOptionalScore: 0.3,
+    compressMinTokens: 96,
+  };
+  return startGeneration(input).generation;
+}
+
+describe('[hysteresis-10] the band between re-packs', () => {
+  it('[hysteresis-10] a strategy asking to pack 100% (or more) is capped at 90% of the budget', () => {
+    const pool = Array.from({ length: 200 }, (_, n) => code(n));
+    expect(MAX_PACK_RATIO).toBe(0.9);
+    for (const budget of [1000, 4000, 20_000]) {
+      const greedy = start({ ...variable, packRatio: 1 }, budget, pool);
+      const greedier = start({ ...variable, packRatio: 1.5 }, budget, pool);
+      const capped = start({ ...variable, packRatio: 0.9 }, budget, pool);
+      expect(greedy.tokens).toBeLessThanOrEqual(budget * 0.9);
+      expect(greedy.tokens).toBeGreaterThan(budget * 0.8);
+      expect(greedy.included.map((e) => e.item.id)).toEqual(capped.included.map((e) => e.item.id));
+      expect(greedier.tokens).toBe(capped.tokens);
+    }
+  });
+
+  it.each(STRATEGIES)('[hysteresis-10] %s: a fresh pack of a large pool stays within 90%% of the budget', (strategy) => {
+    const { engine } = newEngine();
+    engine.registerAgent(identity({ budget: 5000 }), strategy);
+    for (const i of taskItems()) engine.addItem(i);
+    for (let n = 0; n < 150; n++) engine.addItem(item({ id: `c${n}`, kind: 'code', class: 'task_state', content: `refresh token code ${n} `.repeat(12), phase: 'implement' }));
+    const g = engine.build('worker-1', { phase: 'implement', keywords: ['refresh'] }).generation;
+    expect(g.tokens).toBeLessThanOrEqual(g.budget * 0.9);
+  });
+
+  it('[hysteresis-10] [rebuild-at-budget] a re-pack happens only when appending would cross 100%, and lands at or below 90%', () => {
+    const { engine } = newEngine();
+    engine.registerAgent(identity({ budget: 3000 }), 'full_history');
+    for (const i of taskItems()) engine.addItem(i);
+    let prev = engine.build('worker-1', { phase: 'implement' });
+    let repacks = 0;
+    for (let k = 0; k < 80; k++) {
+      const added = engine.addItem(item({ id: `own${k}`, kind: 'finding', class: 'finding', content: `step ${k} `.repeat(10 + ((k * 7) % 30)) }));
+      const r = engine.build('worker-1', { phase: 'implement' });
+      if (r.started) {
+        repacks++;
+        // The append it replaced would have crossed the budget...
+        const addedTokens = Math.ceil(renderItem(added).length / 4);
+        expect(prev.generation.tokens + addedTokens).toBeGreaterThan(3000);
+        // ...and the fresh pack leaves at least 10% free.
+        expect(r.generation.tokens).toBeLessThanOrEqual(2700);
+      } else {
+        expect(r.generation.tokens).toBeLessThanOrEqual(3000);
+      }
+      prev = r;
+    }
+    expect(repacks).toBeGreaterThan(1);
+  });
+});
+
+describe('[rebuild-keeps-prefix] a rebuild keeps the emitted L2 order in front', () => {
+  function withAppended() {
+    const { engine } = newEngine();
+    engine.registerAgent(identity({ budget: 20_000 }));
+    // Arrival order is the reverse of durability order, so a full re-sort would be visible.
+    engine.addItem(item({ id: 'a', kind: 'code', class: 'finding', durability: 'transient', content: 'alpha refresh token' }));
+    engine.build('worker-1', { phase: 'implement' });
+    engine.addItem(item({ id: 'b', kind: 'code', class: 'finding', durability: 'phase', content: 'bravo refresh token' }));
+    engine.build('worker-1', { phase: 'implement' });
+    engine.addItem(item({ id: 'c', kind: 'code', class: 'finding', durability: 'project', content: 'charlie refresh token' }));
+    const r = engine.build('worker-1', { phase: 'implement' });
+    expect(r.generation.included.map((e) => e.item.id)).toEqual(['a', 'b', 'c']);
+    return { engine, l2: r.prompt.layers.L2 };
+  }
+
+  it.each([
+    ['manual rebuild', (e: ReturnType<typeof newEngine>['engine']) => e.rebuild('worker-1')],
+    ['phase change', (e: ReturnType<typeof newEngine>['engine']) => e.build('worker-1', { phase: 'verify' })],
+    ['pin of an unrelated item', (e: ReturnType<typeof newEngine>['engine']) => (e.addItem(item({ id: 'p', kind: 'note', class: 'ephemeral', content: 'pin me' })), e.pin('p'), e.build('worker-1', { phase: 'implement' }))],
+  ])('[rebuild-keeps-prefix] %s: the surviving L2 keeps its order and its bytes', (_name, act) => {
+    const { engine, l2 } = withAppended();
+    const r = act(engine);
+    expect(r.started).toBe(true);
+    expect(r.generation.boundary.kind).toBe('rebuild');
+    expect(r.generation.included.filter((e) => e.layer === 'L2').map((e) => e.item.id)).toEqual(['a', 'b', 'c']);
+    expect(r.prompt.layers.L2.startsWith(l2)).toBe(true);
+  });
+
+  it('[rebuild-keeps-prefix] the kept prefix ends at the first item no longer selected; the rest follow in durability order', () => {
+    const { engine } = withAppended();
+    engine.addItem(item({ id: 'd', kind: 'code', class: 'finding', durability: 'project', content: 'delta refresh token' }));
+    engine.remove('b');
+    const ids = engine.build('worker-1', { phase: 'implement' }).generation.included.map((e) => e.item.id);
+    // 'a' keeps its place; after the gap left by 'b', c and d are sorted (project before transient).
+    expect(ids[0]).toBe('a');
+    expect(ids.slice(1).sort()).toEqual(['c', 'd']);
+    expect(ids).toHaveLength(3);
+  });
+
+  it('[rebuild-keeps-prefix] a refresh reorders fully', () => {
+    const { engine } = withAppended();
+    expect(engine.refresh('worker-1', 'test').result.generation.included.map((e) => e.item.id)).toEqual(['c', 'b', 'a']);
+  });
+});
