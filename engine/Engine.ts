@@ -80,6 +80,7 @@ interface AgentState {
   pending?: Boundary & { auto?: boolean };
   lastRequest?: BuildRequest;
   lastPrompt?: string;
+  lastParts?: PromptParts;
   signatures: Set<string>;
   stats: RunStats;
 }
@@ -377,6 +378,7 @@ export class Engine {
     const bytes = utf8Length(text);
     const reused = s.lastPrompt === undefined ? 0 : commonPrefixBytes(s.lastPrompt, text);
     s.lastPrompt = text;
+    s.lastParts = prompt;
     s.stats.builds++;
     s.stats.promptTokens += tokens;
     if (s.stats.builds > 1) {
@@ -538,5 +540,15 @@ export class Engine {
 
   lastPrompt(agentId: string): string | undefined {
     return this.agent(agentId).lastPrompt;
+  }
+
+  /** The layers of the agent's latest prompt (of its current generation), if it was ever built. */
+  lastPromptParts(agentId: string): PromptParts | undefined {
+    return this.agent(agentId).lastParts;
+  }
+
+  /** The agent's current generation number, 0 before its first build. */
+  currentGeneration(agentId: string): number {
+    return this.agent(agentId).generations.at(-1)?.number ?? 0;
   }
 }

@@ -1,8 +1,13 @@
 import { z } from 'zod';
 import { AgentDetailDtoSchema, AgentDtoSchema, HealthDtoSchema } from './dto';
+import { GenerationDiffDtoSchema, GenerationDtoSchema, GenerationSummaryDtoSchema, ItemDtoSchema } from './engineDto';
 import { eventNames, type EventName } from './events';
 
 const EventNameSchema = z.enum(eventNames as [EventName, ...EventName[]]);
+const Id = z.string().min(1).max(200);
+const GenerationNumber = z.number().int().positive();
+const ItemArgs = z.object({ itemId: Id }).strict();
+const ItemResult = z.object({ item: ItemDtoSchema });
 
 /**
  * Every request a view can make of the host: name -> zod schema of the arguments -> zod schema of
@@ -36,6 +41,47 @@ export const Commands = {
   subscribe: {
     args: z.object({ events: z.array(EventNameSchema).max(eventNames.length) }).strict(),
     result: z.object({ events: z.array(EventNameSchema) }),
+  },
+  /** Every generation of an agent, oldest first; `not_found` if the agent is unknown. */
+  listGenerations: {
+    args: z.object({ agentId: Id }).strict(),
+    result: z.object({ generations: z.array(GenerationSummaryDtoSchema) }),
+  },
+  /**
+   * One generation in full (the current one when `number` is absent): layers, included items
+   * with provenance, score and why, dropped items with reasons (the first `droppedLimit`),
+   * compressed items, indicators, and for the current generation the composed prompt.
+   */
+  getGeneration: {
+    args: z.object({ agentId: Id, number: GenerationNumber.optional(), droppedLimit: z.number().int().min(0).max(5000).optional() }).strict(),
+    result: GenerationDtoSchema,
+  },
+  /** What changed from generation `from` to `to` of one agent. */
+  diffGenerations: {
+    args: z.object({ agentId: Id, from: GenerationNumber, to: GenerationNumber }).strict(),
+    result: GenerationDiffDtoSchema,
+  },
+  /** Pin an item: it enters every context whole, in L1, from each agent's next boundary. */
+  pin: { args: ItemArgs, result: ItemResult },
+  unpin: { args: ItemArgs, result: ItemResult },
+  /** Remove an item from the pool; agents holding it rebuild at their next build. */
+  remove: { args: ItemArgs, result: z.object({ itemId: z.string() }) },
+  /** Mark exactly this item verified. */
+  verify: { args: ItemArgs, result: ItemResult },
+  /** Promote an item into the engine pool as a finding, or to project memory as an unverified candidate. */
+  promote: {
+    args: z.object({ itemId: Id, target: z.enum(['pool', 'memory']) }).strict(),
+    result: ItemResult,
+  },
+  /** Start a new generation of the agent now, re-packed from the pool. */
+  rebuild: {
+    args: z.object({ agentId: Id }).strict(),
+    result: z.object({ generation: GenerationSummaryDtoSchema }),
+  },
+  /** Refresh the agent now: carry durable state, drop its ephemeral items, start a new generation. */
+  refresh: {
+    args: z.object({ agentId: Id, reason: z.string().min(1).max(500).optional() }).strict(),
+    result: z.object({ from: z.number().int().nonnegative(), to: z.number().int().positive(), text: z.string() }),
   },
 } as const;
 

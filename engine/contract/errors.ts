@@ -10,6 +10,8 @@ export type ErrorCode =
   | 'unknown_command'
   /** The named entity does not exist. */
   | 'not_found'
+  /** The request collides with existing state (e.g. a duplicate id). Nothing was changed. */
+  | 'conflict'
   /** The caller is not allowed to use the contract (wrong frame, missing token). */
   | 'forbidden'
   /** The host is closed or not reachable. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AgentDtoSchema, LogEntrySchema } from './dto';
+import { BoundaryDtoSchema, ItemChangeSchema, ItemDtoSchema } from './engineDto';
 
 /**
  * Every push from the host to the views, by name. A view receives only the events it subscribed
@@ -10,6 +11,16 @@ export const Events = {
   'agent.updated': z.object({ agent: AgentDtoSchema }),
   /** A new line in the workspace event log. */
   log: z.object({ entry: LogEntrySchema }),
+  /** An agent began a new generation; `text` is `Context refreshed · Generation 2 → 3 · Reason: …`. */
+  'generation.started': z.object({
+    agentId: z.string(),
+    generation: z.number().int().positive(),
+    previous: z.number().int().positive().nullable(),
+    boundary: BoundaryDtoSchema,
+    text: z.string(),
+  }),
+  /** An item of the pool was added, pinned, unpinned, verified, promoted or removed (`item` null when removed). */
+  'item.changed': z.object({ change: ItemChangeSchema, itemId: z.string(), item: ItemDtoSchema.nullable() }),
 } as const;
 
 export type EventName = keyof typeof Events;

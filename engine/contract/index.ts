@@ -1,4 +1,5 @@
 export * from './dto';
+export * from './engineDto';
 export * from './events';
 export * from './commands';
 export * from './errors';

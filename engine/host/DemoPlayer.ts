@@ -1,10 +1,15 @@
 import type { LogEntry } from '../contract';
 import type { AgentRecord, Catalog } from '../catalog/Catalog';
-import type { Clock } from '../ports/Clock';
+import type { Engine, BuildResult } from '../Engine';
+import { type Clock, manualClock } from '../ports/Clock';
+import { ContextLimitError } from '../refresh/ContextLimitError';
 import type { DemoScenario, DemoStep } from './demoScenario';
 
 const SEEDED_KEY = 'demo.seeded';
 const POSITION_KEY = 'demo.position';
+/** Scenario time of step 0; step i happens a minute later per step, so replays are identical. */
+const SCENARIO_T0 = Date.parse('2026-01-05T09:00:00Z');
+const STEP_MS = 60_000;
 
 export interface DemoChange {
   agents: AgentRecord[];
@@ -12,17 +17,33 @@ export interface DemoChange {
 }
 
 /**
- * Seeds the demo agents into an empty catalog once, then applies one scenario step per `step()`.
- * Each step is one catalog transaction (agent row + log line); the position is stored too, so a
- * restarted host continues where it stopped. At the end the scenario starts over from its
- * initial state.
+ * Plays the demo scenario: seeds the agents into an empty catalog once, then applies one step
+ * per `step()`: the step's items enter the engine's pool and the agent's turn is built by the real
+ * engine (a context-limit step refreshes it), while status, usage and the log line go to the
+ * catalog in one transaction. The engine lives in memory, so opening a host replays the steps
+ * already played (deterministically, in scenario time) to restore it.
  */
 export class DemoPlayer {
+  private engineClock = manualClock(SCENARIO_T0);
+  engine: Engine;
+
   constructor(
     private readonly catalog: Catalog,
     private readonly scenario: DemoScenario,
     private readonly clock: Clock,
-  ) {}
+    private readonly newEngine: (clock: Clock) => Engine,
+  ) {
+    this.engine = this.freshEngine();
+  }
+
+  private freshEngine(): Engine {
+    this.engineClock = manualClock(SCENARIO_T0);
+    const engine = this.newEngine(this.engineClock);
+    for (const a of this.scenario.agents) {
+      engine.registerAgent({ agentId: a.agentId, parent: a.parent, role: a.role, taskId: taskOf(a.agentId), task: a.task, scope: {}, model: a.model, workspace: 'demo', budget: a.budget });
+    }
+    return engine;
+  }
 
   /** Insert the scenario's agents if this catalog was never seeded. Returns true if it seeded. */
   seedIfNew(): boolean {
@@ -36,11 +57,18 @@ export class DemoPlayer {
     return true;
   }
 
-  /** Apply the next step and return what changed. */
+  /** Replay the steps already played into the engine (the catalog is not touched). */
+  restore(): void {
+    const position = this.position();
+    for (let i = 0; i < position && i < this.scenario.steps.length; i++) this.applyToEngine(this.scenario.steps[i] as DemoStep, i);
+  }
+
+  /** Apply the next step and return what changed in the catalog. */
   step(): DemoChange {
     return this.catalog.transaction(() => {
-      const position = Number(this.catalog.getMeta(POSITION_KEY) ?? '0');
+      const position = this.position();
       if (position >= this.scenario.steps.length) {
+        this.engine = this.freshEngine();
         const agents = this.resetAgents();
         this.catalog.setMeta(POSITION_KEY, '0');
         return { agents, log: [this.catalog.appendLog(this.logLine(null, 'info', 'Demo scenario restarted'))] };
@@ -49,10 +77,27 @@ export class DemoPlayer {
       this.catalog.setMeta(POSITION_KEY, String(position + 1));
       const current = this.catalog.getAgent(step.agentId);
       if (!current) return { agents: [], log: [] };
-      const next = applyStep(current, step, this.isoNow());
+      const built = this.applyToEngine(step, position);
+      const next = applyStep(current, step, this.isoNow(), built ? { tokens: built.generation.tokens, generation: built.generation.number } : undefined);
       this.catalog.putAgent(next);
       return { agents: [next], log: [this.catalog.appendLog(this.logLine(step.agentId, step.level, step.log))] };
     });
+  }
+
+  private applyToEngine(step: DemoStep, index: number): BuildResult | undefined {
+    const at = SCENARIO_T0 + index * STEP_MS;
+    this.engineClock.set(at);
+    for (const it of step.items ?? []) {
+      const producer = it.agentId ?? step.agentId;
+      this.engine.addItem({ ...it, agentId: producer, taskId: taskOf(producer), at });
+    }
+    if (step.contextLimit) return this.engine.maybeRefresh(step.agentId, new ContextLimitError(step.contextLimit, 'demo'))?.result;
+    if (step.build) return this.engine.build(step.agentId, { phase: step.build.phase, ...(step.build.input ? { input: step.build.input } : {}) });
+    return undefined;
+  }
+
+  private position(): number {
+    return Number(this.catalog.getMeta(POSITION_KEY) ?? '0');
   }
 
   private resetAgents(): AgentRecord[] {
@@ -82,14 +127,17 @@ export class DemoPlayer {
   }
 }
 
-/** The agent after one scenario step (pure). */
-export function applyStep(a: AgentRecord, step: DemoStep, at: string): AgentRecord {
+/** Every demo agent works on its own task. */
+export const taskOf = (agentId: string): string => `task:${agentId}`;
+
+/** The agent after one scenario step (pure); `context` carries what the engine built. */
+export function applyStep(a: AgentRecord, step: DemoStep, at: string, context?: { tokens: number; generation: number }): AgentRecord {
   const u = step.usage;
   return {
     ...a,
     status: step.status ?? a.status,
-    generation: step.generation ?? a.generation,
-    tokens: step.tokens ?? a.tokens,
+    generation: context?.generation ?? a.generation,
+    tokens: context?.tokens ?? a.tokens,
     usage: u
       ? {
           input: a.usage.input + u.input,

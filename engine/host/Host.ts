@@ -1,5 +1,10 @@
 import type { Envelope, StrataEvent } from '../contract';
 import { Catalog } from '../catalog/Catalog';
+import { Engine } from '../Engine';
+import type { EngineEvent } from '../EngineEvent';
+import type { Tokenizer } from '../tokens/Tokenizer';
+import { createTiktokenTokenizer } from '../tokens/tiktokenTokenizer';
+import { toItemDto } from './engineDtos';
 import { type Clock, systemClock } from '../ports/Clock';
 import type { Scheduler } from '../ports/Scheduler';
 import type { ClientSession } from './ClientSession';
@@ -23,6 +28,8 @@ export interface HostOptions {
   demoTickMs?: number;
   clock?: Clock;
   scheduler?: Scheduler;
+  /** Token counting for the engine (default: o200k_base through js-tiktoken). */
+  tokenizer?: Tokenizer;
   /** Where unexpected handler failures are reported (they also reach the caller as `internal`). */
   onInternalError?: (err: unknown, command: string) => void;
 }
@@ -45,6 +52,10 @@ export class Host {
   private readonly handlers: Handlers;
   private readonly stopDemo: () => void;
   private closed = false;
+  private readonly clock: Clock;
+  /** The engine when there is no demo (a plain workspace); the demo owns its own. */
+  private readonly plainEngine: Engine | undefined;
+  private readonly wired = new WeakSet<Engine>();
 
   private constructor(
     readonly catalog: Catalog,
@@ -52,13 +63,18 @@ export class Host {
     private readonly demo: DemoPlayer | undefined,
   ) {
     const clock = options.clock ?? systemClock;
+    this.clock = clock;
     const startedAt = clock.now();
+    this.plainEngine = demo ? undefined : new Engine({ tokenizer: options.tokenizer ?? createTiktokenTokenizer(), clock });
     this.handlers = createHandlers({
       catalog,
       version: options.version,
       workspaceName: options.workspaceName,
       uptimeMs: () => clock.now() - startedAt,
+      engine: () => this.engine,
+      syncAgent: (agentId) => this.syncAgent(agentId),
     });
+    this.wire(this.engine);
     const tick = options.demoTickMs ?? 0;
     this.stopDemo = demo && tick > 0 ? (options.scheduler ?? systemScheduler).every(tick, () => this.stepDemo()) : () => {};
   }
@@ -68,8 +84,10 @@ export class Host {
     const scenario = options.demoDir ? loadDemoScenario(options.demoDir) : undefined;
     const catalog = Catalog.open(options.catalogPath);
     try {
-      const demo = scenario ? new DemoPlayer(catalog, scenario, options.clock ?? systemClock) : undefined;
+      const tokenizer = options.tokenizer ?? createTiktokenTokenizer();
+      const demo = scenario ? new DemoPlayer(catalog, scenario, options.clock ?? systemClock, (clock) => new Engine({ tokenizer, clock })) : undefined;
       demo?.seedIfNew();
+      demo?.restore();
       return new Host(catalog, options, demo);
     } catch (err) {
       catalog.close();
@@ -90,10 +108,59 @@ export class Host {
     };
   }
 
+  /** The workspace's context engine. */
+  get engine(): Engine {
+    return this.demo ? this.demo.engine : (this.plainEngine as Engine);
+  }
+
   /** Advance the demo scenario by one step (the timer calls this; tests call it directly). */
   stepDemo(): void {
     if (!this.demo || this.closed) return;
-    this.publish(this.demo.step());
+    const change = this.demo.step();
+    this.wire(this.engine);
+    this.publish(change);
+  }
+
+  /** Forward an engine's events as contract events (once per engine). */
+  private wire(engine: Engine): void {
+    if (this.wired.has(engine)) return;
+    this.wired.add(engine);
+    engine.on((e) => this.onEngineEvent(e));
+  }
+
+  private onEngineEvent(e: EngineEvent): void {
+    if (this.closed) return;
+    switch (e.type) {
+      case 'generation.started':
+        this.hub.emit({ name: 'generation.started', payload: { agentId: e.agentId, generation: e.generation, previous: e.previous, boundary: { ...e.boundary }, text: e.text } });
+        if (e.previous !== null) {
+          const entry = this.catalog.appendLog({ at: new Date(this.clock.now()).toISOString(), level: 'info', agentId: e.agentId, message: e.text });
+          this.hub.emit({ name: 'log', payload: { entry } });
+        }
+        break;
+      case 'item.added':
+        this.hub.emit({ name: 'item.changed', payload: { change: 'added', itemId: e.item.id, item: toItemDto(e.item) } });
+        break;
+      case 'item.changed':
+        this.hub.emit({ name: 'item.changed', payload: { change: e.change, itemId: e.item.id, item: toItemDto(e.item) } });
+        break;
+      case 'item.removed':
+        this.hub.emit({ name: 'item.changed', payload: { change: 'removed', itemId: e.itemId, item: null } });
+        break;
+      default:
+        break;
+    }
+  }
+
+  /** Write the engine's view of an agent (generation, tokens) to the catalog and announce it. */
+  private syncAgent(agentId: string): void {
+    const record = this.catalog.getAgent(agentId);
+    const number = this.engine.currentGeneration(agentId);
+    if (!record || number === 0) return;
+    const g = this.engine.generation(agentId, number);
+    const next = { ...record, generation: g.number, tokens: g.tokens, revision: record.revision + 1, updatedAt: new Date(this.clock.now()).toISOString() };
+    this.catalog.putAgent(next);
+    this.hub.emit({ name: 'agent.updated', payload: { agent: toAgentDto(next) } });
   }
 
   private publish(change: DemoChange): void {

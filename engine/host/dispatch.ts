@@ -1,4 +1,5 @@
 import { Commands, type Envelope, type ErrorIssue, isCommandName, StrataError } from '../contract';
+import { EngineError } from '../EngineEvent';
 import type { ClientSession } from './ClientSession';
 import type { Handler, Handlers } from './handlers';
 
@@ -29,6 +30,7 @@ export async function dispatch(
     return { ok: true, value };
   } catch (err) {
     if (err instanceof StrataError) return fail(err);
+    if (err instanceof EngineError) return fail(new StrataError(err.code === 'not_found' ? 'not_found' : err.code === 'duplicate' ? 'conflict' : 'invalid_args', err.message));
     onInternalError(err, name);
     return fail(new StrataError('internal', `"${name}" failed: ${err instanceof Error ? err.message : String(err)}`));
   }

@@ -1,7 +1,9 @@
 import type { z } from 'zod';
 import { type CommandName, type CommandResult, Commands, StrataError } from '../contract';
 import type { Catalog } from '../catalog/Catalog';
+import type { Engine } from '../Engine';
 import type { ClientSession } from './ClientSession';
+import { toGenerationDiffDto, toGenerationDto, toGenerationSummary, toItemDto } from './engineDtos';
 import { toAgentDto } from './toAgentDto';
 
 /** What a handler may use: the host's state, never the transport. */
@@ -10,6 +12,10 @@ export interface HostContext {
   version: string;
   workspaceName: string;
   uptimeMs(): number;
+  /** The workspace's context engine (the demo replaces it when its scenario starts over). */
+  engine(): Engine;
+  /** Write an agent's current generation and tokens from the engine to the catalog and announce it. */
+  syncAgent(agentId: string): void;
 }
 
 /** Arguments after validation (defaults applied). */
@@ -24,6 +30,7 @@ export type Handler<K extends CommandName> = (
 export type Handlers = { [K in CommandName]: Handler<K> };
 
 const RECENT_LOG = 50;
+const DROPPED_LIMIT = 500;
 
 export function createHandlers(ctx: HostContext): Handlers {
   const { catalog } = ctx;
@@ -52,6 +59,40 @@ export function createHandlers(ctx: HostContext): Handlers {
     subscribe: ({ events }, session) => {
       session.setSubscriptions(events);
       return { events: session.subscriptions() };
+    },
+
+    listGenerations: ({ agentId }) => ({ generations: ctx.engine().generations(agentId).map(toGenerationSummary) }),
+
+    getGeneration: ({ agentId, number, droppedLimit }) => {
+      const engine = ctx.engine();
+      const current = engine.currentGeneration(agentId);
+      const wanted = number ?? current;
+      if (wanted === 0) throw new StrataError('not_found', `Agent "${agentId}" has not been built yet.`);
+      const parts = wanted === current ? engine.lastPromptParts(agentId) : undefined;
+      return toGenerationDto(engine.generation(agentId, wanted), droppedLimit ?? DROPPED_LIMIT, parts ? { ...parts.layers, prefixHash: parts.prefixHash } : null);
+    },
+
+    diffGenerations: ({ agentId, from, to }) => toGenerationDiffDto(ctx.engine().diff(agentId, from, to)),
+
+    pin: ({ itemId }) => ({ item: toItemDto(ctx.engine().pin(itemId)) }),
+    unpin: ({ itemId }) => ({ item: toItemDto(ctx.engine().unpin(itemId)) }),
+    verify: ({ itemId }) => ({ item: toItemDto(ctx.engine().verify(itemId)) }),
+    promote: ({ itemId, target }) => ({ item: toItemDto(ctx.engine().promote(itemId, target)) }),
+    remove: ({ itemId }) => {
+      ctx.engine().remove(itemId);
+      return { itemId };
+    },
+
+    rebuild: ({ agentId }) => {
+      const r = ctx.engine().rebuild(agentId, 'manual rebuild by an operator');
+      ctx.syncAgent(agentId);
+      return { generation: toGenerationSummary(r.generation) };
+    },
+
+    refresh: ({ agentId, reason }) => {
+      const r = ctx.engine().refresh(agentId, reason ?? 'manual refresh by an operator');
+      ctx.syncAgent(agentId);
+      return { from: r.from, to: r.to, text: r.text };
     },
   };
 }

@@ -57,3 +57,24 @@ test('a page without the token cannot reach the contract', async ({ page }) => {
   await expect(page.locator('[data-connection="open"]')).toHaveCount(0);
   await expect(page.getByRole('tree').getByRole('treeitem')).toHaveCount(0);
 });
+
+test('the engine commands answer through the web host', async () => {
+  // A paused demo, so nothing but this test changes the engine.
+  const paused = await startWebHostProcess({ STRATA_DEMO_TICK_MS: '0' });
+  const { WsTestClient } = await import('../support/wsClient');
+  const url = new URL(paused.url);
+  const client = await WsTestClient.connect(`ws://${url.host}/ws?token=${url.searchParams.get('token')}`);
+  try {
+    await client.call('subscribe', { events: ['generation.started'] });
+    expect(await client.call('getGeneration', { agentId: 'primary' })).toMatchObject({ ok: false, error: { code: 'not_found' } });
+    expect(await client.call('rebuild', { agentId: 'primary' })).toMatchObject({ ok: true, value: { generation: { number: 1 } } });
+    const generation = await client.call('getGeneration', { agentId: 'primary' });
+    expect(generation).toMatchObject({ ok: true, value: { agentId: 'primary', number: 1, prompt: { prefixHash: expect.stringMatching(/^[0-9a-f]{64}$/) } } });
+    expect(await client.call('pin', { itemId: 'objective' })).toMatchObject({ ok: false, error: { code: 'not_found' } });
+    expect(await client.call('rebuild', { agentId: 'primary' })).toMatchObject({ ok: true, value: { generation: { number: 2 } } });
+    await client.waitFor(() => (client.events.filter((e) => e.name === 'generation.started').length === 2 ? true : undefined));
+  } finally {
+    client.close();
+    await paused.stop();
+  }
+});

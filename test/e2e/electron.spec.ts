@@ -2,6 +2,7 @@ import { _electron as electron, expect, test } from '@playwright/test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { commandNames } from '../../engine/contract';
 import { electronBinary } from '../support/electronBinary';
 
 const binary = electronBinary();
@@ -27,7 +28,7 @@ test('the desktop app opens the demo agent tree through the preload bridge', asy
       const w = globalThis as unknown as { strata: object; require?: unknown; process?: unknown };
       return { methods: Object.keys(w.strata).sort(), require: typeof w.require, process: typeof w.process };
     });
-    expect(surface.methods).toEqual(['getAgent', 'health', 'listAgents', 'subscribe']);
+    expect(surface.methods).toEqual([...commandNames].sort());
     expect(surface.require).toBe('undefined');
     expect(surface.process).toBe('undefined');
   } finally {

@@ -7,6 +7,7 @@ import { manualScheduler } from '../../engine/ports/Scheduler';
 import { loadDemoScenario } from '../../engine/host/demoScenario';
 import { dumpCatalog } from '../support/catalogDump';
 import { demoDir, tempDir } from '../support/tempDir';
+import { quarterTokenizer } from '../support/engineFixtures';
 
 const scenario = loadDemoScenario(demoDir);
 
@@ -26,6 +27,7 @@ describe('Host over a temp-dir catalog with the demo workspace', () => {
       demoTickMs: 100,
       clock: manualClock(Date.parse('2026-11-29T12:00:00Z')),
       scheduler,
+      tokenizer: quarterTokenizer,
     };
     host = Host.open(options);
   });
@@ -53,15 +55,26 @@ describe('Host over a temp-dir catalog with the demo workspace', () => {
   });
 
   it('answers every command with a value its result schema accepts', async () => {
+    scheduler.tick(3);
     const samples: { [K in CommandName]: unknown } = {
       health: {},
       listAgents: {},
       getAgent: { agentId: 'primary' },
       subscribe: { events: ['log'] },
+      listGenerations: { agentId: 'primary' },
+      getGeneration: { agentId: 'primary' },
+      diffGenerations: { agentId: 'primary', from: 1, to: 1 },
+      pin: { itemId: 'acceptance' },
+      unpin: { itemId: 'acceptance' },
+      verify: { itemId: 'objective' },
+      promote: { itemId: 'decision:1', target: 'pool' },
+      remove: { itemId: 'read:3' },
+      rebuild: { agentId: 'primary' },
+      refresh: { agentId: 'architect-1' },
     };
     for (const name of Object.keys(samples) as CommandName[]) {
       const { envelope } = await call(name, samples[name]);
-      expect(envelope.ok, name).toBe(true);
+      expect(envelope.ok, `${name}: ${JSON.stringify(envelope)}`).toBe(true);
       if (envelope.ok) expect(() => Commands[name].result.parse(envelope.value)).not.toThrow();
     }
   });
@@ -81,10 +94,11 @@ describe('Host over a temp-dir catalog with the demo workspace', () => {
     expect(updated.name === 'agent.updated' && updated.payload.agent).toMatchObject({
       agentId: first.agentId,
       status: first.status,
-      tokens: first.tokens,
+      generation: 1,
       revision: 1,
       updatedAt: '2026-11-29T12:00:00.000Z',
     });
+    expect(updated.name === 'agent.updated' && updated.payload.agent.tokens).toBe(host.engine.generation(first.agentId, 1).tokens);
     expect(logOnly.map((e) => e.name)).toEqual(['log']);
     expect(silent).toEqual([]);
 
@@ -160,6 +174,87 @@ describe('Host over a temp-dir catalog with the demo workspace', () => {
     const before = scheduler.active();
     host.close();
     expect(scheduler.active()).toBe(before - 1);
+  });
+});
+
+describe('Host: the demo agents are built by the real engine', () => {
+  let tmp: ReturnType<typeof tempDir>;
+  let host: Host;
+  let options: HostOptions;
+  beforeEach(() => {
+    tmp = tempDir();
+    options = { catalogPath: join(tmp.dir, 'c.sqlite'), workspaceName: 'demo', version: '1', demoDir, scheduler: manualScheduler(), tokenizer: quarterTokenizer };
+    host = Host.open(options);
+  });
+  afterEach(() => {
+    host.close();
+    tmp.remove();
+  });
+  const call = (name: CommandName, args: unknown, events: StrataEvent[] = []) => host.connect((e) => events.push(e)).call(name, args);
+  const limitStep = scenario.steps.findIndex((st) => st.contextLimit);
+
+  it('gives each built agent a generation with the task items in L1 and the pinned constraint', async () => {
+    host.stepDemo();
+    const g = await call('getGeneration', { agentId: 'primary' });
+    expect(g.ok).toBe(true);
+    if (!g.ok) return;
+    const v = g.value as { number: number; included: { item: { id: string }; layer: string }[]; prompt: { L0: string; L1: string } | null };
+    expect(v.number).toBe(1);
+    expect(v.included.filter((e) => e.layer === 'L1').map((e) => e.item.id).sort()).toEqual(['acceptance', 'constraint:no-token-logs', 'objective', 'task:primary']);
+    expect(v.prompt?.L1).toContain('Never log token values');
+  });
+
+  it('refreshes the agent on the scenario\'s context-limit error and logs the refresh line', async () => {
+    const events: StrataEvent[] = [];
+    await call('subscribe', { events: ['generation.started', 'log'] }, events);
+    for (let i = 0; i <= limitStep; i++) host.stepDemo();
+    const agentId = scenario.steps[limitStep]!.agentId;
+    const started = events.filter((e) => e.name === 'generation.started' && e.payload.agentId === agentId && e.payload.previous !== null);
+    expect(started.at(-1)).toMatchObject({ payload: { boundary: { kind: 'refresh' }, text: expect.stringMatching(/^Context refreshed · Generation \d+ → \d+ · Reason: provider context-limit error: prompt is too long/) } });
+    const list = await call('listGenerations', { agentId });
+    expect(list.ok && (list.value as { generations: unknown[] }).generations.length).toBeGreaterThanOrEqual(2);
+    expect(events.some((e) => e.name === 'log' && e.payload.entry.message.startsWith('Context refreshed · Generation'))).toBe(true);
+  });
+
+  it('restores the engine after a restart by replaying the steps already played', async () => {
+    for (let i = 0; i <= limitStep; i++) host.stepDemo();
+    const agentId = scenario.steps[limitStep]!.agentId;
+    const before = host.engine.generations(agentId).map((g) => [g.number, g.tokens, g.prefixHash]);
+    host.close();
+    host = Host.open(options);
+    expect(host.engine.generations(agentId).map((g) => [g.number, g.tokens, g.prefixHash])).toEqual(before);
+  });
+
+  it('pins, verifies, rebuilds and refreshes through the contract', async () => {
+    host.stepDemo();
+    const events: StrataEvent[] = [];
+    await call('subscribe', { events: ['item.changed', 'generation.started', 'agent.updated'] }, events);
+    expect(await call('pin', { itemId: 'acceptance' })).toMatchObject({ ok: true, value: { item: { id: 'acceptance', pinned: true } } });
+    expect(await call('verify', { itemId: 'decision:1' })).toMatchObject({ ok: true, value: { item: { provenance: { verified: true } } } });
+    const rebuilt = await call('rebuild', { agentId: 'primary' });
+    expect(rebuilt).toMatchObject({ ok: true, value: { generation: { number: 2, boundary: { kind: 'rebuild', reason: 'manual rebuild by an operator' } } } });
+    const refreshed = await call('refresh', { agentId: 'primary', reason: 'operator asked' });
+    expect(refreshed).toMatchObject({ ok: true, value: { from: 2, to: 3, text: 'Context refreshed · Generation 2 → 3 · Reason: operator asked' } });
+    expect(events.filter((e) => e.name === 'item.changed').map((e) => e.name === 'item.changed' && e.payload.change)).toEqual(expect.arrayContaining(['pinned', 'verified']));
+    expect(events.filter((e) => e.name === 'agent.updated').at(-1)).toMatchObject({ payload: { agent: { agentId: 'primary', generation: 3 } } });
+    const diff = await call('diffGenerations', { agentId: 'primary', from: 1, to: 3 });
+    expect(diff).toMatchObject({ ok: true, value: { from: 1, to: 3, reason: 'operator asked' } });
+  });
+
+  it.each([
+    ['getGeneration', { agentId: 'primary', number: 9 }, 'not_found'],
+    ['getGeneration', { agentId: 'nobody' }, 'not_found'],
+    ['pin', { itemId: 'no-such-item' }, 'not_found'],
+    ['promote', { itemId: 'objective', target: 'somewhere' }, 'invalid_args'],
+    ['refresh', { agentId: 'primary', reason: '' }, 'invalid_args'],
+    ['diffGenerations', { agentId: 'primary', from: 0, to: 1 }, 'invalid_args'],
+  ])('refuses %s(%j) with %s and changes nothing', async (name, args, code) => {
+    host.stepDemo();
+    const before = dumpCatalog(options.catalogPath);
+    const generations = host.engine.generations('primary').length;
+    expect(await call(name as CommandName, args)).toMatchObject({ ok: false, error: { code } });
+    expect(dumpCatalog(options.catalogPath)).toEqual(before);
+    expect(host.engine.generations('primary')).toHaveLength(generations);
   });
 });
 

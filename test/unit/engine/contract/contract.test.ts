@@ -18,9 +18,24 @@ const agent = {
 };
 
 describe('contract', () => {
-  it('lists the skeleton commands and events', () => {
-    expect(commandNames).toEqual(['health', 'listAgents', 'getAgent', 'subscribe']);
-    expect(eventNames).toEqual(['agent.updated', 'log']);
+  it('lists the commands and events of the control room', () => {
+    expect(commandNames).toEqual([
+      'health',
+      'listAgents',
+      'getAgent',
+      'subscribe',
+      'listGenerations',
+      'getGeneration',
+      'diffGenerations',
+      'pin',
+      'unpin',
+      'remove',
+      'verify',
+      'promote',
+      'rebuild',
+      'refresh',
+    ]);
+    expect(eventNames).toEqual(['agent.updated', 'log', 'generation.started', 'item.changed']);
   });
 
   it('refuses unknown keys in every command argument object', () => {

@@ -20,16 +20,23 @@ describe('demo scenario', () => {
   const dirs: ReturnType<typeof tempDir>[] = [];
   afterEach(() => dirs.splice(0).forEach((d) => d.remove()));
 
-  it('bundles a valid scenario with a refresh into generation 2', () => {
+  it('bundles a valid scenario with items, builds and a provider context-limit error', () => {
     const s = loadDemoScenario(demoDir);
     expect(s.agents.length).toBeGreaterThanOrEqual(6);
-    expect(s.steps.some((st) => st.generation === 2 && /Context refreshed · Generation 1 → 2 · Reason:/.test(st.log))).toBe(true);
+    expect(s.steps.filter((st) => st.contextLimit)).toHaveLength(1);
+    expect(s.steps.filter((st) => st.build).length).toBeGreaterThan(30);
+    expect(s.steps.flatMap((st) => st.items ?? []).length).toBeGreaterThan(30);
   });
 
   it.each([
     ['a duplicate id', { agents: [base.agents[0], base.agents[0]] }, /duplicate agent id "p"/],
     ['a parent listed later', { agents: [base.agents[1], base.agents[0]] }, /parent "p" must be listed before "w"/],
     ['a step for an unknown agent', { steps: [{ agentId: 'ghost', log: 'x' }] }, /unknown agent "ghost"/],
+    [
+      'a duplicate item id',
+      { steps: [1, 2].map(() => ({ agentId: 'w', log: 'x', items: [{ id: 'i', kind: 'note', class: 'ephemeral', title: 't', content: 'c', source: 'worker_finding' }] })) },
+      /duplicate item id "i"/,
+    ],
     ['an unknown field', { extra: 1 }, /extra/],
   ])('refuses %s', (_what, patch, message) => {
     const r = DemoScenarioSchema.safeParse({ ...base, ...patch });
@@ -41,8 +48,8 @@ describe('demo scenario', () => {
     const d = tempDir();
     dirs.push(d);
     mkdirSync(d.dir, { recursive: true });
-    writeFileSync(join(d.dir, 'scenario.json'), JSON.stringify({ ...base, steps: [{ agentId: 'w', tokens: -1, log: 'x' }] }));
-    expect(() => loadDemoScenario(d.dir)).toThrow(new RegExp(`Invalid demo scenario .*scenario\\.json: steps\\.0\\.tokens`));
+    writeFileSync(join(d.dir, 'scenario.json'), JSON.stringify({ ...base, steps: [{ agentId: 'w', usage: { input: -1, cacheRead: 0, cacheWrite: 0, output: 0 }, log: 'x' }] }));
+    expect(() => loadDemoScenario(d.dir)).toThrow(new RegExp(`Invalid demo scenario .*scenario\\.json: steps\\.0\\.usage\\.input`));
     writeFileSync(join(d.dir, 'scenario.json'), '{ not json');
     expect(() => loadDemoScenario(d.dir)).toThrow(/Cannot read the demo scenario .*scenario\.json/);
   });
@@ -62,8 +69,8 @@ describe('demo scenario', () => {
       revision: 3,
       updatedAt: 'old',
     };
-    const next = applyStep(a, { agentId: 'w', status: 'refreshing', generation: 2, usage: { input: 1, cacheRead: 2, cacheWrite: 3, output: 4 }, level: 'info', log: 'x' }, 'now');
-    expect(next).toEqual({ ...a, status: 'refreshing', generation: 2, usage: { input: 2, cacheRead: 3, cacheWrite: 4, output: 5 }, revision: 4, updatedAt: 'now' });
+    const next = applyStep(a, { agentId: 'w', status: 'refreshing', usage: { input: 1, cacheRead: 2, cacheWrite: 3, output: 4 }, level: 'info', log: 'x' }, 'now', { tokens: 77, generation: 2 });
+    expect(next).toEqual({ ...a, status: 'refreshing', generation: 2, tokens: 77, usage: { input: 2, cacheRead: 3, cacheWrite: 4, output: 5 }, revision: 4, updatedAt: 'now' });
     expect(applyStep(a, { agentId: 'w', level: 'info', log: 'x' }, 'now')).toEqual({ ...a, revision: 4, updatedAt: 'now' });
   });
 });

@@ -1,19 +1,21 @@
 import { describe, expect, it, vi } from 'vitest';
 import { StrataError } from '../../../../engine/contract';
+import { EngineError } from '../../../../engine/EngineEvent';
 import { dispatch } from '../../../../engine/host/dispatch';
 import { EventHub } from '../../../../engine/host/EventHub';
 import type { Handlers } from '../../../../engine/host/handlers';
 
 const session = new EventHub().open(() => {});
 
-const handlers = (getAgent: Handlers['getAgent']): Handlers => ({
-  health: () => {
-    throw new Error('unused');
-  },
-  listAgents: () => ({ agents: [] }),
-  getAgent,
-  subscribe: ({ events }) => ({ events }),
-});
+const handlers = (getAgent: Handlers['getAgent']): Handlers =>
+  ({
+    health: () => {
+      throw new Error('unused');
+    },
+    listAgents: () => ({ agents: [] }),
+    getAgent,
+    subscribe: ({ events }) => ({ events }),
+  }) as Partial<Handlers> as Handlers;
 
 describe('dispatch', () => {
   it('runs the handler with parsed arguments and wraps the value', async () => {
@@ -39,6 +41,21 @@ describe('dispatch', () => {
     for (const name of ['nope', 'constructor', 42, null]) {
       expect(await dispatch(handlers(vi.fn()), name, {}, session)).toMatchObject({ ok: false, error: { code: 'unknown_command' } });
     }
+  });
+
+  it('maps engine errors to contract codes', async () => {
+    const fail = (e: Error) =>
+      dispatch(
+        handlers(() => {
+          throw e;
+        }),
+        'getAgent',
+        { agentId: 'x' },
+        session,
+      );
+    expect(await fail(new EngineError('not_found', 'No item "x".'))).toEqual({ ok: false, error: { code: 'not_found', message: 'No item "x".' } });
+    expect(await fail(new EngineError('duplicate', 'dup'))).toMatchObject({ ok: false, error: { code: 'conflict' } });
+    expect(await fail(new EngineError('invalid', 'bad'))).toMatchObject({ ok: false, error: { code: 'invalid_args' } });
   });
 
   it('turns an unexpected failure into internal and reports it', async () => {

@@ -7,13 +7,14 @@ import { logEvent, makeAgent, makeDetail, makeHealth, makeLogEntry } from '../fi
 const ok = <T>(value: T): Envelope<T> => ({ ok: true, value });
 
 function fakeBridge(over: Partial<StrataBridge> = {}): StrataBridge {
-  return {
+  // Only the commands these tests call.
+  return ({
     health: vi.fn(async () => ok(makeHealth())),
     listAgents: vi.fn(async () => ok({ agents: [] })),
     getAgent: vi.fn(async ({ agentId }) => ok(makeDetail(makeAgent(agentId)))),
-    subscribe: vi.fn(async (events) => ok({ events })),
+    subscribe: vi.fn(async (events: Parameters<StrataBridge['subscribe']>[0]) => ok({ events })),
     ...over,
-  };
+  }) as Partial<StrataBridge> as StrataBridge;
 }
 
 describe('createApi', () => {
