@@ -9,7 +9,8 @@ import { emptyRunStats, type RunStats } from './generations/RunStats';
 import { startGeneration } from './generations/startGeneration';
 import { EngineError, type EngineEvent } from './EngineEvent';
 import type { ContextItem } from './items/ContextItem';
-import { createItem, type ItemInput } from './items/createItem';
+import { createItem, freezeItem, type ItemInput } from './items/createItem';
+import { PoolIndex } from './retrieve/PoolIndex';
 import { keepsAcrossRefresh } from './items/survival';
 import { commonPrefixBytes, utf8Length } from './text/utf8';
 import type { Scope } from './pack/Scope';
@@ -110,16 +111,16 @@ const cloneRequest = (r: BuildRequest): BuildRequest => {
   return out;
 };
 
-/** Entries never change once made; freezing them lets snapshots share them safely. */
-const freezeEntry = <T extends object>(e: T): T => Object.freeze(e);
-
-/** A copy of a generation that later builds do not change (entries are frozen values). */
+/**
+ * A copy of a generation that later builds do not change. Entries are shared: they are never
+ * changed once made (and their items are frozen), so copying the arrays is enough.
+ */
 const snapshot = (g: Generation): Generation => ({
   ...g,
   layerTokens: { ...g.layerTokens },
-  included: g.included.map(freezeEntry),
-  dropped: g.dropped.map(freezeEntry),
-  compressed: g.compressed.map(freezeEntry),
+  included: [...g.included],
+  dropped: [...g.dropped],
+  compressed: [...g.compressed],
   indicators: { ...g.indicators, fired: [...g.indicators.fired] },
   boundary: { kind: g.boundary.kind, reason: g.boundary.reason },
 });
@@ -129,9 +130,8 @@ const snapshot = (g: Generation): Generation => ({
  * generations (`[one-boundary]`). Callers request operations; each mutation emits an event.
  */
 export class Engine {
-  private readonly pool = new Map<string, ContextItem>();
-  /** Item ids in arrival order; an agent's generation has seen the first `seenSeq` of them. */
-  private readonly arrivals: string[] = [];
+  /** The pool in arrival order; an agent's generation has seen its first `seenSeq` slots. */
+  private readonly pool = new PoolIndex();
   private readonly archive: ContextItem[] = [];
   private readonly agents = new Map<string, AgentState>();
   private readonly listeners = new Set<(e: EngineEvent) => void>();
@@ -148,6 +148,16 @@ export class Engine {
     this.minOptionalScore = options.minOptionalScore ?? 0.3;
     this.compressMinTokens = options.compressMinTokens ?? 96;
   }
+
+  /** Rendered-block tokens of a slot, counted once per item value. */
+  private readonly slotTokens = (index: PoolIndex, slot: number): number => {
+    let t = index.tokens.data[slot] as number;
+    if (t < 0) {
+      t = this.blocks.tokens(index.itemAt(slot) as ContextItem);
+      index.tokens.data[slot] = t;
+    }
+    return t;
+  };
 
   on(listener: (e: EngineEvent) => void): () => void {
     this.listeners.add(listener);
@@ -199,8 +209,7 @@ export class Engine {
     if (this.pool.has(input.id)) throw new EngineError('duplicate', `An item "${input.id}" is already in the pool.`);
     if (input.content.length === 0) throw new EngineError('invalid', `Item "${input.id}" has no content.`);
     const item = createItem(input);
-    this.pool.set(item.id, item);
-    this.arrivals.push(item.id);
+    this.pool.add(item);
     const owner = this.agents.get(item.provenance.agentId);
     if (owner && item.signature) {
       if (owner.signatures.has(item.signature)) owner.stats.repeatedActions++;
@@ -262,7 +271,7 @@ export class Engine {
   /** Remove an item; agents whose generation holds it rebuild at their next build. */
   remove(id: string): void {
     this.item(id);
-    this.pool.delete(id);
+    this.pool.remove(id);
     for (const s of this.agents.values()) {
       if (s.current?.emitted.has(id)) s.pending ??= { kind: 'rebuild', reason: `item ${id} removed` };
     }
@@ -270,8 +279,8 @@ export class Engine {
   }
 
   private replace(id: string, patch: Partial<ContextItem>, change: 'pinned' | 'unpinned' | 'verified' | 'promoted', boundary: boolean): ContextItem {
-    const item = { ...this.item(id), ...patch };
-    this.pool.set(id, item);
+    const item = freezeItem({ ...this.item(id), ...patch });
+    this.pool.replace(item);
     if (boundary) for (const s of this.agents.values()) if (s.current) s.pending ??= { kind: 'rebuild', reason: `item ${id} ${change}` };
     this.emit({ type: 'item.changed', item, change });
     return item;
@@ -308,7 +317,7 @@ export class Engine {
         state: s.current,
         generation,
         arrivals,
-        seenSeq: this.arrivals.length,
+        seenSeq: this.pool.arrivals,
         request: retrieveRequest,
         reserve,
         blocks: this.blocks,
@@ -326,8 +335,9 @@ export class Engine {
         scope: s.scope,
         number: (previous?.number ?? 0) + 1,
         boundary,
-        pool: this.pool.values(),
-        seenSeq: this.arrivals.length,
+        pool: this.pool,
+        slotTokens: this.slotTokens,
+        seenSeq: this.pool.arrivals,
         request: retrieveRequest,
         reserve,
         blocks: this.blocks,
@@ -419,8 +429,8 @@ export class Engine {
 
   private arrivalsSince(seen: number): ContextItem[] {
     const out: ContextItem[] = [];
-    for (let i = seen; i < this.arrivals.length; i++) {
-      const item = this.pool.get(this.arrivals[i] as string);
+    for (let slot = seen; slot < this.pool.arrivals; slot++) {
+      const item = this.pool.itemAt(slot);
       if (item) out.push(item);
     }
     return out;
@@ -470,7 +480,7 @@ export class Engine {
     const transient = [...this.pool.values()].filter((i) => i.provenance.agentId === agentId && !keepsAcrossRefresh(i));
     this.carryState(s, s.generations.at(-1)?.number ?? 0, transient);
     for (const i of transient) {
-      this.pool.delete(i.id);
+      this.pool.remove(i.id);
       this.archive.push(i);
       this.emit({ type: 'item.removed', itemId: i.id });
     }

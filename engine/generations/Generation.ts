@@ -21,6 +21,8 @@ export interface DroppedEntry {
   tokens: number;
   /** Why it is not in this context; every exclusion has one (`[exclusion-reasons]`). */
   reason: string;
+  /** Its score, when it was scored before being left out. */
+  score?: number;
 }
 
 export interface CompressedEntry {

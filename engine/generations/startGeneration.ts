@@ -1,10 +1,13 @@
 import type { ContextItem } from '../items/ContextItem';
-import { pack } from '../pack/pack';
+import type { Tier } from '../items/tiers';
+import { packSource } from '../pack/pack';
 import { scopeExclusion } from '../pack/Scope';
 import type { BlockCounter } from '../prompt/BlockCounter';
 import { roleInstructions } from '../prompt/roleInstructions';
 import { computeIndicators } from '../refresh/indicators';
-import { retrieve } from '../retrieve/retrieve';
+import { PoolIndex } from '../retrieve/PoolIndex';
+import { prepareQuery, scoreItem } from '../retrieve/score';
+import { scoreAll } from '../retrieve/scoreAll';
 import type { RetrieveRequest } from '../retrieve/RetrieveRequest';
 import type { Strategy } from '../strategies/Strategy';
 import type { Scope } from '../pack/Scope';
@@ -19,7 +22,10 @@ export interface StartInput {
   scope: Scope;
   number: number;
   boundary: Boundary;
-  pool: Iterable<ContextItem>;
+  /** The pool (the Engine passes its index; tests may pass plain items). */
+  pool: PoolIndex | Iterable<ContextItem>;
+  /** Rendered-block tokens of an item in the pool index (cached per slot). */
+  slotTokens?: (index: PoolIndex, slot: number) => number;
   seenSeq: number;
   request: RetrieveRequest;
   /** Tokens reserved for L3 (input and status) and the layer framing. */
@@ -44,18 +50,45 @@ export function startGeneration(i: StartInput): { state: GenerationState; genera
   const budget = Math.max(1, Math.floor(identity.budget * strategy.budgetFactor));
   const ctx = { role: identity.role, phase: i.request.phase, taskId: identity.taskId, dependencyTaskIds: scope.dependencyTaskIds };
 
+  const index = i.pool instanceof PoolIndex ? i.pool : new PoolIndex(i.pool);
+  const tokensAt = (slot: number) => (i.slotTokens ? i.slotTokens(index, slot) : blocks.tokens(index.itemAt(slot) as ContextItem));
   const excluded: DroppedEntry[] = [];
-  const candidates: ContextItem[] = [];
-  for (const item of i.pool) {
-    const reason = scopeExclusion(scope, item) ?? (item.pinned || item.mandatory ? undefined : strategy.exclude(item, ctx));
-    if (reason) excluded.push({ item, tokens: blocks.tokens(item), reason });
-    else candidates.push(item);
+  const isCandidate = new Uint8Array(index.arrivals);
+  // Scope and strategy decide on class, kind, source, task, phase and protection only, so each
+  // distinct combination is decided once per build.
+  const decided: (string | null | undefined)[] = new Array(index.comboCount);
+  const alive = index.alive.data;
+  const combo = index.combo.data;
+  for (let slot = 0; slot < index.arrivals; slot++) {
+    if (alive[slot] === 0) continue;
+    const c = combo[slot] as number;
+    let reason = decided[c];
+    if (reason === undefined) {
+      const item = index.itemAt(slot) as ContextItem;
+      reason = scopeExclusion(scope, item) ?? (item.pinned || item.mandatory ? undefined : strategy.exclude(item, ctx)) ?? null;
+      decided[c] = reason;
+    }
+    if (reason !== null) excluded.push({ item: index.itemAt(slot) as ContextItem, tokens: tokensAt(slot), reason });
+    else isCandidate[slot] = 1;
   }
+  const query = prepareQuery(i.request);
+  const scores = scoreAll(index, query);
 
   const l0 = roleInstructions(identity.role);
   const l0Tokens = blocks.text(l0);
   const room = Math.max(0, budget - l0Tokens - i.reserve);
-  const packed = pack(retrieve(candidates, i.request), {
+  const packed = packSource(
+    {
+      length: index.arrivals,
+      isCandidate: (slot) => isCandidate[slot] === 1,
+      item: (slot) => index.itemAt(slot) as ContextItem,
+      tier: (slot) => index.tier.data[slot] as Tier,
+      isProtected: (slot) => index.protectedFlag.data[slot] === 1,
+      score: (slot) => scores[slot] as number,
+      tokens: tokensAt,
+      parts: (slot) => scoreItem(index.itemAt(slot) as ContextItem, query).parts,
+    },
+    {
     budget: room,
     target: Math.max(0, Math.floor(budget * Math.min(strategy.packRatio, MAX_PACK_RATIO)) - l0Tokens - i.reserve),
     minOptionalScore: i.minOptionalScore,
@@ -64,7 +97,8 @@ export function startGeneration(i: StartInput): { state: GenerationState; genera
     order: strategy.order,
     tokens: (item) => blocks.tokens(item),
     countText: (text) => blocks.text(text),
-  });
+    },
+  );
 
   const l1 = packed.included.filter((e) => e.layer === 'L1').sort(l1Order);
   const l2 = keepPrefix(packed.included.filter((e) => e.layer === 'L2').sort(l2Order(strategy.order)), i.previousL2);

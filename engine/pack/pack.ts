@@ -1,11 +1,13 @@
 import { clipHeadTail } from '../compress/clipHeadTail';
 import { compressText } from '../compress/compressText';
 import type { ContextItem } from '../items/ContextItem';
-import { tierOf } from '../items/tiers';
+import { tierOf, type Tier } from '../items/tiers';
 import type { CompressedEntry, DroppedEntry, IncludedEntry } from '../generations/Generation';
 import { contentHash } from '../text/hash';
 import type { ScoredItem } from '../retrieve/retrieve';
+import type { ScoreParts } from '../retrieve/score';
 import { layerOf } from '../prompt/layerOf';
+import { KeyHeap } from './KeyHeap';
 import { whyIncluded } from './whyIncluded';
 
 export interface PackOptions {
@@ -16,7 +18,7 @@ export interface PackOptions {
   /** Tier-4 (optional) items scoring below this are left out as irrelevant. */
   minOptionalScore: number;
   /** Clip non-mandatory items above this size to head/tail (absent: never clip). */
-  maxItemTokens?: number;
+  maxItemTokens?: number | undefined;
   /** Compress tier 1-3 items that do not fit whole, when at least this many tokens remain. */
   compressMinTokens: number;
   /** `score`: tier then score; `recent`: newest first (chronological strategies). */
@@ -27,8 +29,24 @@ export interface PackOptions {
   countText(text: string): number;
 }
 
-/** Room the rendered header of a block (title, evidence, files) takes beyond its content. */
-const HEADER_ALLOWANCE = 32;
+/**
+ * Candidates by position: the packer never needs them as objects up front, so a 100k-item pool
+ * is packed without allocating per item until an item is decided.
+ */
+export interface PackSource {
+  readonly length: number;
+  /** Whether position `i` holds a candidate (cheap: no item is touched). */
+  isCandidate(i: number): boolean;
+  /** The candidate at `i` (asked only for candidates being decided or recorded). */
+  item(i: number): ContextItem;
+  /** Its packing tier and whether it is pinned or mandatory. */
+  tier(i: number): Tier;
+  isProtected(i: number): boolean;
+  score(i: number): number;
+  tokens(i: number): number;
+  /** Score parts, for the "why" of included items only. */
+  parts(i: number): ScoreParts;
+}
 
 export interface PackResult {
   included: IncludedEntry[];
@@ -39,73 +57,128 @@ export interface PackResult {
   overflow: number;
 }
 
-const byId = (a: ContextItem, b: ContextItem) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+/** Room the rendered header of a block (title, evidence, files) takes beyond its content. */
+const HEADER_ALLOWANCE = 32;
+/** No block fits in fewer tokens than this, so packing stops trying below it. */
+const MIN_BLOCK = 16;
+/** After this many candidates in a row do not fit, the rest are not tried one by one. */
+const MAX_MISSES = 256;
+const SCORE_STEPS = 2 ** 20;
+const POSITION_SPAN = 2 ** 24;
+
+/** Pack scored items (highest score first, as `retrieve` returns them). */
+export function pack(candidates: readonly ScoredItem[], o: PackOptions): PackResult {
+  return packSource(
+    {
+      length: candidates.length,
+      isCandidate: () => true,
+      item: (i) => (candidates[i] as ScoredItem).item,
+      tier: (i) => tierOf((candidates[i] as ScoredItem).item),
+      isProtected: (i) => (candidates[i] as ScoredItem).item.pinned || (candidates[i] as ScoredItem).item.mandatory,
+      score: (i) => (candidates[i] as ScoredItem).score,
+      tokens: (i) => o.tokens((candidates[i] as ScoredItem).item),
+      parts: (i) => (candidates[i] as ScoredItem).parts,
+    },
+    o,
+  );
+}
 
 /**
- * Pack scored candidates into the budget by priority tier (`[tiers]`). Pinned and mandatory items
- * always enter whole and may overflow the budget, which is recorded (`[pin-never-clipped]`,
- * `[overflow-recorded]`); the rest fill up to `target`, oversized ones clipped head/tail, tier 1-3
- * ones compressed when they do not fit whole, everything else dropped with a reason.
+ * Pack candidates into the budget by priority tier (`[tiers]`). Pinned and mandatory items always
+ * enter whole and may overflow the budget, which is recorded (`[pin-never-clipped]`,
+ * `[overflow-recorded]`); the rest fill up to `target` in tier, then score order: oversized ones
+ * clipped head/tail, tier 1-3 ones compressed when they do not fit whole, every other one dropped
+ * with a reason (`[exclusion-reasons]`). Ties keep the candidates' order.
  */
-export function pack(candidates: readonly ScoredItem[], o: PackOptions): PackResult {
+export function packSource(src: PackSource, o: PackOptions): PackResult {
   const included: IncludedEntry[] = [];
   const dropped: DroppedEntry[] = [];
   const compressed: CompressedEntry[] = [];
-  const tokensOf = o.tokens;
+  const lowRelevance = `low relevance: below ${o.minOptionalScore} for optional material`;
 
   let used = 0;
-  const rest: ScoredItem[] = [];
-  for (const c of candidates) {
-    if (c.item.pinned || c.item.mandatory) {
-      const t = tokensOf(c.item);
+  const keys = new Float64Array(src.length);
+  const tiers = new Uint8Array(src.length);
+  let nKeys = 0;
+  const recent: number[] = [];
+  for (let i = 0; i < src.length; i++) {
+    if (!src.isCandidate(i)) continue;
+    const score = src.score(i);
+    if (src.isProtected(i)) {
+      const item = src.item(i);
+      const t = src.tokens(i);
       used += t;
-      included.push({ item: c.item, layer: layerOf(c.item), tokens: t, score: c.score, tier: 1, why: whyIncluded(c, 1) });
-    } else rest.push(c);
-  }
-  included.sort((a, b) => byId(a.item, b.item));
-  const overflow = Math.max(0, used - o.budget);
-
-  const tiered = rest.map((c) => ({ c, tier: tierOf(c.item) }));
-  if (o.order === 'score') tiered.sort((a, b) => a.tier - b.tier || b.c.score - a.c.score || byId(a.c.item, b.c.item));
-  else tiered.sort((a, b) => b.c.item.provenance.at - a.c.item.provenance.at || byId(a.c.item, b.c.item));
-
-  for (const { c, tier } of tiered) {
-    const item = c.item;
-    if (tier === 4 && o.order === 'score' && c.score < o.minOptionalScore) {
-      dropped.push({ item, tokens: tokensOf(item), reason: `low relevance: score ${c.score.toFixed(2)} < ${o.minOptionalScore} for optional material` });
+      included.push({ item, layer: layerOf(item), tokens: t, score, tier: 1, why: item.pinned ? 'pinned by a user' : 'mandatory for the task' });
       continue;
     }
+    const tier = src.tier(i);
+    tiers[i] = tier;
+    if (o.order === 'recent') {
+      recent.push(i);
+      continue;
+    }
+    if (tier === 4 && score < o.minOptionalScore) {
+      dropped.push({ item: src.item(i), tokens: src.tokens(i), reason: lowRelevance, score });
+      continue;
+    }
+    const q = Math.min(SCORE_STEPS, Math.max(0, Math.round((1 - score) * SCORE_STEPS)));
+    keys[nKeys++] = ((tier - 1) * 2 * SCORE_STEPS + q) * POSITION_SPAN + i;
+  }
+  included.sort((a, b) => (a.item.id < b.item.id ? -1 : a.item.id > b.item.id ? 1 : 0));
+  const overflow = Math.max(0, used - o.budget);
+
+  const order = o.order === 'recent' ? recentFirst(src, recent) : undefined;
+  const heap = order ? undefined : new KeyHeap(keys.subarray(0, nKeys));
+  let cursor = 0;
+  const next = (): number | undefined => (order ? order[cursor++] : heap && heap.length > 0 ? heap.pop() % POSITION_SPAN : undefined);
+
+  let misses = 0;
+  for (let i = next(); i !== undefined; i = next()) {
+    const item = src.item(i);
+    const tier = tiers[i] as Tier;
+    const score = src.score(i);
     const left = o.target - used;
-    let t = tokensOf(item);
+    if (left < MIN_BLOCK || misses >= MAX_MISSES) {
+      dropped.push({ item, tokens: src.tokens(i), reason: `budget: the target of ${o.target} tokens is full`, score });
+      continue;
+    }
+    let t = src.tokens(i);
     let entryItem = item;
+    let clip: CompressedEntry | undefined;
     if (o.maxItemTokens !== undefined && t > o.maxItemTokens && t > 0) {
       const clipped = clipHeadTail(item.content, Math.max(1, o.maxItemTokens - HEADER_ALLOWANCE), o.countText);
       entryItem = { ...item, content: clipped.text, contentHash: contentHash(clipped.text) };
-      const to = tokensOf(entryItem);
-      compressed.push({ itemId: item.id, from: t, to, method: 'clip' });
+      const to = o.tokens(entryItem);
+      clip = { itemId: item.id, from: t, to, method: 'clip' };
       t = to;
     }
     if (t <= left) {
       used += t;
-      included.push({ item: entryItem, layer: layerOf(entryItem), tokens: t, score: c.score, tier, why: whyIncluded(c, tier) });
+      misses = 0;
+      if (clip) compressed.push(clip);
+      included.push({ item: entryItem, layer: layerOf(entryItem), tokens: t, score, tier, why: whyIncluded({ item, score, parts: src.parts(i) }, tier) });
       continue;
     }
     if (tier <= 3 && left >= o.compressMinTokens + HEADER_ALLOWANCE) {
       const squeezed = compressText(entryItem.content, left - HEADER_ALLOWANCE, o.countText);
       const small = { ...item, content: squeezed.text, contentHash: contentHash(squeezed.text) };
-      const to = tokensOf(small);
+      const to = o.tokens(small);
       if (squeezed.tokens > 0 && to <= left) {
-        const previous = compressed.findIndex((e) => e.itemId === item.id);
-        if (previous >= 0) compressed.splice(previous, 1);
-        compressed.push({ itemId: item.id, from: tokensOf(item), to, method: 'extract' });
         used += to;
-        included.push({ item: small, layer: layerOf(small), tokens: to, score: c.score, tier, why: `${whyIncluded(c, tier)}; compressed to fit` });
+        misses = 0;
+        compressed.push({ itemId: item.id, from: src.tokens(i), to, method: 'extract' });
+        included.push({ item: small, layer: layerOf(small), tokens: to, score, tier, why: `${whyIncluded({ item, score, parts: src.parts(i) }, tier)}; compressed to fit` });
         continue;
       }
     }
-    const previous = compressed.findIndex((e) => e.itemId === item.id);
-    if (previous >= 0) compressed.splice(previous, 1);
-    dropped.push({ item, tokens: tokensOf(item), reason: `budget: needs ${t} tokens, ${Math.max(0, left)} left of ${o.target}` });
+    misses++;
+    dropped.push({ item, tokens: src.tokens(i), reason: `budget: needs ${t} tokens, ${Math.max(0, left)} left of ${o.target}`, score });
   }
   return { included, dropped, compressed, tokens: used, overflow };
+}
+
+/** Positions newest first, ties by position (the chronological strategies). */
+function recentFirst(src: PackSource, positions: number[]): number[] {
+  const at = (i: number) => src.item(i).provenance.at;
+  return positions.sort((a, b) => at(b) - at(a) || a - b);
 }

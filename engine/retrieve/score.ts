@@ -1,7 +1,7 @@
 import type { AgentRole } from '../contract';
 import type { ContextItem, Durability, ItemKind } from '../items/ContextItem';
 import type { RetrieveRequest } from './RetrieveRequest';
-import { overlap, terms } from './terms';
+import { dirOf, overlap, terms } from './terms';
 
 /** Each factor of a score, 0..1, kept so the inspector can say why an item ranked where it did. */
 export interface ScoreParts {
@@ -36,11 +36,13 @@ export const scoreWeights: Readonly<ScoreParts> = {
 
 /** Half-life of recency: an item an hour old scores half of a fresh one. */
 export const RECENCY_HALF_LIFE_MS = 60 * 60 * 1000;
+/** 0.5^(age / half-life) = e^(-age * ln 2 / half-life); `exp` is several times faster than `pow`. */
+export const RECENCY_RATE = Math.LN2 / RECENCY_HALF_LIFE_MS;
 
-const durabilityScore: Record<Durability, number> = { transient: 0.1, phase: 0.4, task: 0.7, project: 1 };
+export const durabilityScore: Record<Durability, number> = { transient: 0.1, phase: 0.4, task: 0.7, project: 1 };
 
 /** How much each role wants each kind (missing: 0.5). Probes want code; reviewers want evidence. */
-const roleAffinity: Partial<Record<AgentRole, Partial<Record<ItemKind, number>>>> = {
+export const roleAffinity: Partial<Record<AgentRole, Partial<Record<ItemKind, number>>>> = {
   primary: { report: 1, decision: 0.9, finding: 0.8, code: 0.3, tool_output: 0.1, transcript: 0.1 },
   worker: { code: 1, failure: 0.9, finding: 0.8, report: 0.5 },
   debug: { failure: 1, code: 0.9, finding: 0.8, tool_output: 0.6 },
@@ -51,15 +53,13 @@ const roleAffinity: Partial<Record<AgentRole, Partial<Record<ItemKind, number>>>
   test: { failure: 1, code: 0.8, finding: 0.7 },
 };
 
-/** Terms of an item, cached by content hash: scoring runs on every build over the whole pool. */
-const termCache = new Map<string, Set<string>>();
+/** Terms of an item, cached per (immutable) item. */
+const termCache = new WeakMap<ContextItem, Set<string>>();
 function itemTerms(item: ContextItem): Set<string> {
-  const key = `${item.contentHash}:${item.title}`;
-  let t = termCache.get(key);
+  let t = termCache.get(item);
   if (!t) {
-    if (termCache.size > 200_000) termCache.clear();
     t = terms(`${item.title}\n${item.content}`);
-    termCache.set(key, t);
+    termCache.set(item, t);
   }
   return t;
 }
@@ -76,9 +76,9 @@ const setOverlap = (want: readonly string[], have: readonly string[]): number =>
 function fileOverlap(want: readonly string[], have: readonly string[]): number {
   if (want.length === 0 || have.length === 0) return 0;
   const exact = new Set(have);
-  const dirs = new Set(have.map((f) => f.slice(0, f.lastIndexOf('/') + 1)).filter(Boolean));
+  const dirs = new Set(have.map(dirOf).filter(Boolean));
   let sum = 0;
-  for (const w of want) sum += exact.has(w) ? 1 : dirs.has(w.slice(0, w.lastIndexOf('/') + 1)) ? 0.4 : 0;
+  for (const w of want) sum += exact.has(w) ? 1 : dirs.has(dirOf(w)) ? 0.4 : 0;
   return sum / want.length;
 }
 
@@ -104,7 +104,7 @@ export function scoreItem(item: ContextItem, q: PreparedQuery): { score: number;
     keywords: overlap(q.keywordTerms, t),
     files: fileOverlap(r.files, p.files),
     symbols: setOverlap(r.symbols, p.symbols),
-    recency: Math.pow(0.5, age / RECENCY_HALF_LIFE_MS),
+    recency: Math.exp(-age * RECENCY_RATE),
     confidence: p.confidence,
     durability: durabilityScore[p.durability],
     role: roleAffinity[r.role]?.[item.kind] ?? 0.5,

@@ -28,3 +28,6 @@ export function overlap(query: ReadonlySet<string>, text: ReadonlySet<string>): 
   for (const t of query) if (text.has(t)) hit++;
   return hit / query.size;
 }
+
+/** The folder part of a path including its trailing slash, '' for a bare file name. */
+export const dirOf = (path: string): string => path.slice(0, path.lastIndexOf('/') + 1);

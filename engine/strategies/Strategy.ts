@@ -23,6 +23,9 @@ export interface Strategy {
   packRatio: number;
   /** `score`: class + score packing; `recent`: the newest items that fit, rendered oldest first. */
   order: 'score' | 'recent';
-  /** Why this strategy leaves `item` out, or undefined. */
+  /**
+   * Why this strategy leaves `item` out, or undefined. It may look only at the item's class,
+   * kind, source, task id, phase, pinned and mandatory: a build decides each combination once.
+   */
   exclude(item: ContextItem, ctx: StrategyContext): string | undefined;
 }
