@@ -3,7 +3,8 @@ import { extractSignals } from './compress/extractSignals';
 import type { AgentIdentity } from './generations/AgentIdentity';
 import { appendToGeneration } from './generations/appendToGeneration';
 import { diffGenerations, type GenerationDiff } from './generations/diffGenerations';
-import type { Boundary, Generation } from './generations/Generation';
+import { type Boundary, DROPPED_KEPT, type Generation } from './generations/Generation';
+import { droppedLogOf, lazyDroppedCopy } from './generations/DroppedLog';
 import type { GenerationState } from './generations/GenerationState';
 import { emptyRunStats, type RunStats } from './generations/RunStats';
 import { startGeneration } from './generations/startGeneration';
@@ -115,20 +116,33 @@ const cloneRequest = (r: BuildRequest): BuildRequest => {
  * A copy of a generation that later builds do not change. Entries are shared: they are never
  * changed once made (and their items are frozen), so copying the arrays is enough.
  */
-const snapshot = (g: Generation): Generation => ({
-  ...g,
-  layerTokens: { ...g.layerTokens },
-  included: [...g.included],
-  dropped: [...g.dropped],
-  compressed: [...g.compressed],
-  indicators: { ...g.indicators, fired: [...g.indicators.fired] },
-  boundary: { kind: g.boundary.kind, reason: g.boundary.reason },
-});
+const snapshot = (g: Generation): Generation => {
+  const copy: Generation = {
+    agentId: g.agentId,
+    number: g.number,
+    phase: g.phase,
+    strategy: g.strategy,
+    budget: g.budget,
+    tokens: g.tokens,
+    layerTokens: { ...g.layerTokens },
+    included: [...g.included],
+    dropped: [],
+    droppedTotal: g.droppedTotal,
+    compressed: [...g.compressed],
+    overflow: g.overflow,
+    boundary: { kind: g.boundary.kind, reason: g.boundary.reason },
+    builds: g.builds,
+    prefixHash: g.prefixHash,
+    startedAt: g.startedAt,
+    indicators: { ...g.indicators, fired: [...g.indicators.fired] },
+  };
+  // Reading a live generation's dropped list materializes it; a snapshot defers that too.
+  const log = droppedLogOf(g);
+  if (log) lazyDroppedCopy(copy, g, log.count);
+  else copy.dropped = [...g.dropped];
+  return copy;
+};
 
-/**
- * The variable context engine: the one mutation boundary for the item pool and every agent's
- * generations (`[one-boundary]`). Callers request operations; each mutation emits an event.
- */
 export class Engine {
   /** The pool in arrival order; an agent's generation has seen its first `seenSeq` slots. */
   private readonly pool = new PoolIndex();
@@ -345,6 +359,7 @@ export class Engine {
         compressMinTokens: this.compressMinTokens,
         previousL2: boundary.kind === 'rebuild' && previous ? previous.included.filter((e) => e.layer === 'L2').map((e) => e.item.id) : undefined,
       });
+      if (previous) droppedLogOf(previous)?.truncate(DROPPED_KEPT);
       s.current = state;
       s.generations.push(g);
       s.pending = undefined;

@@ -53,7 +53,13 @@ export interface Generation {
   tokens: number;
   layerTokens: Record<Layer, number>;
   included: IncludedEntry[];
+  /**
+   * What was left out and why: near misses first. The current generation lists every item;
+   * an ended generation keeps its first `DROPPED_KEPT` entries (`droppedTotal` keeps the count),
+   * so a long run's memory does not grow with pool size times generations.
+   */
   dropped: DroppedEntry[];
+  droppedTotal: number;
   compressed: CompressedEntry[];
   /** Tokens over the budget forced by pinned/mandatory content; 0 when it fits (`[overflow-recorded]`). */
   overflow: number;
@@ -65,3 +71,6 @@ export interface Generation {
   /** Indicators of the latest build (`[indicators-recorded]`). */
   indicators: Indicators;
 }
+
+/** Dropped entries an ended generation keeps for the inspector. */
+export const DROPPED_KEPT = 1000;

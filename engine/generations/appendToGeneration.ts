@@ -6,6 +6,7 @@ import { prepareQuery, scoreItem } from '../retrieve/score';
 import type { RetrieveRequest } from '../retrieve/RetrieveRequest';
 import type { AgentIdentity } from './AgentIdentity';
 import type { DroppedEntry, Generation, IncludedEntry } from './Generation';
+import { droppedLogOf } from './DroppedLog';
 import type { GenerationState } from './GenerationState';
 import { l2Order } from './layerOrder';
 
@@ -49,7 +50,7 @@ export function appendToGeneration(a: AppendInput): 'full' | 'appended' {
     const { score } = scoreItem(item, q);
     const tier = tierOf(item);
     if (!mine && tier === 4 && score < a.minOptionalScore) {
-      dropped.push({ item, tokens: blocks.tokens(item), reason: `low relevance: score ${score.toFixed(2)} < ${a.minOptionalScore} for optional material` });
+      dropped.push({ item, tokens: blocks.tokens(item), reason: `low relevance: below ${a.minOptionalScore} for optional material`, score });
       continue;
     }
     const why = mine
@@ -81,6 +82,9 @@ export function appendToGeneration(a: AppendInput): 'full' | 'appended' {
   state.ownItems.push(...own);
   if (own.some((i) => i.kind === 'finding' || i.kind === 'decision' || i.kind === 'report')) state.lastProgressBuild = generation.builds + 1;
   state.seenSeq = a.seenSeq;
-  generation.dropped.push(...dropped);
+  const log = droppedLogOf(generation);
+  if (log) log.push(dropped);
+  else generation.dropped.push(...dropped);
+  generation.droppedTotal += dropped.length;
   return 'appended';
 }

@@ -6,13 +6,14 @@ import type { BlockCounter } from '../prompt/BlockCounter';
 import { roleInstructions } from '../prompt/roleInstructions';
 import { computeIndicators } from '../refresh/indicators';
 import { PoolIndex } from '../retrieve/PoolIndex';
-import { prepareQuery, scoreItem } from '../retrieve/score';
+import { prepareQuery } from '../retrieve/score';
 import { scoreAll } from '../retrieve/scoreAll';
 import type { RetrieveRequest } from '../retrieve/RetrieveRequest';
 import type { Strategy } from '../strategies/Strategy';
 import type { Scope } from '../pack/Scope';
 import type { AgentIdentity } from './AgentIdentity';
 import type { Boundary, DroppedEntry, Generation, IncludedEntry } from './Generation';
+import { attachDroppedLog } from './DroppedLog';
 import type { GenerationState } from './GenerationState';
 import { l1Order, l2Order } from './layerOrder';
 
@@ -53,7 +54,7 @@ export function startGeneration(i: StartInput): { state: GenerationState; genera
   const index = i.pool instanceof PoolIndex ? i.pool : new PoolIndex(i.pool);
   const tokensAt = (slot: number) => (i.slotTokens ? i.slotTokens(index, slot) : blocks.tokens(index.itemAt(slot) as ContextItem));
   const excluded: DroppedEntry[] = [];
-  const isCandidate = new Uint8Array(index.arrivals);
+  const isCandidate = index.scratch('candidate', index.arrivals, (n) => new Uint8Array(n));
   // Scope and strategy decide on class, kind, source, task, phase and protection only, so each
   // distinct combination is decided once per build.
   const decided: (string | null | undefined)[] = new Array(index.comboCount);
@@ -72,7 +73,7 @@ export function startGeneration(i: StartInput): { state: GenerationState; genera
     else isCandidate[slot] = 1;
   }
   const query = prepareQuery(i.request);
-  const scores = scoreAll(index, query);
+  const { scores, parts } = scoreAll(index, query);
 
   const l0 = roleInstructions(identity.role);
   const l0Tokens = blocks.text(l0);
@@ -81,12 +82,20 @@ export function startGeneration(i: StartInput): { state: GenerationState; genera
     {
       length: index.arrivals,
       isCandidate: (slot) => isCandidate[slot] === 1,
-      item: (slot) => index.itemAt(slot) as ContextItem,
+      item: (slot) => index.lastItemAt(slot) as ContextItem,
       tier: (slot) => index.tier.data[slot] as Tier,
       isProtected: (slot) => index.protectedFlag.data[slot] === 1,
       score: (slot) => scores[slot] as number,
       tokens: tokensAt,
-      parts: (slot) => scoreItem(index.itemAt(slot) as ContextItem, query).parts,
+      parts,
+      columns: {
+        candidate: isCandidate,
+        score: scores,
+        tier: index.tier.data,
+        protectedFlag: index.protectedFlag.data,
+        keys: index.scratch('keys', index.arrivals, (n) => new Float64Array(n)),
+        state: index.scratch('state', index.arrivals, (n) => new Uint8Array(n)),
+      },
     },
     {
     budget: room,
@@ -134,7 +143,8 @@ export function startGeneration(i: StartInput): { state: GenerationState; genera
     tokens,
     layerTokens: { L0: l0Tokens, L1: l1Tokens, L2: l2Tokens, L3: i.reserve },
     included,
-    dropped: [...excluded, ...packed.dropped],
+    dropped: [],
+    droppedTotal: packed.droppedLog.count + excluded.length,
     compressed: packed.compressed,
     overflow: Math.max(0, tokens - budget),
     boundary: i.boundary,
@@ -143,6 +153,8 @@ export function startGeneration(i: StartInput): { state: GenerationState; genera
     startedAt: i.request.now,
     indicators: computeIndicators({ tokens, budget, phase: i.request.phase, ownItems: [], included, stalledBuilds: 0 }),
   };
+  packed.droppedLog.push(excluded);
+  attachDroppedLog(generation, packed.droppedLog);
   return { state, generation };
 }
 

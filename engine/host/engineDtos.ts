@@ -36,7 +36,7 @@ export function toGenerationSummary(g: Generation): GenerationSummaryDto {
     builds: g.builds,
     prefixHash: g.prefixHash,
     startedAt: g.startedAt,
-    counts: { included: g.included.length, dropped: g.dropped.length, compressed: g.compressed.length },
+    counts: { included: g.included.length, dropped: g.droppedTotal, compressed: g.compressed.length },
   };
 }
 

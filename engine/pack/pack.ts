@@ -7,6 +7,7 @@ import { contentHash } from '../text/hash';
 import type { ScoredItem } from '../retrieve/retrieve';
 import type { ScoreParts } from '../retrieve/score';
 import { layerOf } from '../prompt/layerOf';
+import { DroppedLog } from '../generations/DroppedLog';
 import { KeyHeap } from './KeyHeap';
 import { whyIncluded } from './whyIncluded';
 
@@ -46,11 +47,26 @@ export interface PackSource {
   tokens(i: number): number;
   /** Score parts, for the "why" of included items only. */
   parts(i: number): ScoreParts;
+  /**
+   * The same facts as columns, when the source has them (the pool index does): the packer then
+   * reads arrays instead of calling the methods above for every position.
+   */
+  columns?: {
+    candidate: Uint8Array;
+    score: Float64Array;
+    tier: Uint8Array;
+    protectedFlag: Uint8Array;
+    /** Zeroed work arrays of `length` elements the packer may use (so it allocates nothing per position). */
+    keys: Float64Array;
+    state: Uint8Array;
+  };
 }
 
 export interface PackResult {
   included: IncludedEntry[];
-  dropped: DroppedEntry[];
+  /** Everything left out, with reasons (materialized from `droppedLog` when read). */
+  readonly dropped: DroppedEntry[];
+  droppedLog: DroppedLog;
   compressed: CompressedEntry[];
   /** Item tokens included (without prompt framing). */
   tokens: number;
@@ -97,30 +113,49 @@ export function packSource(src: PackSource, o: PackOptions): PackResult {
   const lowRelevance = `low relevance: below ${o.minOptionalScore} for optional material`;
 
   let used = 0;
-  const keys = new Float64Array(src.length);
-  const tiers = new Uint8Array(src.length);
+  const protect = (i: number, score: number) => {
+    const item = src.item(i);
+    const t = src.tokens(i);
+    used += t;
+    included.push({ item, layer: layerOf(item), tokens: t, score, tier: 1, why: item.pinned ? 'pinned by a user' : 'mandatory for the task' });
+  };
+  const keys = src.columns?.keys ?? new Float64Array(src.length);
+  const tiers = src.columns?.tier ?? new Uint8Array(src.length);
   let nKeys = 0;
   const recent: number[] = [];
+  // Per position: 0 not a candidate or decided one by one, 1 waiting in the heap, 2 irrelevant.
+  const state = src.columns?.state ?? new Uint8Array(src.length);
+  const cols = src.columns;
   for (let i = 0; i < src.length; i++) {
-    if (!src.isCandidate(i)) continue;
-    const score = src.score(i);
-    if (src.isProtected(i)) {
-      const item = src.item(i);
-      const t = src.tokens(i);
-      used += t;
-      included.push({ item, layer: layerOf(item), tokens: t, score, tier: 1, why: item.pinned ? 'pinned by a user' : 'mandatory for the task' });
-      continue;
+    let score: number;
+    let tier: Tier;
+    if (cols) {
+      if (cols.candidate[i] !== 1) continue;
+      score = cols.score[i] as number;
+      if (cols.protectedFlag[i] === 1) {
+        protect(i, score);
+        continue;
+      }
+      tier = cols.tier[i] as Tier;
+    } else {
+      if (!src.isCandidate(i)) continue;
+      score = src.score(i);
+      if (src.isProtected(i)) {
+        protect(i, score);
+        continue;
+      }
+      tier = src.tier(i);
     }
-    const tier = src.tier(i);
-    tiers[i] = tier;
+    if (!cols) tiers[i] = tier;
     if (o.order === 'recent') {
       recent.push(i);
       continue;
     }
     if (tier === 4 && score < o.minOptionalScore) {
-      dropped.push({ item: src.item(i), tokens: src.tokens(i), reason: lowRelevance, score });
+      state[i] = 2;
       continue;
     }
+    state[i] = 1;
     const q = Math.min(SCORE_STEPS, Math.max(0, Math.round((1 - score) * SCORE_STEPS)));
     keys[nKeys++] = ((tier - 1) * 2 * SCORE_STEPS + q) * POSITION_SPAN + i;
   }
@@ -133,15 +168,14 @@ export function packSource(src: PackSource, o: PackOptions): PackResult {
   const next = (): number | undefined => (order ? order[cursor++] : heap && heap.length > 0 ? heap.pop() % POSITION_SPAN : undefined);
 
   let misses = 0;
-  for (let i = next(); i !== undefined; i = next()) {
+  let i = next();
+  for (; i !== undefined; i = next()) {
+    if (o.target - used < MIN_BLOCK || misses >= MAX_MISSES) break;
+    state[i] = 0;
     const item = src.item(i);
     const tier = tiers[i] as Tier;
     const score = src.score(i);
     const left = o.target - used;
-    if (left < MIN_BLOCK || misses >= MAX_MISSES) {
-      dropped.push({ item, tokens: src.tokens(i), reason: `budget: the target of ${o.target} tokens is full`, score });
-      continue;
-    }
     let t = src.tokens(i);
     let entryItem = item;
     let clip: CompressedEntry | undefined;
@@ -174,7 +208,50 @@ export function packSource(src: PackSource, o: PackOptions): PackResult {
     misses++;
     dropped.push({ item, tokens: src.tokens(i), reason: `budget: needs ${t} tokens, ${Math.max(0, left)} left of ${o.target}`, score });
   }
-  return { included, dropped, compressed, tokens: used, overflow };
+  // The target is full: everything not yet decided is dropped, in no further order. Those and the
+  // irrelevant ones are recorded by position and made into entries only if someone reads them.
+  const log = new DroppedLog();
+  log.push(dropped);
+  const full = `budget: the target of ${o.target} tokens is full`;
+  // Scores are copied now: a source may reuse its score array for the next build.
+  const entries = (positions: Int32Array, reason: string) => {
+    const scores = new Float64Array(positions.length);
+    for (let k = 0; k < positions.length; k++) {
+      const p = positions[k] as number;
+      scores[k] = cols ? (cols.score[p] as number) : src.score(p);
+    }
+    return (limit: number) =>
+      Array.from(positions.subarray(0, limit), (p, k) => ({ item: src.item(p), tokens: src.tokens(p), reason, score: scores[k] as number }));
+  };
+  let nRest = i !== undefined && order ? 1 : 0;
+  let nIrrelevant = 0;
+  for (let p = 0; p < state.length; p++) {
+    if (state[p] === 1) nRest++;
+    else if (state[p] === 2) nIrrelevant++;
+  }
+  if (order) nRest += Math.max(0, order.length - cursor);
+  const rest = new Int32Array(nRest);
+  const irrelevant = new Int32Array(nIrrelevant);
+  let r = 0;
+  let v = 0;
+  if (order && i !== undefined) rest[r++] = i;
+  for (let p = 0; p < state.length; p++) {
+    if (state[p] === 1) rest[r++] = p;
+    else if (state[p] === 2) irrelevant[v++] = p;
+  }
+  if (order) for (; cursor < order.length; cursor++) rest[r++] = order[cursor] as number;
+  log.defer(rest.length, entries(rest, full));
+  log.defer(irrelevant.length, entries(irrelevant, lowRelevance));
+  return {
+    included,
+    get dropped() {
+      return log.all();
+    },
+    droppedLog: log,
+    compressed,
+    tokens: used,
+    overflow,
+  };
 }
 
 /** Positions newest first, ties by position (the chronological strategies). */

@@ -48,7 +48,7 @@ const push = (m: Map<string, number[]>, key: string, slot: number) => {
  * Slots are never reused: a slot's number is the item's arrival order. Only the Engine changes it.
  */
 export class PoolIndex {
-  private readonly slots: (ContextItem | undefined)[] = [];
+  private readonly slots: ContextItem[] = [];
   private readonly slotById = new Map<string, number>();
   readonly at = f64();
   readonly confidence = f64();
@@ -79,6 +79,7 @@ export class PoolIndex {
   readonly dirPostings = new Map<string, number[]>();
   readonly symbolPostings = new Map<string, number[]>();
   private live = 0;
+  private readonly scratchBuffers = new Map<string, Float64Array | Uint32Array | Int32Array | Uint8Array>();
 
   constructor(items: Iterable<ContextItem> = []) {
     for (const item of items) this.add(item);
@@ -91,6 +92,21 @@ export class PoolIndex {
 
   get size(): number {
     return this.live;
+  }
+
+  /**
+   * A zeroed working array of at least `n` elements, reused across builds so scoring a large
+   * pool does not allocate megabytes each time. Valid until the next call with the same name.
+   */
+  scratch<T extends Float64Array | Uint32Array | Int32Array | Uint8Array>(name: string, n: number, make: (n: number) => T): T {
+    let buf = this.scratchBuffers.get(name) as T | undefined;
+    if (!buf || buf.length < n) {
+      buf = make(Math.max(n, 1024, buf ? buf.length * 2 : 0));
+      this.scratchBuffers.set(name, buf);
+    }
+    const view = buf.subarray(0, n) as T;
+    view.fill(0);
+    return view;
   }
 
   /** A stable integer for a string (task ids, phases), shared by queries and columns. */
@@ -121,7 +137,13 @@ export class PoolIndex {
     return this.slotById.get(id);
   }
 
+  /** The item in a slot, undefined once removed. */
   itemAt(slot: number): ContextItem | undefined {
+    return this.alive.data[slot] === 1 ? this.slots[slot] : undefined;
+  }
+
+  /** The last value a slot held, also after removal (for records of past builds). */
+  lastItemAt(slot: number): ContextItem | undefined {
     return this.slots[slot];
   }
 
@@ -158,13 +180,12 @@ export class PoolIndex {
     const slot = this.slotById.get(id);
     if (slot === undefined) return;
     this.slotById.delete(id);
-    this.slots[slot] = undefined;
     this.alive.data[slot] = 0;
     this.live--;
   }
 
   *values(): IterableIterator<ContextItem> {
-    for (const item of this.slots) if (item) yield item;
+    for (let slot = 0; slot < this.slots.length; slot++) if (this.alive.data[slot] === 1) yield this.slots[slot] as ContextItem;
   }
 
   private setColumns(slot: number, item: ContextItem): void {

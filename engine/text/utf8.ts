@@ -7,8 +7,12 @@
 const isHigh = (unit: number): boolean => unit >= 0xd800 && unit <= 0xdbff;
 const isLow = (unit: number): boolean => unit >= 0xdc00 && unit <= 0xdfff;
 
+const NON_ASCII = /[^\x00-\x7f]/;
+
 /** Bytes of the UTF-8 encoding of `s.slice(from, end)`, read in place. */
 function utf8LengthOfRange(s: string, from: number, end: number): number {
+  // Prompts are mostly ASCII: one native scan settles that case at one byte per unit.
+  if (end - from > 64 && !NON_ASCII.test(from === 0 && end === s.length ? s : s.slice(from, end))) return end - from;
   let bytes = 0;
   for (let i = from; i < end; i++) {
     const unit = s.charCodeAt(i);
@@ -102,12 +106,16 @@ function bytesAt(s: string, i: number): Uint8Array {
  * differently when only one string pairs it with a low surrogate; and two different lone
  * surrogates both encode as U+FFFD, so the bytes keep matching past them.
  */
+const CHUNK = 512;
+
 export function commonPrefixBytes(a: string, b: string): number {
   const limit = Math.min(a.length, b.length);
   let bytes = 0;
   let from = 0;
   for (;;) {
     let i = from;
+    // Skip equal chunks with native comparisons, then find the first different unit.
+    while (i + CHUNK <= limit && a.slice(i, i + CHUNK) === b.slice(i, i + CHUNK)) i += CHUNK;
     while (i < limit && a.charCodeAt(i) === b.charCodeAt(i)) i++;
     // A shared high surrogate right before the divergence belongs to the diverging code point when
     // either string pairs it; otherwise it is a lone U+FFFD in both and stays in the common part.
