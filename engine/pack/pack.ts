@@ -190,7 +190,7 @@ export function packSource(src: PackSource, o: PackOptions): PackResult {
       used += t;
       misses = 0;
       if (clip) compressed.push(clip);
-      included.push({ item: entryItem, layer: layerOf(entryItem), tokens: t, score, tier, why: whyIncluded({ item, score, parts: src.parts(i) }, tier) });
+      included.push(lazyWhy({ item: entryItem, layer: layerOf(entryItem), tokens: t, score, tier }, { item, score, parts: src.parts(i) }, ''));
       continue;
     }
     if (tier <= 3 && left >= o.compressMinTokens + HEADER_ALLOWANCE) {
@@ -201,7 +201,7 @@ export function packSource(src: PackSource, o: PackOptions): PackResult {
         used += to;
         misses = 0;
         compressed.push({ itemId: item.id, from: src.tokens(i), to, method: 'extract' });
-        included.push({ item: small, layer: layerOf(small), tokens: to, score, tier, why: `${whyIncluded({ item, score, parts: src.parts(i) }, tier)}; compressed to fit` });
+        included.push(lazyWhy({ item: small, layer: layerOf(small), tokens: to, score, tier }, { item, score, parts: src.parts(i) }, '; compressed to fit'));
         continue;
       }
     }
@@ -252,6 +252,19 @@ export function packSource(src: PackSource, o: PackOptions): PackResult {
     tokens: used,
     overflow,
   };
+}
+
+/**
+ * An included entry whose `why` is worded only when read: a build includes hundreds of items and
+ * most builds are never inspected. The accessor is an own, enumerable property, so copies and
+ * `structuredClone` see a plain string.
+ */
+function lazyWhy(entry: Omit<IncludedEntry, 'why'>, scored: ScoredItem, suffix: string): IncludedEntry {
+  let why: string | undefined;
+  return Object.defineProperty(entry as IncludedEntry, 'why', {
+    enumerable: true,
+    get: () => (why ??= `${whyIncluded(scored, entry.tier)}${suffix}`),
+  });
 }
 
 /** Positions newest first, ties by position (the chronological strategies). */

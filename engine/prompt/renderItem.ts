@@ -8,5 +8,6 @@ export function renderItem(item: ContextItem): string {
   const p = item.provenance;
   const evidence = [item.kind, p.source.replace(/_/g, ' '), p.verified ? 'verified' : 'unverified'];
   const files = p.files.length > 0 ? `\nfiles: ${p.files.join(', ')}` : '';
-  return `### ${item.title}\n[${evidence.join(' · ')}]${files}\n${item.content.trimEnd()}\n`;
+  // ASCII separators: the prompt's byte arithmetic has a fast path for ASCII text.
+  return `### ${item.title}\n[${evidence.join(' | ')}]${files}\n${item.content.trimEnd()}\n`;
 }

@@ -7,12 +7,22 @@
 const isHigh = (unit: number): boolean => unit >= 0xd800 && unit <= 0xdbff;
 const isLow = (unit: number): boolean => unit >= 0xdc00 && unit <= 0xdfff;
 
-const NON_ASCII = /[^\x00-\x7f]/;
+const NON_ASCII_RUNS = /[^\x00-\x7f]+/g;
 
 /** Bytes of the UTF-8 encoding of `s.slice(from, end)`, read in place. */
 function utf8LengthOfRange(s: string, from: number, end: number): number {
-  // Prompts are mostly ASCII: one native scan settles that case at one byte per unit.
-  if (end - from > 64 && !NON_ASCII.test(from === 0 && end === s.length ? s : s.slice(from, end))) return end - from;
+  if (end - from <= 64) return utf8LengthByUnits(s, from, end);
+  // Prompts are mostly ASCII: a native scan finds the non-ASCII runs, everything else is 1 byte per unit.
+  const part = from === 0 && end === s.length ? s : s.slice(from, end);
+  let bytes = part.length;
+  NON_ASCII_RUNS.lastIndex = 0;
+  for (let m = NON_ASCII_RUNS.exec(part); m; m = NON_ASCII_RUNS.exec(part)) {
+    bytes += utf8LengthByUnits(part, m.index, m.index + m[0].length) - m[0].length;
+  }
+  return bytes;
+}
+
+function utf8LengthByUnits(s: string, from: number, end: number): number {
   let bytes = 0;
   for (let i = from; i < end; i++) {
     const unit = s.charCodeAt(i);

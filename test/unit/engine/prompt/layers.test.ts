@@ -89,7 +89,7 @@ describe('[L1-stable] the session-stable layer', () => {
 
   it('[L1-stable] an item renders as title, evidence, files and content only', () => {
     const i = createItem({ id: 'id-123', kind: 'finding', class: 'finding', title: 'Token store', content: 'saveToken() writes the row.\n\n', source: 'worker_finding', agentId: 'worker-42', taskId: 'task-x', at: T0, files: ['src/auth/store.ts'], confidence: 0.77 });
-    expect(renderItem(i)).toBe('### Token store\n[finding · worker finding · unverified]\nfiles: src/auth/store.ts\nsaveToken() writes the row.\n');
+    expect(renderItem(i)).toBe('### Token store\n[finding | worker finding | unverified]\nfiles: src/auth/store.ts\nsaveToken() writes the row.\n');
   });
 
   it.each([
