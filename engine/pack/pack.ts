@@ -256,15 +256,33 @@ export function packSource(src: PackSource, o: PackOptions): PackResult {
 
 /**
  * An included entry whose `why` is worded only when read: a build includes hundreds of items and
- * most builds are never inspected. The accessor is an own, enumerable property, so copies and
- * `structuredClone` see a plain string.
+ * most builds are never inspected. `why` is a getter on the prototype, so making an entry costs
+ * no more than a plain object; readers (the inspector DTO, tests) see a string.
  */
+class ScoredEntry implements IncludedEntry {
+  #why: string | undefined;
+  readonly #scored: ScoredItem;
+  readonly #suffix: string;
+  constructor(
+    readonly item: ContextItem,
+    readonly layer: IncludedEntry['layer'],
+    readonly tokens: number,
+    readonly score: number,
+    readonly tier: Tier,
+    scored: ScoredItem,
+    suffix: string,
+  ) {
+    this.#scored = scored;
+    this.#suffix = suffix;
+  }
+
+  get why(): string {
+    return (this.#why ??= `${whyIncluded(this.#scored, this.tier)}${this.#suffix}`);
+  }
+}
+
 function lazyWhy(entry: Omit<IncludedEntry, 'why'>, scored: ScoredItem, suffix: string): IncludedEntry {
-  let why: string | undefined;
-  return Object.defineProperty(entry as IncludedEntry, 'why', {
-    enumerable: true,
-    get: () => (why ??= `${whyIncluded(scored, entry.tier)}${suffix}`),
-  });
+  return new ScoredEntry(entry.item, entry.layer, entry.tokens, entry.score, entry.tier, scored, suffix);
 }
 
 /** Positions newest first, ties by position (the chronological strategies). */
