@@ -60,6 +60,15 @@ export interface BuildResult {
   started: boolean;
 }
 
+/** One recalled memory entry as the engine takes it (rendered by the memory module). */
+export interface RecalledEntry {
+  memoryId: string;
+  text: string;
+  observedAt: number;
+  confidence: number;
+  paths: string[];
+}
+
 export interface RefreshResult {
   from: number;
   to: number;
@@ -280,6 +289,44 @@ export class Engine {
     }
     if (item.class === 'finding') return item;
     return this.replace(id, { class: 'finding', kind: 'finding', provenance: { ...item.provenance, durability: 'task' } }, 'promoted', false);
+  }
+
+  /**
+   * Replace the agent's recalled project memory for this prompt (`[recall-replace]`): entries no
+   * longer recalled leave the pool, new ones enter addressed to this agent only, as
+   * `recalled_memory` project memory, never verified. Recall off is `setRecall(agent, [])`.
+   * A recalled entry already emitted in the current generation keeps its place until the next
+   * boundary (L2 only appends), so replacing recall never forces a cache miss.
+   */
+  setRecall(agentId: string, entries: readonly RecalledEntry[]): void {
+    const s = this.agent(agentId);
+    const prefix = `recall:${agentId}:`;
+    const wanted = new Map(entries.map((e) => [`${prefix}${e.memoryId}`, e]));
+    for (const item of [...this.pool.values()]) {
+      if (item.id.startsWith(prefix) && !wanted.has(item.id)) {
+        this.pool.remove(item.id);
+        this.emit({ type: 'item.removed', itemId: item.id });
+      }
+    }
+    for (const [id, e] of wanted) {
+      if (this.pool.has(id)) continue;
+      this.addItem({
+        id,
+        kind: 'note',
+        class: 'project_memory',
+        title: `Recalled ${e.memoryId}`,
+        content: e.text,
+        source: 'recalled_memory',
+        agentId,
+        taskId: s.identity.taskId,
+        at: e.observedAt,
+        confidence: e.confidence,
+        relevance: 0.6,
+        durability: 'project',
+        files: e.paths,
+        audience: agentId,
+      });
+    }
   }
 
   /** Remove an item; agents whose generation holds it rebuild at their next build. */

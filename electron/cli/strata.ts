@@ -9,6 +9,9 @@ Usage: strata <command> [options]
 Commands:
   web            serve the control room on http://127.0.0.1 (prints the address with its token)
   health         print the workspace's health as JSON (catalog path, schema version, agents)
+  import-legacy <file>
+                 import the project memory of a version-1 catalog through the memory intake
+                 (refused rows are dropped and counted; a non-JSON row fails the whole import)
   help           show this text
 
 Options:
@@ -27,6 +30,16 @@ async function main(argv: string[]): Promise<number> {
   if (opts.help || command === 'help') {
     console.log(usage);
     return 0;
+  }
+  if (command === 'import-legacy') {
+    if (rest.length !== 1) throw new UsageError('import-legacy needs exactly one file: the version-1 catalog to import.');
+    const { host } = openHost({ workspace: opts.workspace });
+    try {
+      console.log(JSON.stringify(host.memory.importLegacy(rest[0] as string), null, 2));
+      return 0;
+    } finally {
+      host.close();
+    }
   }
   if (rest.length > 0) throw new UsageError(`Unexpected argument "${rest[0]}" after "${command}".`);
   switch (command) {

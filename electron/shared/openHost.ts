@@ -40,6 +40,8 @@ export function openHost(o: { workspace?: string | undefined; userDataDir?: stri
     workspaceName: location.name,
     version: __STRATA_VERSION__,
     demoDir: location.demo ? join(o.resources ?? resourcesDir(), 'demo') : undefined,
+    workspaceDir: location.demo || !o.workspace ? undefined : resolve(o.workspace),
+    memory: process.env.STRATA_MEMORY !== 'off',
     demoTickMs: demoTickMs(),
     onInternalError: (err, command) => console.error(`strata: command "${command}" failed:`, err),
   });

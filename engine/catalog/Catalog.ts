@@ -2,6 +2,11 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { AgentDto, LogEntry, LogLevel } from '../contract';
+import type { Generation } from '../generations/Generation';
+import type { ContextItem } from '../items/ContextItem';
+import { CatalogLock } from './CatalogLock';
+import { grantMemoryAccess } from './memoryAccess';
+import { memoryGuardSql } from './memoryGuard';
 import { latestSchemaVersion, migrations, type Migration } from './migrations';
 
 /** An agent as stored: the contract DTO without values derived from it. */
@@ -71,31 +76,50 @@ const toLogEntry = (r: EventRow): LogEntry => ({
 export class Catalog {
   readonly path: string;
   private readonly db: Database.Database;
+  private readonly lock: CatalogLock | undefined;
 
-  private constructor(path: string, db: Database.Database) {
+  private constructor(path: string, db: Database.Database, lock: CatalogLock | undefined) {
     this.path = path;
     this.db = db;
+    this.lock = lock;
   }
 
-  /** Open (creating if needed) and migrate the catalog at `path`. */
+  /**
+   * Open (creating if needed) and migrate the catalog at `path`: one writer per file (a second
+   * is refused, see `CatalogLock`), WAL, `secure_delete` on, migrations in one transaction, then
+   * the memory guard installed before anything else can write.
+   */
   static open(path: string): Catalog {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    let lock: CatalogLock | undefined;
+    try {
+      lock = path === ':memory:' ? undefined : CatalogLock.acquire(path);
+    } catch (err) {
+      throw new CatalogError((err as Error).message);
+    }
     let db: Database.Database;
     try {
       db = new Database(path);
     } catch (err) {
+      lock?.release();
       throw new CatalogError(`Cannot open the catalog at ${path}: ${(err as Error).message}`);
     }
     try {
       db.pragma('journal_mode = WAL');
       db.pragma('foreign_keys = ON');
       db.pragma('busy_timeout = 5000');
+      // Freed cells are overwritten, not left on the free list (spec "WAL and free pages").
+      db.pragma('secure_delete = ON');
       migrate(db, path, migrations);
+      db.exec(memoryGuardSql);
     } catch (err) {
       db.close();
+      lock?.release();
       throw err instanceof CatalogError ? err : new CatalogError(`Cannot prepare the catalog at ${path}: ${(err as Error).message}`);
     }
-    return new Catalog(path, db);
+    const catalog = new Catalog(path, db, lock);
+    grantMemoryAccess(catalog, db);
+    return catalog;
   }
 
   /** Highest migration applied to this file. */
@@ -185,10 +209,110 @@ export class Catalog {
     return rows.reverse().map(toLogEntry);
   }
 
+  /** Store or replace an item of the engine's pool (by id; `seq` is its arrival order). */
+  putItem(item: ContextItem, seq: number): void {
+    this.db
+      .prepare(
+        `INSERT INTO items (id, seq, kind, class, title, content, content_hash, provenance, pinned, mandatory, phase, signature, removed)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)
+         ON CONFLICT(id) DO UPDATE SET kind = excluded.kind, class = excluded.class, title = excluded.title, content = excluded.content,
+           content_hash = excluded.content_hash, provenance = excluded.provenance, pinned = excluded.pinned, mandatory = excluded.mandatory,
+           phase = excluded.phase, signature = excluded.signature, removed = 0`,
+      )
+      .run(item.id, seq, item.kind, item.class, item.title, item.content, item.contentHash, JSON.stringify(item.provenance), item.pinned ? 1 : 0, item.mandatory ? 1 : 0, item.phase ?? null, item.signature ?? null);
+  }
+
+  /** Removed items keep their row (generations refer to them), marked removed. */
+  markItemRemoved(id: string): void {
+    this.db.prepare('UPDATE items SET removed = 1 WHERE id = ?').run(id);
+  }
+
+  countItems(): number {
+    return (this.db.prepare('SELECT count(*) AS n FROM items WHERE removed = 0').get() as { n: number }).n;
+  }
+
+  /**
+   * Store a generation snapshot: its summary, and the entries not stored yet (a build inside a
+   * generation only appends, so earlier rows never change). Dropped entries are stored up to
+   * `droppedLimit`; `dropped_total` keeps the count.
+   */
+  saveGeneration(g: Generation, droppedLimit: number): void {
+    this.db
+      .prepare(
+        `INSERT INTO generations (agent_id, number, phase, strategy, budget, tokens, overflow, boundary_kind, boundary_reason, builds, prefix_hash,
+           started_at, layer_tokens, indicators, dropped_total)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT(agent_id, number) DO UPDATE SET tokens = excluded.tokens, overflow = excluded.overflow, builds = excluded.builds,
+           prefix_hash = excluded.prefix_hash, layer_tokens = excluded.layer_tokens, indicators = excluded.indicators, dropped_total = excluded.dropped_total`,
+      )
+      .run(g.agentId, g.number, g.phase, g.strategy, g.budget, g.tokens, g.overflow, g.boundary.kind, g.boundary.reason, g.builds, g.prefixHash, g.startedAt,
+        JSON.stringify(g.layerTokens), JSON.stringify(g.indicators), g.droppedTotal);
+    const stored = (role: string) =>
+      (this.db.prepare('SELECT count(*) AS n FROM generation_entries WHERE agent_id = ? AND number = ? AND role = ?').get(g.agentId, g.number, role) as { n: number }).n;
+    const insert = this.db.prepare(
+      `INSERT OR IGNORE INTO generation_entries (agent_id, number, role, position, item_id, layer, tokens, score, tier, text, from_tokens, to_tokens)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    g.included.slice(stored('included')).forEach((e, k, rest) => {
+      const position = g.included.length - rest.length + k;
+      insert.run(g.agentId, g.number, 'included', position, e.item.id, e.layer, e.tokens, e.score, e.tier, e.why, null, null);
+    });
+    const droppedStored = stored('dropped');
+    if (droppedStored < Math.min(g.droppedTotal, droppedLimit)) {
+      g.dropped.slice(droppedStored, droppedLimit).forEach((d, k) => {
+        insert.run(g.agentId, g.number, 'dropped', droppedStored + k, d.item.id, null, d.tokens, d.score ?? null, null, d.reason, null, null);
+      });
+    }
+    g.compressed.slice(stored('compressed')).forEach((c, k, rest) => {
+      const position = g.compressed.length - rest.length + k;
+      insert.run(g.agentId, g.number, 'compressed', position, c.itemId, null, c.to, null, null, c.method, c.from, c.to);
+    });
+  }
+
+  /** Stored generations of an agent (summaries), oldest first. */
+  storedGenerations(agentId: string): { number: number; tokens: number; boundaryReason: string; droppedTotal: number }[] {
+    return (
+      this.db.prepare('SELECT number, tokens, boundary_reason, dropped_total FROM generations WHERE agent_id = ? ORDER BY number').all(agentId) as {
+        number: number;
+        tokens: number;
+        boundary_reason: string;
+        dropped_total: number;
+      }[]
+    ).map((r) => ({ number: r.number, tokens: r.tokens, boundaryReason: r.boundary_reason, droppedTotal: r.dropped_total }));
+  }
+
+  /**
+   * Rows of a table, for inspection and export (`[memory-only-module]`): the generic accessors
+   * refuse the memory table, which only the memory module reads or writes.
+   */
+  readTable(table: string, limit = 1000): Record<string, unknown>[] {
+    if (table === 'memory') throw new CatalogError(MEMORY_REFUSAL);
+    if (!READABLE_TABLES.has(table)) throw new CatalogError(`No table "${table}" in the catalog.`);
+    return this.db.prepare(`SELECT * FROM "${table}" LIMIT ?`).all(limit) as Record<string, unknown>[];
+  }
+
+  /** Write one row to a table by column name (generic; refuses the memory table). */
+  putRow(table: string, row: Record<string, string | number | null>): void {
+    if (table === 'memory') throw new CatalogError(MEMORY_REFUSAL);
+    if (!READABLE_TABLES.has(table) || table === 'schema_migrations') throw new CatalogError(`No writable table "${table}" in the catalog.`);
+    const cols = Object.keys(row);
+    if (cols.length === 0 || cols.some((c) => !/^[a-z_]+$/.test(c))) throw new CatalogError('putRow needs column names of lowercase letters and underscores.');
+    this.db.prepare(`INSERT OR REPLACE INTO "${table}" (${cols.join(', ')}) VALUES (${cols.map((c) => `@${c}`).join(', ')})`).run(row);
+  }
+
+  /** SQLite's own consistency check of the whole file: 'ok' when sound. */
+  integrityCheck(): string {
+    return String(this.db.pragma('integrity_check', { simple: true }));
+  }
+
   close(): void {
     if (this.db.open) this.db.close();
+    this.lock?.release();
   }
 }
+
+const MEMORY_REFUSAL = 'The memory table is reachable only through the memory module (engine/memory), so every write passes its intake.';
+const READABLE_TABLES = new Set(['meta', 'agents', 'events', 'items', 'generations', 'generation_entries', 'schema_migrations']);
 
 function currentVersion(db: Database.Database): number {
   const row = db.prepare('SELECT max(version) AS v FROM schema_migrations').get() as { v: number | null };

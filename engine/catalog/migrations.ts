@@ -46,6 +46,74 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX events_by_agent ON events(agent_id, seq);
     `,
   },
+  {
+    version: 2,
+    name: 'items pool, generations with their entries, project memory',
+    sql: `
+      CREATE TABLE items (
+        id           TEXT PRIMARY KEY,
+        seq          INTEGER NOT NULL,
+        kind         TEXT NOT NULL,
+        class        TEXT NOT NULL,
+        title        TEXT NOT NULL,
+        content      TEXT NOT NULL,
+        content_hash TEXT NOT NULL,
+        provenance   TEXT NOT NULL,
+        pinned       INTEGER NOT NULL,
+        mandatory    INTEGER NOT NULL,
+        phase        TEXT,
+        signature    TEXT,
+        removed      INTEGER NOT NULL DEFAULT 0
+      ) STRICT;
+      CREATE INDEX items_by_seq ON items(seq);
+
+      CREATE TABLE generations (
+        agent_id        TEXT NOT NULL,
+        number          INTEGER NOT NULL,
+        phase           TEXT NOT NULL,
+        strategy        TEXT NOT NULL,
+        budget          INTEGER NOT NULL,
+        tokens          INTEGER NOT NULL,
+        overflow        INTEGER NOT NULL,
+        boundary_kind   TEXT NOT NULL,
+        boundary_reason TEXT NOT NULL,
+        builds          INTEGER NOT NULL,
+        prefix_hash     TEXT NOT NULL,
+        started_at      INTEGER NOT NULL,
+        layer_tokens    TEXT NOT NULL,
+        indicators      TEXT NOT NULL,
+        dropped_total   INTEGER NOT NULL,
+        PRIMARY KEY (agent_id, number)
+      ) STRICT;
+
+      CREATE TABLE generation_entries (
+        agent_id  TEXT NOT NULL,
+        number    INTEGER NOT NULL,
+        role      TEXT NOT NULL CHECK (role IN ('included', 'dropped', 'compressed')),
+        position  INTEGER NOT NULL,
+        item_id   TEXT NOT NULL,
+        layer     TEXT,
+        tokens    INTEGER NOT NULL,
+        score     REAL,
+        tier      INTEGER,
+        text      TEXT NOT NULL,
+        from_tokens INTEGER,
+        to_tokens   INTEGER,
+        PRIMARY KEY (agent_id, number, role, position),
+        FOREIGN KEY (agent_id, number) REFERENCES generations(agent_id, number) ON DELETE CASCADE
+      ) STRICT;
+
+      CREATE TABLE memory (
+        id         TEXT PRIMARY KEY,
+        partition  TEXT NOT NULL,
+        state      TEXT NOT NULL,
+        revision   INTEGER NOT NULL,
+        payload    TEXT NOT NULL,
+        updated_at INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX memory_by_partition_state ON memory(partition, state);
+    `,
+  },
 ];
 
 /** The schema version this build writes. A catalog with a higher version is refused, not touched. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AgentDetailDtoSchema, AgentDtoSchema, HealthDtoSchema } from './dto';
 import { GenerationDiffDtoSchema, GenerationDtoSchema, GenerationSummaryDtoSchema, ItemDtoSchema } from './engineDto';
+import { MemoryEntryDtoSchema, PurgeReportDtoSchema } from './memoryDto';
 import { eventNames, type EventName } from './events';
 
 const EventNameSchema = z.enum(eventNames as [EventName, ...EventName[]]);
@@ -8,6 +9,11 @@ const Id = z.string().min(1).max(200);
 const GenerationNumber = z.number().int().positive();
 const ItemArgs = z.object({ itemId: Id }).strict();
 const ItemResult = z.object({ item: ItemDtoSchema });
+const MemoryStateSchema = z.enum(['candidate', 'verified', 'stale', 'retired', 'deleted']);
+const MemoryChange = z.object({ id: Id, revision: z.number().int().positive() }).strict();
+const MemoryResult = z.object({ entry: MemoryEntryDtoSchema });
+/** The words `purgeMemory` requires, so a purge is never one stray call away. */
+export const PURGE_CONFIRMATION = 'purge project memory';
 
 /**
  * Every request a view can make of the host: name -> zod schema of the arguments -> zod schema of
@@ -82,6 +88,25 @@ export const Commands = {
   refresh: {
     args: z.object({ agentId: Id, reason: z.string().min(1).max(500).optional() }).strict(),
     result: z.object({ from: z.number().int().nonnegative(), to: z.number().int().positive(), text: z.string() }),
+  },
+  /** Project memory of this workspace, newest first (optionally of some states). */
+  listMemory: {
+    args: z.object({ states: z.array(MemoryStateSchema).min(1).max(5).optional() }).strict(),
+    result: z.object({ entries: z.array(MemoryEntryDtoSchema) }),
+  },
+  getMemory: { args: z.object({ id: Id }).strict(), result: MemoryResult },
+  /** Promote an engine item (a finding) to project memory: it lands as an unverified candidate. */
+  promoteToMemory: { args: z.object({ itemId: Id }).strict(), result: MemoryResult },
+  /** Verify an entry at the given revision (the only way an entry becomes verified). */
+  verifyMemory: { args: MemoryChange, result: MemoryResult },
+  retireMemory: { args: MemoryChange, result: MemoryResult },
+  /**
+   * Delete project memory (all, or of some states), then VACUUM and truncate the WAL. Requires
+   * `confirm` to be exactly "purge project memory". Returns what it did and what it cannot promise.
+   */
+  purgeMemory: {
+    args: z.object({ confirm: z.literal(PURGE_CONFIRMATION), states: z.array(MemoryStateSchema).min(1).max(5).optional() }).strict(),
+    result: PurgeReportDtoSchema,
   },
 } as const;
 

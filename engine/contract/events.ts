@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AgentDtoSchema, LogEntrySchema } from './dto';
 import { BoundaryDtoSchema, ItemChangeSchema, ItemDtoSchema } from './engineDto';
+import { MemoryEntryDtoSchema } from './memoryDto';
 
 /**
  * Every push from the host to the views, by name. A view receives only the events it subscribed
@@ -21,6 +22,12 @@ export const Events = {
   }),
   /** An item of the pool was added, pinned, unpinned, verified, promoted or removed (`item` null when removed). */
   'item.changed': z.object({ change: ItemChangeSchema, itemId: z.string(), item: ItemDtoSchema.nullable() }),
+  /** A project memory entry was proposed, verified, retired or marked stale; or memory was purged (`entry` null). */
+  'memory.changed': z.object({
+    change: z.enum(['proposed', 'verified', 'retired', 'stale', 'purged']),
+    id: z.string().nullable(),
+    entry: MemoryEntryDtoSchema.nullable(),
+  }),
 } as const;
 
 export type EventName = keyof typeof Events;

@@ -1,5 +1,6 @@
 export * from './dto';
 export * from './engineDto';
+export * from './memoryDto';
 export * from './events';
 export * from './commands';
 export * from './errors';

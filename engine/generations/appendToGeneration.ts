@@ -1,6 +1,6 @@
 import type { ContextItem } from '../items/ContextItem';
 import { tierOf } from '../items/tiers';
-import { scopeExclusion } from '../pack/Scope';
+import { audienceExclusion, scopeExclusion } from '../pack/Scope';
 import type { BlockCounter } from '../prompt/BlockCounter';
 import { prepareQuery, scoreItem } from '../retrieve/score';
 import type { RetrieveRequest } from '../retrieve/RetrieveRequest';
@@ -42,7 +42,8 @@ export function appendToGeneration(a: AppendInput): 'full' | 'appended' {
     if (state.emitted.has(item.id)) continue;
     const mine = item.provenance.agentId === identity.agentId;
     if (mine) own.push(item);
-    const excluded = scopeExclusion(state.scope, item) ?? (item.pinned || item.mandatory ? undefined : state.strategy.exclude(item, ctx));
+    const excluded =
+      audienceExclusion(item, identity.agentId) ?? scopeExclusion(state.scope, item) ?? (item.pinned || item.mandatory ? undefined : state.strategy.exclude(item, ctx));
     if (excluded) {
       dropped.push({ item, tokens: blocks.tokens(item), reason: excluded });
       continue;

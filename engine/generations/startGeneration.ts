@@ -1,7 +1,7 @@
 import type { ContextItem } from '../items/ContextItem';
 import type { Tier } from '../items/tiers';
 import { packSource } from '../pack/pack';
-import { scopeExclusion } from '../pack/Scope';
+import { audienceExclusion, scopeExclusion } from '../pack/Scope';
 import type { BlockCounter } from '../prompt/BlockCounter';
 import { roleInstructions } from '../prompt/roleInstructions';
 import { computeIndicators } from '../refresh/indicators';
@@ -66,7 +66,7 @@ export function startGeneration(i: StartInput): { state: GenerationState; genera
     let reason = decided[c];
     if (reason === undefined) {
       const item = index.itemAt(slot) as ContextItem;
-      reason = scopeExclusion(scope, item) ?? (item.pinned || item.mandatory ? undefined : strategy.exclude(item, ctx)) ?? null;
+      reason = audienceExclusion(item, identity.agentId) ?? scopeExclusion(scope, item) ?? (item.pinned || item.mandatory ? undefined : strategy.exclude(item, ctx)) ?? null;
       decided[c] = reason;
     }
     if (reason !== null) excluded.push({ item: index.itemAt(slot) as ContextItem, tokens: tokensAt(slot), reason });

@@ -32,6 +32,8 @@ export class DemoPlayer {
     private readonly scenario: DemoScenario,
     private readonly clock: Clock,
     private readonly newEngine: (clock: Clock) => Engine,
+    /** Called before each agent turn the scenario builds (the host recalls project memory there). */
+    private readonly beforeBuild: (engine: Engine, agentId: string, now: number) => void = () => {},
   ) {
     this.engine = this.freshEngine();
   }
@@ -92,7 +94,10 @@ export class DemoPlayer {
       this.engine.addItem({ ...it, agentId: producer, taskId: taskOf(producer), at });
     }
     if (step.contextLimit) return this.engine.maybeRefresh(step.agentId, new ContextLimitError(step.contextLimit, 'demo'))?.result;
-    if (step.build) return this.engine.build(step.agentId, { phase: step.build.phase, ...(step.build.input ? { input: step.build.input } : {}) });
+    if (step.build) {
+      this.beforeBuild(this.engine, step.agentId, at);
+      return this.engine.build(step.agentId, { phase: step.build.phase, ...(step.build.input ? { input: step.build.input } : {}) });
+    }
     return undefined;
   }
 

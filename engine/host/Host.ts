@@ -5,6 +5,15 @@ import type { EngineEvent } from '../EngineEvent';
 import type { Tokenizer } from '../tokens/Tokenizer';
 import { createTiktokenTokenizer } from '../tokens/tiktokenTokenizer';
 import { toItemDto } from './engineDtos';
+import { DROPPED_KEPT } from '../generations/Generation';
+import type { MemoryRecord } from '../memory/MemoryRecord';
+import { partitionId } from '../memory/partitionId';
+import { recallAllowed } from '../memory/recall/recallPolicy';
+import { recallScoped } from '../memory/recall/recallScoped';
+import type { WorktreeView } from '../memory/recall/WorktreeView';
+import { MemoryStore } from '../memory/store/MemoryStore';
+import { toMemoryDto } from './memoryDtos';
+import { demoWorktreeView, folderWorktreeView } from './worktreeViews';
 import { type Clock, systemClock } from '../ports/Clock';
 import type { Scheduler } from '../ports/Scheduler';
 import type { ClientSession } from './ClientSession';
@@ -30,6 +39,10 @@ export interface HostOptions {
   scheduler?: Scheduler;
   /** Token counting for the engine (default: o200k_base through js-tiktoken). */
   tokenizer?: Tokenizer;
+  /** `Settings.memory`: recall project memory into prompts (default true). */
+  memory?: boolean;
+  /** The project folder, for a non-demo workspace (its files are the agents' view). */
+  workspaceDir?: string;
   /** Where unexpected handler failures are reported (they also reach the caller as `internal`). */
   onInternalError?: (err: unknown, command: string) => void;
 }
@@ -61,6 +74,8 @@ export class Host {
     readonly catalog: Catalog,
     private readonly options: HostOptions,
     private readonly demo: DemoPlayer | undefined,
+    readonly memory: MemoryStore,
+    private readonly view: WorktreeView,
   ) {
     const clock = options.clock ?? systemClock;
     this.clock = clock;
@@ -73,6 +88,9 @@ export class Host {
       uptimeMs: () => clock.now() - startedAt,
       engine: () => this.engine,
       syncAgent: (agentId) => this.syncAgent(agentId),
+      memory,
+      view,
+      memoryChanged: (change, entry) => this.memoryChanged(change, entry),
     });
     this.wire(this.engine);
     const tick = options.demoTickMs ?? 0;
@@ -84,15 +102,38 @@ export class Host {
     const scenario = options.demoDir ? loadDemoScenario(options.demoDir) : undefined;
     const catalog = Catalog.open(options.catalogPath);
     try {
+      const clock = options.clock ?? systemClock;
       const tokenizer = options.tokenizer ?? createTiktokenTokenizer();
-      const demo = scenario ? new DemoPlayer(catalog, scenario, options.clock ?? systemClock, (clock) => new Engine({ tokenizer, clock })) : undefined;
+      const view = scenario ? demoWorktreeView : options.workspaceDir ? folderWorktreeView(options.workspaceDir) : demoWorktreeView;
+      const memory = MemoryStore.open(catalog, { partition: partitionId(scenario ? 'demo' : (options.workspaceDir ?? options.catalogPath)), clock });
+      const recall = (engine: Engine, agentId: string, now: number) => Host.recallInto(engine, memory, view, options.memory ?? true, agentId, now);
+      const demo = scenario ? new DemoPlayer(catalog, scenario, clock, (c) => new Engine({ tokenizer, clock: c }), recall) : undefined;
       demo?.seedIfNew();
       demo?.restore();
-      return new Host(catalog, options, demo);
+      return new Host(catalog, options, demo, memory, view);
     } catch (err) {
       catalog.close();
       throw err;
     }
+  }
+
+  /**
+   * Recall project memory into an agent's next prompt (`[recall-roles]`, `[recall-scoped]`): only
+   * for roles that may have it, verified and current entries only; entries whose command evidence
+   * is too old are marked stale for everyone.
+   */
+  private static recallInto(engine: Engine, memory: MemoryStore, view: WorktreeView, enabled: boolean, agentId: string, now: number): void {
+    const id = engine.identity(agentId);
+    if (!recallAllowed(id.role, id.scope, enabled)) {
+      engine.setRecall(agentId, []);
+      return;
+    }
+    const result = recallScoped(memory.list(['verified']), { task: id.task, files: [], view, now });
+    for (const s of result.skipped) if (s.reason === 'stale') memory.markStale(s.record.id, s.record.revision);
+    engine.setRecall(
+      agentId,
+      result.recalled.map(({ record, text }) => ({ memoryId: record.id, text, observedAt: record.provenance.observedAt, confidence: record.provenance.confidence, paths: [...record.evidence.paths] })),
+    );
   }
 
   /** Attach a view. `deliver` receives the events the view subscribes to. */
@@ -139,17 +180,31 @@ export class Host {
         }
         break;
       case 'item.added':
+        this.catalog.putItem(e.item, this.itemSeq++);
         this.hub.emit({ name: 'item.changed', payload: { change: 'added', itemId: e.item.id, item: toItemDto(e.item) } });
         break;
       case 'item.changed':
+        this.catalog.putItem(e.item, this.itemSeq++);
         this.hub.emit({ name: 'item.changed', payload: { change: e.change, itemId: e.item.id, item: toItemDto(e.item) } });
         break;
       case 'item.removed':
+        this.catalog.markItemRemoved(e.itemId);
         this.hub.emit({ name: 'item.changed', payload: { change: 'removed', itemId: e.itemId, item: null } });
+        break;
+      case 'generation.built':
+        this.catalog.saveGeneration(this.engine.generation(e.agentId, e.generation), DROPPED_KEPT);
         break;
       default:
         break;
     }
+  }
+
+  private itemSeq = 0;
+
+  /** Announce a memory change; after a purge, no agent keeps recalled copies of purged entries. */
+  private memoryChanged(change: 'proposed' | 'verified' | 'retired' | 'stale' | 'purged', entry: MemoryRecord | null): void {
+    if (change === 'purged') for (const agentId of this.engine.agentIds()) this.engine.setRecall(agentId, []);
+    this.hub.emit({ name: 'memory.changed', payload: { change, id: entry?.id ?? null, entry: entry ? toMemoryDto(entry) : null } });
   }
 
   /** Write the engine's view of an agent (generation, tokens) to the catalog and announce it. */

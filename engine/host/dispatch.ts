@@ -1,5 +1,6 @@
 import { Commands, type Envelope, type ErrorIssue, isCommandName, StrataError } from '../contract';
 import { EngineError } from '../EngineEvent';
+import { MemoryError } from '../memory/store/MemoryError';
 import type { ClientSession } from './ClientSession';
 import type { Handler, Handlers } from './handlers';
 
@@ -30,6 +31,7 @@ export async function dispatch(
     return { ok: true, value };
   } catch (err) {
     if (err instanceof StrataError) return fail(err);
+    if (err instanceof MemoryError) return fail(new StrataError(err.code === 'invalid' ? 'invalid_args' : err.code, err.message));
     if (err instanceof EngineError) return fail(new StrataError(err.code === 'not_found' ? 'not_found' : err.code === 'duplicate' ? 'conflict' : 'invalid_args', err.message));
     onInternalError(err, name);
     return fail(new StrataError('internal', `"${name}" failed: ${err instanceof Error ? err.message : String(err)}`));

@@ -3,7 +3,11 @@ import { type CommandName, type CommandResult, Commands, StrataError } from '../
 import type { Catalog } from '../catalog/Catalog';
 import type { Engine } from '../Engine';
 import type { ClientSession } from './ClientSession';
+import type { MemoryRecord } from '../memory/MemoryRecord';
+import type { MemoryStore } from '../memory/store/MemoryStore';
+import type { WorktreeView } from '../memory/recall/WorktreeView';
 import { toGenerationDiffDto, toGenerationDto, toGenerationSummary, toItemDto } from './engineDtos';
+import { proposalFromItem, toMemoryDto } from './memoryDtos';
 import { toAgentDto } from './toAgentDto';
 
 /** What a handler may use: the host's state, never the transport. */
@@ -16,6 +20,11 @@ export interface HostContext {
   engine(): Engine;
   /** Write an agent's current generation and tokens from the engine to the catalog and announce it. */
   syncAgent(agentId: string): void;
+  memory: MemoryStore;
+  /** The workspace as agents see it (file hashes for memory evidence and freshness). */
+  view: WorktreeView;
+  /** Announce a memory change (and drop purged entries from the engine's recall). */
+  memoryChanged(change: 'proposed' | 'verified' | 'retired' | 'stale' | 'purged', entry: MemoryRecord | null): void;
 }
 
 /** Arguments after validation (defaults applied). */
@@ -93,6 +102,41 @@ export function createHandlers(ctx: HostContext): Handlers {
       const r = ctx.engine().refresh(agentId, reason ?? 'manual refresh by an operator');
       ctx.syncAgent(agentId);
       return { from: r.from, to: r.to, text: r.text };
+    },
+
+    listMemory: ({ states }) => ({ entries: ctx.memory.list(states).map(toMemoryDto) }),
+
+    getMemory: ({ id }) => {
+      const r = ctx.memory.get(id);
+      if (!r) throw new StrataError('not_found', `No memory entry ${id}.`);
+      return { entry: toMemoryDto(r) };
+    },
+
+    promoteToMemory: ({ itemId }) => {
+      const engine = ctx.engine();
+      const item = engine.item(itemId);
+      const record = ctx.memory.propose(proposalFromItem(item, ctx.view));
+      engine.promote(itemId, 'memory');
+      ctx.memoryChanged('proposed', record);
+      return { entry: toMemoryDto(record) };
+    },
+
+    verifyMemory: ({ id, revision }) => {
+      const record = ctx.memory.verify(id, revision);
+      ctx.memoryChanged('verified', record);
+      return { entry: toMemoryDto(record) };
+    },
+
+    retireMemory: ({ id, revision }) => {
+      const record = ctx.memory.retire(id, revision);
+      ctx.memoryChanged('retired', record);
+      return { entry: toMemoryDto(record) };
+    },
+
+    purgeMemory: ({ states }) => {
+      const report = ctx.memory.purge(states);
+      ctx.memoryChanged('purged', null);
+      return report;
     },
   };
 }

@@ -79,4 +79,6 @@ export interface ContextItem {
   phase?: string;
   /** Signature of the action that produced it (tool name + arguments), for repeated-action indicators. */
   signature?: string;
+  /** Only this agent may receive it (recalled memory is chosen per recipient); absent: anyone. */
+  audience?: string;
 }

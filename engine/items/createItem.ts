@@ -21,6 +21,7 @@ export interface ItemInput {
   mandatory?: boolean;
   phase?: string;
   signature?: string;
+  audience?: string;
 }
 
 const clamp01 = (n: number) => (Number.isFinite(n) ? Math.min(1, Math.max(0, n)) : 0);
@@ -64,6 +65,7 @@ export function createItem(input: ItemInput): ContextItem {
   };
   if (input.phase !== undefined) item.phase = input.phase;
   if (input.signature !== undefined) item.signature = input.signature;
+  if (input.audience !== undefined) item.audience = input.audience;
   return freezeItem(item);
 }
 

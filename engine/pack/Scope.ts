@@ -30,3 +30,8 @@ export function scopeExclusion(
   }
   return undefined;
 }
+
+/** Why an item addressed to one agent (recalled memory) stays out of another's context. */
+export function audienceExclusion(item: { audience?: string }, agentId: string): string | undefined {
+  return item.audience !== undefined && item.audience !== agentId ? `addressed to ${item.audience} only` : undefined;
+}

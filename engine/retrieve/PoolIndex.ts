@@ -205,7 +205,7 @@ export class PoolIndex {
     this.hasSymbols.data[slot] = p.symbols.length > 0 ? 1 : 0;
     this.task.data[slot] = this.code(p.taskId);
     this.phase.data[slot] = item.phase === undefined ? -1 : this.code(item.phase);
-    const key = `${item.class}|${item.kind}|${p.source}|${p.taskId}|${item.phase ?? ''}|${item.pinned || item.mandatory}`;
+    const key = `${item.class}|${item.kind}|${p.source}|${p.taskId}|${item.phase ?? ''}|${item.pinned || item.mandatory}|${item.audience ?? ''}`;
     let combo = this.combos.get(key);
     if (combo === undefined) {
       combo = this.combos.size;
@@ -216,7 +216,7 @@ export class PoolIndex {
 
   /**
    * Distinct combinations of what a scope or strategy may decide on (class, kind, source, task,
-   * phase, pinned or mandatory); `combo` holds each slot's. A build decides each combination once.
+   * phase, pinned or mandatory, audience); `combo` holds each slot's. A build decides each combination once.
    */
   get comboCount(): number {
     return this.combos.size;

@@ -6,6 +6,7 @@
 //   engine   -> nothing of ours above it, no electron/react/DOM-side packages; Node built-ins only in
 //               catalog/, runtime/tools/, providers/, traces/ and host/; better-sqlite3 only in catalog/.
 //   engine/contract -> zod only.
+//   engine/catalog/memoryAccess (the memory table's connection) -> only from engine/catalog and engine/memory/store.
 // Parses every source file with the TypeScript compiler (static, dynamic and require imports).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
@@ -111,6 +112,9 @@ export function violation(from, imp, target) {
     }
     if (bare && packageName(spec) === 'better-sqlite3' && !typeOnly && !from.startsWith('engine/catalog/')) {
       return `only engine/catalog may open SQLite (better-sqlite3 imported from ${from})`;
+    }
+    if (!bare && target === 'engine/catalog/memoryAccess' && !from.startsWith('engine/catalog/') && !from.startsWith('engine/memory/store/')) {
+      return `only the memory store (engine/memory/store) may reach the memory table's connection (${from})`;
     }
   }
   return undefined;

@@ -78,3 +78,30 @@ test('the engine commands answer through the web host', async () => {
     await paused.stop();
   }
 });
+
+test('project memory: promote a finding, verify it, purge it with confirmation', async () => {
+  const { WsTestClient } = await import('../support/wsClient');
+  const url = new URL(web.url);
+  const client = await WsTestClient.connect(`ws://${url.host}/ws?token=${url.searchParams.get('token')}`);
+  try {
+    await client.call('subscribe', { events: ['memory.changed'] });
+    // The demo's first step adds the primary's planning decision.
+    let promoted = await client.call('promoteToMemory', { itemId: 'decision:1' });
+    for (let i = 0; !promoted.ok && i < 40; i++) {
+      await new Promise((r) => setTimeout(r, 250));
+      promoted = await client.call('promoteToMemory', { itemId: 'decision:1' });
+    }
+    expect(promoted).toMatchObject({ ok: true, value: { entry: { state: 'candidate', verified: false, revision: 1 } } });
+    const id = promoted.ok ? (promoted.value as { entry: { id: string } }).entry.id : '';
+    expect(await client.call('verifyMemory', { id, revision: 2 })).toMatchObject({ ok: false, error: { code: 'conflict' } });
+    expect(await client.call('verifyMemory', { id, revision: 1 })).toMatchObject({ ok: true, value: { entry: { state: 'verified', verified: true, revision: 2 } } });
+    expect(await client.call('purgeMemory', { confirm: 'yes' })).toMatchObject({ ok: false, error: { code: 'invalid_args' } });
+    expect(await client.call('listMemory', {})).toMatchObject({ ok: true, value: { entries: [{ id }] } });
+    const purge = await client.call('purgeMemory', { confirm: 'purge project memory' });
+    expect(purge).toMatchObject({ ok: true, value: { deleted: 1, vacuumed: true, residual: expect.stringMatching(/only complete removal/) } });
+    expect(await client.call('listMemory', {})).toMatchObject({ ok: true, value: { entries: [] } });
+    await client.waitFor(() => client.events.find((e) => e.name === 'memory.changed' && e.payload.change === 'purged'));
+  } finally {
+    client.close();
+  }
+});

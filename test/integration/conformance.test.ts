@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CommandArgs, type CommandName, commandChannel, commandNames, Commands, eventNames, Events } from '../../engine/contract';
 import { Host } from '../../engine/host';
 import { createHandlers } from '../../engine/host/handlers';
+import { demoWorktreeView } from '../../engine/host/worktreeViews';
 import { manualScheduler } from '../../engine/ports/Scheduler';
 import { registerIpc } from '../../electron/main/ipcAdapter';
 import { createPreloadApi } from '../../electron/preload/createPreloadApi';
@@ -27,6 +28,12 @@ const samples: { [K in CommandName]: CommandArgs<K> } = {
   promote: { itemId: 'objective', target: 'pool' },
   rebuild: { agentId: 'primary' },
   refresh: { agentId: 'primary', reason: 'conformance' },
+  listMemory: {},
+  getMemory: { id: 'mem_0000000000000000' },
+  promoteToMemory: { itemId: 'decision:1' },
+  verifyMemory: { id: 'mem_0000000000000000', revision: 1 },
+  retireMemory: { id: 'mem_0000000000000000', revision: 1 },
+  purgeMemory: { confirm: 'purge project memory' },
 };
 
 /** A call reached its handler: it succeeded, or the handler itself refused it (e.g. already removed). */
@@ -58,7 +65,17 @@ describe('contract conformance: every command exists on every side', () => {
   });
 
   it('has a host handler', () => {
-    const handlers = createHandlers({ catalog: host.catalog, version: '1', workspaceName: 'demo', uptimeMs: () => 0, engine: () => host.engine, syncAgent: () => {} });
+    const handlers = createHandlers({
+      catalog: host.catalog,
+      version: '1',
+      workspaceName: 'demo',
+      uptimeMs: () => 0,
+      engine: () => host.engine,
+      syncAgent: () => {},
+      memory: host.memory,
+      view: demoWorktreeView,
+      memoryChanged: () => {},
+    });
     expect(Object.keys(handlers).sort()).toEqual([...commandNames].sort());
   });
 

@@ -6,6 +6,7 @@ import { manualClock } from '../../engine/ports/Clock';
 import { manualScheduler } from '../../engine/ports/Scheduler';
 import { loadDemoScenario } from '../../engine/host/demoScenario';
 import { dumpCatalog } from '../support/catalogDump';
+import { latestSchemaVersion } from '../../engine/catalog/migrations';
 import { demoDir, tempDir } from '../support/tempDir';
 import { quarterTokenizer } from '../support/engineFixtures';
 
@@ -46,7 +47,7 @@ describe('Host over a temp-dir catalog with the demo workspace', () => {
     const { envelope } = await call('health', {});
     expect(envelope).toMatchObject({
       ok: true,
-      value: { ok: true, version: '9.9.9', agents: scenario.agents.length, catalog: { journalMode: 'wal', schemaVersion: 1 } },
+      value: { ok: true, version: '9.9.9', agents: scenario.agents.length, catalog: { journalMode: 'wal', schemaVersion: latestSchemaVersion } },
     });
     const list = await call('listAgents', {});
     expect(list.envelope.ok && (list.envelope.value as { agents: { agentId: string; status: string }[] }).agents.map((a) => a.status)).toEqual(
@@ -56,6 +57,7 @@ describe('Host over a temp-dir catalog with the demo workspace', () => {
 
   it('answers every command with a value its result schema accepts', async () => {
     scheduler.tick(3);
+    const memId = () => memoryIdFor('task:primary');
     const samples: { [K in CommandName]: unknown } = {
       health: {},
       listAgents: {},
@@ -71,9 +73,22 @@ describe('Host over a temp-dir catalog with the demo workspace', () => {
       remove: { itemId: 'read:3' },
       rebuild: { agentId: 'primary' },
       refresh: { agentId: 'architect-1' },
+      listMemory: {},
+      promoteToMemory: { itemId: 'task:primary' },
+      getMemory: undefined,
+      verifyMemory: undefined,
+      retireMemory: undefined,
+      purgeMemory: { confirm: 'purge project memory' },
     };
+    // Memory commands after the promotion need the id it created (and its revision).
+    const late: Partial<Record<CommandName, () => unknown>> = {
+      getMemory: () => ({ id: memId() }),
+      verifyMemory: () => ({ id: memId(), revision: 1 }),
+      retireMemory: () => ({ id: memId(), revision: 2 }),
+    };
+    const memoryIdFor = (itemId: string) => host.memory.list().find((r) => r.provenance.itemId === itemId)?.id;
     for (const name of Object.keys(samples) as CommandName[]) {
-      const { envelope } = await call(name, samples[name]);
+      const { envelope } = await call(name, late[name] ? late[name]!() : samples[name]);
       expect(envelope.ok, `${name}: ${JSON.stringify(envelope)}`).toBe(true);
       if (envelope.ok) expect(() => Commands[name].result.parse(envelope.value)).not.toThrow();
     }

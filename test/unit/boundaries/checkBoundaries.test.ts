@@ -398,3 +398,16 @@ describe('the checker as a CLI', () => {
     expect(out.stderr).toBe('');
   });
 });
+
+describe('checkBoundaries: the memory table connection', () => {
+  it.each([
+    ['engine/memory/store/MemoryStore.ts', undefined],
+    ['engine/catalog/Catalog.ts', undefined],
+    ['engine/host/Host.ts', /only the memory store/],
+    ['engine/Engine.ts', /only the memory store/],
+  ])('%s importing engine/catalog/memoryAccess', (from, expected) => {
+    const v = violation(from, { spec: '../catalog/memoryAccess', typeOnly: false, line: 1 }, 'engine/catalog/memoryAccess');
+    if (expected) expect(v).toMatch(expected);
+    else expect(v).toBeUndefined();
+  });
+});

@@ -34,8 +34,14 @@ describe('contract', () => {
       'promote',
       'rebuild',
       'refresh',
+      'listMemory',
+      'getMemory',
+      'promoteToMemory',
+      'verifyMemory',
+      'retireMemory',
+      'purgeMemory',
     ]);
-    expect(eventNames).toEqual(['agent.updated', 'log', 'generation.started', 'item.changed']);
+    expect(eventNames).toEqual(['agent.updated', 'log', 'generation.started', 'item.changed', 'memory.changed']);
   });
 
   it('refuses unknown keys in every command argument object', () => {

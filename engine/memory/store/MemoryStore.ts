@@ -1,0 +1,208 @@
+import type { Catalog } from '../../catalog/Catalog';
+import { importLegacyCatalog, type LegacyImportReport, registerLegacyMemoryIntake } from '../../catalog/legacyImport';
+import { memoryConnection } from '../../catalog/memoryAccess';
+import { memoryGuardSql } from '../../catalog/memoryGuard';
+import type { Clock } from '../../ports/Clock';
+import { intakeProposal, intakeRecord } from '../intake';
+import { MEMORY_SCHEMA_VERSION, type MemoryRecord, type MemoryState, memoryStates } from '../MemoryRecord';
+import { newMemoryId } from '../partitionId';
+import { legacyToRow } from './legacyRecord';
+import { MemoryError } from './MemoryError';
+import { memoryMigrations } from './memoryMigrations';
+
+/** What a purge did, and what it cannot promise (spec "WAL and free pages"). */
+export interface PurgeReport {
+  deleted: number;
+  /** Recalled copies of the purged entries removed from the items pool table. */
+  recalledCopiesDeleted: number;
+  vacuumed: boolean;
+  /** The WAL was checkpointed into the main file and truncated to zero. */
+  walTruncated: boolean;
+  residual: string;
+}
+
+/** The honest residual-exposure statement the UI and README show (spec "WAL and free pages"). */
+export const RESIDUAL_EXPOSURE =
+  'Purging deletes the rows, rewrites free pages (VACUUM) and truncates the WAL, so the removed text is no longer in ' +
+  'catalog.sqlite or catalog.sqlite-wal. It cannot reach copies made before: backups, file-system snapshots, or pages ' +
+  'written before secure_delete was on and not rewritten since. Deleting the catalog and its -wal and -shm files is ' +
+  'the only complete removal.';
+
+interface Row {
+  payload: string;
+}
+
+/**
+ * Project memory: the only reader and writer of the catalog's `memory` table
+ * (`[memory-only-module]`). Every write goes through the intake and is a revision
+ * check-and-set (`[memory-cas]`); rows are schema-2 JSON in one opaque `ws_` partition.
+ */
+export class MemoryStore {
+  private readonly db: ReturnType<typeof memoryConnection>;
+
+  private constructor(
+    private readonly catalog: Catalog,
+    readonly partition: string,
+    private readonly clock: Clock,
+  ) {
+    this.db = memoryConnection(catalog);
+  }
+
+  /**
+   * Open the store on a catalog: run the memory migrations, install the guard again, and as a
+   * best effort rewrite free pages (VACUUM) and truncate the WAL (spec "WAL and free pages").
+   */
+  static open(catalog: Catalog, o: { partition: string; clock: Clock }): MemoryStore {
+    const store = new MemoryStore(catalog, o.partition, o.clock);
+    const db = store.db;
+    db.pragma('secure_delete = ON');
+    const row = db.prepare("SELECT value FROM meta WHERE key = 'memory.schema'").get() as { value: string } | undefined;
+    const from = row ? Number(row.value) : 0;
+    db.transaction(() => {
+      for (const m of memoryMigrations.filter((x) => x.version > from)) db.exec(m.sql);
+      const latest = memoryMigrations.reduce((v, m) => Math.max(v, m.version), 0);
+      db.prepare("INSERT INTO meta(key, value) VALUES ('memory.schema', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(String(latest));
+      db.exec(memoryGuardSql);
+    })();
+    store.compact();
+    registerLegacyMemoryIntake((payload, legacy) => legacyToRow(payload, legacy, o.clock.now()));
+    return store;
+  }
+
+  /** Import a version-1 catalog's memory through the intake (see `importLegacyCatalog`). */
+  importLegacy(legacyPath: string): LegacyImportReport {
+    return importLegacyCatalog(this.catalog, legacyPath);
+  }
+
+  /** Propose a new entry: it passes the intake and lands as an unverified candidate at revision 1. */
+  propose(proposal: unknown, seed?: string): MemoryRecord {
+    const checked = intakeProposal(proposal);
+    if (!checked.ok) throw new MemoryError('invalid', `Refused by the memory intake: ${checked.reason}`);
+    const now = this.clock.now();
+    const p = checked.proposal;
+    const record: MemoryRecord = {
+      schemaVersion: MEMORY_SCHEMA_VERSION,
+      id: newMemoryId(seed ?? `${this.partition}:${p.provenance.agentId}:${p.provenance.itemId ?? ''}:${p.title}:${now}`),
+      partition: this.partition,
+      state: 'candidate',
+      revision: 1,
+      kind: p.kind,
+      title: p.title,
+      body: p.body,
+      evidence: p.evidence,
+      provenance: p.provenance,
+      verified: false,
+      createdAt: now,
+      updatedAt: now,
+    };
+    if (this.get(record.id)) throw new MemoryError('conflict', `A memory entry ${record.id} already exists.`);
+    this.write(record, undefined);
+    return record;
+  }
+
+  get(id: string): MemoryRecord | undefined {
+    const row = this.db.prepare('SELECT payload FROM memory WHERE id = ? AND partition = ?').get(id, this.partition) as Row | undefined;
+    return row ? (JSON.parse(row.payload) as MemoryRecord) : undefined;
+  }
+
+  /** Entries of this partition, newest first, optionally of some states only. */
+  list(states: readonly MemoryState[] = memoryStates): MemoryRecord[] {
+    const rows = this.db
+      .prepare(`SELECT payload FROM memory WHERE partition = ? AND state IN (${states.map(() => '?').join(', ')}) ORDER BY updated_at DESC, id`)
+      .all(this.partition, ...states) as Row[];
+    return rows.map((r) => JSON.parse(r.payload) as MemoryRecord);
+  }
+
+  /** Mark an entry verified (the one way an entry becomes verified: `[unverified-stays-unverified]`). */
+  verify(id: string, expectedRevision: number): MemoryRecord {
+    return this.transition(id, expectedRevision, ['candidate', 'stale'], { state: 'verified', verified: true });
+  }
+
+  retire(id: string, expectedRevision: number): MemoryRecord {
+    return this.transition(id, expectedRevision, ['candidate', 'verified', 'stale'], { state: 'retired' });
+  }
+
+  /** Stale for everyone (e.g. command evidence older than 30 days). */
+  markStale(id: string, expectedRevision: number): MemoryRecord {
+    return this.transition(id, expectedRevision, ['verified', 'candidate'], { state: 'stale' });
+  }
+
+  /** Soft delete: the row stays, as `deleted`, until a purge removes it. */
+  delete(id: string, expectedRevision: number): MemoryRecord {
+    return this.transition(id, expectedRevision, ['candidate', 'verified', 'stale', 'retired'], { state: 'deleted' });
+  }
+
+  /**
+   * Delete entries (all, or of the given states) and their recalled copies, then VACUUM and
+   * truncate the WAL, and say what was done and what remains possible.
+   */
+  purge(states: readonly MemoryState[] = memoryStates): PurgeReport {
+    const ids = (this.db.prepare(`SELECT id FROM memory WHERE partition = ? AND state IN (${states.map(() => '?').join(', ')})`).all(this.partition, ...states) as { id: string }[]).map(
+      (r) => r.id,
+    );
+    let recalled = 0;
+    this.db.transaction(() => {
+      const del = this.db.prepare('DELETE FROM memory WHERE id = ?');
+      const delCopies = this.db.prepare("DELETE FROM items WHERE id LIKE ? AND json_extract(provenance, '$.source') = 'recalled_memory'");
+      for (const id of ids) {
+        del.run(id);
+        recalled += delCopies.run(`recall:%:${id}`).changes;
+      }
+    })();
+    const { vacuumed, walTruncated } = this.compact();
+    return { deleted: ids.length, recalledCopiesDeleted: recalled, vacuumed, walTruncated, residual: RESIDUAL_EXPOSURE };
+  }
+
+  /** VACUUM then `wal_checkpoint(TRUNCATE)`, best effort (another reader can hold the WAL). */
+  private compact(): { vacuumed: boolean; walTruncated: boolean } {
+    let vacuumed = false;
+    let walTruncated = false;
+    try {
+      this.db.exec('VACUUM');
+      vacuumed = true;
+    } catch {
+      // Best effort: a long-running reader elsewhere can prevent it.
+    }
+    try {
+      const [r] = this.db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number; log: number; checkpointed: number }[];
+      walTruncated = !!r && r.busy === 0 && r.log === 0;
+    } catch {
+      walTruncated = false;
+    }
+    return { vacuumed, walTruncated };
+  }
+
+  private transition(id: string, expectedRevision: number, from: readonly MemoryState[], patch: Partial<MemoryRecord>): MemoryRecord {
+    const current = this.get(id);
+    if (!current) throw new MemoryError('not_found', `No memory entry ${id}.`);
+    if (current.revision !== expectedRevision) {
+      throw new MemoryError('conflict', `Memory entry ${id} is at revision ${current.revision}, not ${expectedRevision}; reload it and try again.`);
+    }
+    if (!from.includes(current.state)) throw new MemoryError('invalid', `Memory entry ${id} is ${current.state}; this change needs ${from.join(' or ')}.`);
+    const next: MemoryRecord = { ...current, ...patch, revision: current.revision + 1, updatedAt: this.clock.now() };
+    this.write(next, expectedRevision);
+    return next;
+  }
+
+  /** Insert (expected undefined) or check-and-set update; every record passes the intake first. */
+  private write(record: MemoryRecord, expectedRevision: number | undefined): void {
+    const checked = intakeRecord(record);
+    if (!checked.ok) throw new MemoryError('invalid', `Refused by the memory intake: ${checked.reason}`);
+    const payload = JSON.stringify(record);
+    if (expectedRevision === undefined) {
+      this.db
+        .prepare('INSERT INTO memory (id, partition, state, revision, payload, updated_at) VALUES (?, ?, ?, ?, ?, ?)')
+        .run(record.id, record.partition, record.state, record.revision, payload, record.updatedAt);
+      return;
+    }
+    const changed = this.db
+      .prepare('UPDATE memory SET state = ?, revision = ?, payload = ?, updated_at = ? WHERE id = ? AND partition = ? AND revision = ?')
+      .run(record.state, record.revision, payload, record.updatedAt, record.id, record.partition, expectedRevision).changes;
+    if (changed !== 1) throw new MemoryError('conflict', `Memory entry ${record.id} changed underneath this write (expected revision ${expectedRevision}).`);
+  }
+
+  /** The catalog this store writes to. */
+  get catalogPath(): string {
+    return this.catalog.path;
+  }
+}
