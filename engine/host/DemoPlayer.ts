@@ -65,8 +65,21 @@ export class DemoPlayer {
     for (let i = 0; i < position && i < this.scenario.steps.length; i++) this.applyToEngine(this.scenario.steps[i] as DemoStep, i);
   }
 
-  /** Apply the next step and return what changed in the catalog. */
+  /**
+   * Apply the next step and return what changed in the catalog. If the step's transaction fails,
+   * the catalog is unchanged and the engine is rebuilt from it, so the two never disagree.
+   */
   step(): DemoChange {
+    try {
+      return this.applyNext();
+    } catch (err) {
+      this.engine = this.freshEngine();
+      this.restore();
+      throw err;
+    }
+  }
+
+  private applyNext(): DemoChange {
     return this.catalog.transaction(() => {
       const position = this.position();
       if (position >= this.scenario.steps.length) {

@@ -2,9 +2,6 @@ import type { Envelope, StrataEvent } from '../contract';
 import { Catalog } from '../catalog/Catalog';
 import { Engine } from '../Engine';
 import type { EngineEvent } from '../EngineEvent';
-import type { Tokenizer } from '../tokens/Tokenizer';
-import { createTiktokenTokenizer } from '../tokens/tiktokenTokenizer';
-import { toItemDto } from './engineDtos';
 import { DROPPED_KEPT } from '../generations/Generation';
 import type { MemoryRecord } from '../memory/MemoryRecord';
 import { partitionId } from '../memory/partitionId';
@@ -12,18 +9,21 @@ import { recallAllowed } from '../memory/recall/recallPolicy';
 import { recallScoped } from '../memory/recall/recallScoped';
 import type { WorktreeView } from '../memory/recall/WorktreeView';
 import { MemoryStore } from '../memory/store/MemoryStore';
-import { toMemoryDto } from './memoryDtos';
-import { demoWorktreeView, folderWorktreeView } from './worktreeViews';
 import { type Clock, systemClock } from '../ports/Clock';
 import type { Scheduler } from '../ports/Scheduler';
+import type { Tokenizer } from '../tokens/Tokenizer';
+import { createTiktokenTokenizer } from '../tokens/tiktokenTokenizer';
 import type { ClientSession } from './ClientSession';
 import { DemoPlayer, type DemoChange } from './DemoPlayer';
 import { loadDemoScenario } from './demoScenario';
 import { dispatch } from './dispatch';
+import { toItemDto } from './engineDtos';
 import { EventHub } from './EventHub';
 import { createHandlers, type Handlers } from './handlers';
+import { toMemoryDto } from './memoryDtos';
 import { systemScheduler } from './systemScheduler';
 import { toAgentDto } from './toAgentDto';
+import { demoWorktreeView, folderWorktreeView } from './worktreeViews';
 
 export interface HostOptions {
   /** SQLite file of the workspace catalog (created and migrated if needed). */
@@ -56,9 +56,9 @@ export interface HostConnection {
 }
 
 /**
- * The Strata host: owns the workspace catalog (and later the engine and the agent runtime),
- * answers contract commands and pushes contract events. Plain Node: Electron main and the
- * headless web host are two thin transports over the same Host.
+ * The Strata host: owns the workspace catalog, the context engine and project memory (and later
+ * the agent runtime), answers contract commands and pushes contract events. Plain Node: Electron
+ * main and the headless web host are two thin transports over the same Host.
  */
 export class Host {
   private readonly hub = new EventHub();
@@ -75,7 +75,7 @@ export class Host {
     private readonly options: HostOptions,
     private readonly demo: DemoPlayer | undefined,
     readonly memory: MemoryStore,
-    private readonly view: WorktreeView,
+    view: WorktreeView,
   ) {
     const clock = options.clock ?? systemClock;
     this.clock = clock;
@@ -157,8 +157,12 @@ export class Host {
   /** Advance the demo scenario by one step (the timer calls this; tests call it directly). */
   stepDemo(): void {
     if (!this.demo || this.closed) return;
-    const change = this.demo.step();
-    this.wire(this.engine);
+    let change: DemoChange;
+    try {
+      change = this.demo.step();
+    } finally {
+      this.wire(this.engine);
+    }
     this.publish(change);
   }
 

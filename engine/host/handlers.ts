@@ -43,6 +43,8 @@ const DROPPED_LIMIT = 500;
 
 export function createHandlers(ctx: HostContext): Handlers {
   const { catalog } = ctx;
+  // A command that changes state writes all of it in one catalog transaction (`[turn-atomic]`).
+  const tx = <T>(fn: () => T): T => catalog.transaction(fn);
   return {
     health: () => ({
       ok: true,
@@ -83,26 +85,29 @@ export function createHandlers(ctx: HostContext): Handlers {
 
     diffGenerations: ({ agentId, from, to }) => toGenerationDiffDto(ctx.engine().diff(agentId, from, to)),
 
-    pin: ({ itemId }) => ({ item: toItemDto(ctx.engine().pin(itemId)) }),
-    unpin: ({ itemId }) => ({ item: toItemDto(ctx.engine().unpin(itemId)) }),
-    verify: ({ itemId }) => ({ item: toItemDto(ctx.engine().verify(itemId)) }),
-    promote: ({ itemId, target }) => ({ item: toItemDto(ctx.engine().promote(itemId, target)) }),
-    remove: ({ itemId }) => {
-      ctx.engine().remove(itemId);
-      return { itemId };
-    },
+    pin: ({ itemId }) => tx(() => ({ item: toItemDto(ctx.engine().pin(itemId)) })),
+    unpin: ({ itemId }) => tx(() => ({ item: toItemDto(ctx.engine().unpin(itemId)) })),
+    verify: ({ itemId }) => tx(() => ({ item: toItemDto(ctx.engine().verify(itemId)) })),
+    promote: ({ itemId, target }) => tx(() => ({ item: toItemDto(ctx.engine().promote(itemId, target)) })),
+    remove: ({ itemId }) =>
+      tx(() => {
+        ctx.engine().remove(itemId);
+        return { itemId };
+      }),
 
-    rebuild: ({ agentId }) => {
-      const r = ctx.engine().rebuild(agentId, 'manual rebuild by an operator');
-      ctx.syncAgent(agentId);
-      return { generation: toGenerationSummary(r.generation) };
-    },
+    rebuild: ({ agentId }) =>
+      tx(() => {
+        const r = ctx.engine().rebuild(agentId, 'manual rebuild by an operator');
+        ctx.syncAgent(agentId);
+        return { generation: toGenerationSummary(r.generation) };
+      }),
 
-    refresh: ({ agentId, reason }) => {
-      const r = ctx.engine().refresh(agentId, reason ?? 'manual refresh by an operator');
-      ctx.syncAgent(agentId);
-      return { from: r.from, to: r.to, text: r.text };
-    },
+    refresh: ({ agentId, reason }) =>
+      tx(() => {
+        const r = ctx.engine().refresh(agentId, reason ?? 'manual refresh by an operator');
+        ctx.syncAgent(agentId);
+        return { from: r.from, to: r.to, text: r.text };
+      }),
 
     listMemory: ({ states }) => ({ entries: ctx.memory.list(states).map(toMemoryDto) }),
 
@@ -112,27 +117,31 @@ export function createHandlers(ctx: HostContext): Handlers {
       return { entry: toMemoryDto(r) };
     },
 
-    promoteToMemory: ({ itemId }) => {
-      const engine = ctx.engine();
-      const item = engine.item(itemId);
-      const record = ctx.memory.propose(proposalFromItem(item, ctx.view));
-      engine.promote(itemId, 'memory');
-      ctx.memoryChanged('proposed', record);
-      return { entry: toMemoryDto(record) };
-    },
+    promoteToMemory: ({ itemId }) =>
+      tx(() => {
+        const engine = ctx.engine();
+        const item = engine.item(itemId);
+        const record = ctx.memory.propose(proposalFromItem(item, ctx.view));
+        engine.promote(itemId, 'memory');
+        ctx.memoryChanged('proposed', record);
+        return { entry: toMemoryDto(record) };
+      }),
 
-    verifyMemory: ({ id, revision }) => {
-      const record = ctx.memory.verify(id, revision);
-      ctx.memoryChanged('verified', record);
-      return { entry: toMemoryDto(record) };
-    },
+    verifyMemory: ({ id, revision }) =>
+      tx(() => {
+        const record = ctx.memory.verify(id, revision);
+        ctx.memoryChanged('verified', record);
+        return { entry: toMemoryDto(record) };
+      }),
 
-    retireMemory: ({ id, revision }) => {
-      const record = ctx.memory.retire(id, revision);
-      ctx.memoryChanged('retired', record);
-      return { entry: toMemoryDto(record) };
-    },
+    retireMemory: ({ id, revision }) =>
+      tx(() => {
+        const record = ctx.memory.retire(id, revision);
+        ctx.memoryChanged('retired', record);
+        return { entry: toMemoryDto(record) };
+      }),
 
+    // Not in a transaction: VACUUM cannot run inside one.
     purgeMemory: ({ states }) => {
       const report = ctx.memory.purge(states);
       ctx.memoryChanged('purged', null);
