@@ -63,6 +63,8 @@ export interface BuildResult {
 /** One recalled memory entry as the engine takes it (rendered by the memory module). */
 export interface RecalledEntry {
   memoryId: string;
+  /** Who made the observation (the recipient is recorded as the item's agent). */
+  author?: string;
   text: string;
   observedAt: number;
   confidence: number;
@@ -314,7 +316,7 @@ export class Engine {
         id,
         kind: 'note',
         class: 'project_memory',
-        title: `Recalled ${e.memoryId}`,
+        title: `Recalled ${e.memoryId}${e.author ? ` (observed by ${e.author})` : ''}`,
         content: e.text,
         source: 'recalled_memory',
         agentId,

@@ -77,6 +77,7 @@ export class Catalog {
   readonly path: string;
   private readonly db: Database.Database;
   private readonly lock: CatalogLock | undefined;
+  private readonly statements = new Map<string, Database.Statement>();
 
   private constructor(path: string, db: Database.Database, lock: CatalogLock | undefined) {
     this.path = path;
@@ -122,6 +123,16 @@ export class Catalog {
     return catalog;
   }
 
+  /** A prepared statement, compiled once per catalog (a turn runs the same few statements many times). */
+  private sql(source: string): Database.Statement {
+    let st = this.statements.get(source);
+    if (!st) {
+      st = this.db.prepare(source);
+      this.statements.set(source, st);
+    }
+    return st;
+  }
+
   /** Highest migration applied to this file. */
   schemaVersion(): number {
     return currentVersion(this.db);
@@ -137,18 +148,17 @@ export class Catalog {
   }
 
   getMeta(key: string): string | undefined {
-    const row = this.db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined;
+    const row = this.sql('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined;
     return row?.value;
   }
 
   setMeta(key: string, value: string): void {
-    this.db.prepare('INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, value);
+    this.sql('INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, value);
   }
 
   /** Parents before children (by depth), then by id: the order of the agent tree. */
   listAgents(): AgentRecord[] {
-    const rows = this.db
-      .prepare(
+    const rows = this.sql(
         `WITH RECURSIVE tree(agent_id, depth) AS (
            SELECT agent_id, 0 FROM agents WHERE parent IS NULL
            UNION ALL
@@ -161,24 +171,23 @@ export class Catalog {
   }
 
   getAgent(agentId: string): AgentRecord | undefined {
-    const row = this.db.prepare('SELECT * FROM agents WHERE agent_id = ?').get(agentId) as AgentRow | undefined;
+    const row = this.sql('SELECT * FROM agents WHERE agent_id = ?').get(agentId) as AgentRow | undefined;
     return row ? toRecord(row) : undefined;
   }
 
   childrenOf(agentId: string): string[] {
-    return (this.db.prepare('SELECT agent_id FROM agents WHERE parent = ? ORDER BY agent_id').all(agentId) as { agent_id: string }[]).map(
+    return (this.sql('SELECT agent_id FROM agents WHERE parent = ? ORDER BY agent_id').all(agentId) as { agent_id: string }[]).map(
       (r) => r.agent_id,
     );
   }
 
   countAgents(): number {
-    return (this.db.prepare('SELECT count(*) AS n FROM agents').get() as { n: number }).n;
+    return (this.sql('SELECT count(*) AS n FROM agents').get() as { n: number }).n;
   }
 
   /** Insert or replace an agent; the caller supplies the next revision. */
   putAgent(a: AgentRecord): void {
-    this.db
-      .prepare(
+    this.sql(
         `INSERT INTO agents (agent_id, parent, role, task, model, status, generation, tokens, budget,
            usage_input, usage_cache_read, usage_cache_write, usage_output, revision, updated_at)
          VALUES (@agentId, @parent, @role, @task, @model, @status, @generation, @tokens, @budget,
@@ -193,8 +202,7 @@ export class Catalog {
   }
 
   appendLog(entry: Omit<LogEntry, 'seq'>): LogEntry {
-    const info = this.db
-      .prepare('INSERT INTO events (at, level, agent_id, message) VALUES (?, ?, ?, ?)')
+    const info = this.sql('INSERT INTO events (at, level, agent_id, message) VALUES (?, ?, ?, ?)')
       .run(entry.at, entry.level, entry.agentId, entry.message);
     return { seq: Number(info.lastInsertRowid), ...entry };
   }
@@ -203,16 +211,15 @@ export class Catalog {
   recentLog(limit: number, agentId?: string): LogEntry[] {
     const rows = (
       agentId === undefined
-        ? this.db.prepare('SELECT * FROM events ORDER BY seq DESC LIMIT ?').all(limit)
-        : this.db.prepare('SELECT * FROM events WHERE agent_id = ? ORDER BY seq DESC LIMIT ?').all(agentId, limit)
+        ? this.sql('SELECT * FROM events ORDER BY seq DESC LIMIT ?').all(limit)
+        : this.sql('SELECT * FROM events WHERE agent_id = ? ORDER BY seq DESC LIMIT ?').all(agentId, limit)
     ) as EventRow[];
     return rows.reverse().map(toLogEntry);
   }
 
   /** Store or replace an item of the engine's pool (by id; `seq` is its arrival order). */
   putItem(item: ContextItem, seq: number): void {
-    this.db
-      .prepare(
+    this.sql(
         `INSERT INTO items (id, seq, kind, class, title, content, content_hash, provenance, pinned, mandatory, phase, signature, removed)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)
          ON CONFLICT(id) DO UPDATE SET kind = excluded.kind, class = excluded.class, title = excluded.title, content = excluded.content,
@@ -224,11 +231,11 @@ export class Catalog {
 
   /** Removed items keep their row (generations refer to them), marked removed. */
   markItemRemoved(id: string): void {
-    this.db.prepare('UPDATE items SET removed = 1 WHERE id = ?').run(id);
+    this.sql('UPDATE items SET removed = 1 WHERE id = ?').run(id);
   }
 
   countItems(): number {
-    return (this.db.prepare('SELECT count(*) AS n FROM items WHERE removed = 0').get() as { n: number }).n;
+    return (this.sql('SELECT count(*) AS n FROM items WHERE removed = 0').get() as { n: number }).n;
   }
 
   /**
@@ -237,8 +244,7 @@ export class Catalog {
    * `droppedLimit`; `dropped_total` keeps the count.
    */
   saveGeneration(g: Generation, droppedLimit: number): void {
-    this.db
-      .prepare(
+    this.sql(
         `INSERT INTO generations (agent_id, number, phase, strategy, budget, tokens, overflow, boundary_kind, boundary_reason, builds, prefix_hash,
            started_at, layer_tokens, indicators, dropped_total)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -248,8 +254,8 @@ export class Catalog {
       .run(g.agentId, g.number, g.phase, g.strategy, g.budget, g.tokens, g.overflow, g.boundary.kind, g.boundary.reason, g.builds, g.prefixHash, g.startedAt,
         JSON.stringify(g.layerTokens), JSON.stringify(g.indicators), g.droppedTotal);
     const stored = (role: string) =>
-      (this.db.prepare('SELECT count(*) AS n FROM generation_entries WHERE agent_id = ? AND number = ? AND role = ?').get(g.agentId, g.number, role) as { n: number }).n;
-    const insert = this.db.prepare(
+      (this.sql('SELECT count(*) AS n FROM generation_entries WHERE agent_id = ? AND number = ? AND role = ?').get(g.agentId, g.number, role) as { n: number }).n;
+    const insert = this.sql(
       `INSERT OR IGNORE INTO generation_entries (agent_id, number, role, position, item_id, layer, tokens, score, tier, text, from_tokens, to_tokens)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
@@ -272,7 +278,7 @@ export class Catalog {
   /** Stored generations of an agent (summaries), oldest first. */
   storedGenerations(agentId: string): { number: number; tokens: number; boundaryReason: string; droppedTotal: number }[] {
     return (
-      this.db.prepare('SELECT number, tokens, boundary_reason, dropped_total FROM generations WHERE agent_id = ? ORDER BY number').all(agentId) as {
+      this.sql('SELECT number, tokens, boundary_reason, dropped_total FROM generations WHERE agent_id = ? ORDER BY number').all(agentId) as {
         number: number;
         tokens: number;
         boundary_reason: string;
@@ -288,7 +294,7 @@ export class Catalog {
   readTable(table: string, limit = 1000): Record<string, unknown>[] {
     if (table === 'memory') throw new CatalogError(MEMORY_REFUSAL);
     if (!READABLE_TABLES.has(table)) throw new CatalogError(`No table "${table}" in the catalog.`);
-    return this.db.prepare(`SELECT * FROM "${table}" LIMIT ?`).all(limit) as Record<string, unknown>[];
+    return this.sql(`SELECT * FROM "${table}" LIMIT ?`).all(limit) as Record<string, unknown>[];
   }
 
   /** Write one row to a table by column name (generic; refuses the memory table). */
@@ -297,7 +303,7 @@ export class Catalog {
     if (!READABLE_TABLES.has(table) || table === 'schema_migrations') throw new CatalogError(`No writable table "${table}" in the catalog.`);
     const cols = Object.keys(row);
     if (cols.length === 0 || cols.some((c) => !/^[a-z_]+$/.test(c))) throw new CatalogError('putRow needs column names of lowercase letters and underscores.');
-    this.db.prepare(`INSERT OR REPLACE INTO "${table}" (${cols.join(', ')}) VALUES (${cols.map((c) => `@${c}`).join(', ')})`).run(row);
+    this.sql(`INSERT OR REPLACE INTO "${table}" (${cols.join(', ')}) VALUES (${cols.map((c) => `@${c}`).join(', ')})`).run(row);
   }
 
   /** SQLite's own consistency check of the whole file: 'ok' when sound. */

@@ -1,5 +1,6 @@
-import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, realpathSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
 
 /** Paths locked by this process, so a second Catalog in the same process is refused too. */
 const heldHere = new Set<string>();
@@ -38,7 +39,9 @@ export class CatalogLock {
   private constructor(private readonly path: string) {}
 
   static acquire(catalogPath: string): CatalogLock {
-    const path = `${catalogPath}.lock`;
+    // One key per file however its path is spelled (./, //, relative, symlinked folders).
+    const resolved = resolve(catalogPath);
+    const path = `${join(realpathSync(dirname(resolved)), basename(resolved))}.lock`;
     if (heldHere.has(path)) {
       throw new Error(`The catalog at ${catalogPath} is already open in this process; close it first.`);
     }
@@ -53,7 +56,10 @@ export class CatalogLock {
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
         const owner = readOwner(path);
         const sameHost = !owner || owner.host === hostname();
-        if (owner && sameHost && owner.pid !== process.pid && alive(owner.pid)) {
+        if (owner && sameHost && owner.pid === process.pid) {
+          throw new Error(`The catalog at ${catalogPath} is already open in this process; close it first.`);
+        }
+        if (owner && sameHost && alive(owner.pid)) {
           throw new Error(
             `The catalog at ${catalogPath} is in use by another Strata process (pid ${owner.pid}, since ${owner.startedAt}). ` +
               'Close it, or open another workspace with --workspace or STRATA_HOME.',

@@ -132,7 +132,14 @@ export class Host {
     for (const s of result.skipped) if (s.reason === 'stale') memory.markStale(s.record.id, s.record.revision);
     engine.setRecall(
       agentId,
-      result.recalled.map(({ record, text }) => ({ memoryId: record.id, text, observedAt: record.provenance.observedAt, confidence: record.provenance.confidence, paths: [...record.evidence.paths] })),
+      result.recalled.map(({ record, text }) => ({
+        memoryId: record.id,
+        author: record.provenance.agentId,
+        text,
+        observedAt: record.provenance.observedAt,
+        confidence: record.provenance.confidence,
+        paths: [...record.evidence.paths],
+      })),
     );
   }
 
@@ -205,9 +212,20 @@ export class Host {
 
   private itemSeq = 0;
 
-  /** Announce a memory change; after a purge, no agent keeps recalled copies of purged entries. */
+  /**
+   * Announce a memory change. After a purge no prompt may carry purged text: recalled copies of
+   * entries that no longer exist are removed from the pool, which also makes every agent whose
+   * current generation holds one rebuild at its next build (`[erasure]`).
+   */
   private memoryChanged(change: 'proposed' | 'verified' | 'retired' | 'stale' | 'purged', entry: MemoryRecord | null): void {
-    if (change === 'purged') for (const agentId of this.engine.agentIds()) this.engine.setRecall(agentId, []);
+    if (change === 'purged') {
+      const kept = new Set(this.memory.list().map((r) => r.id));
+      for (const item of this.engine.items()) {
+        if (item.provenance.source === 'recalled_memory' && item.id.startsWith('recall:') && !kept.has(item.id.slice(item.id.lastIndexOf(':') + 1))) {
+          this.engine.remove(item.id);
+        }
+      }
+    }
     this.hub.emit({ name: 'memory.changed', payload: { change, id: entry?.id ?? null, entry: entry ? toMemoryDto(entry) : null } });
   }
 

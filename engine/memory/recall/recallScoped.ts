@@ -5,6 +5,17 @@ import { checkFreshness, type Freshness } from './checkFreshness';
 import { renderRecalled } from './renderRecalled';
 import type { WorktreeView } from './WorktreeView';
 
+/** Search terms of a record, computed once per record value (records are immutable per revision). */
+const termsOf = new WeakMap<MemoryRecord, Set<string>>();
+function recordTerms(r: MemoryRecord): Set<string> {
+  let t = termsOf.get(r);
+  if (!t) {
+    t = terms(`${r.title} ${r.body} ${r.evidence.paths.join(' ')}`);
+    termsOf.set(r, t);
+  }
+  return t;
+}
+
 export interface RecallQuery {
   task: string;
   files: readonly string[];
@@ -34,7 +45,7 @@ export function recallScoped(records: readonly MemoryRecord[], q: RecallQuery): 
       skipped.push({ record: r, reason: 'not verified' });
       return false;
     })
-    .map((r) => ({ r, score: overlap(want, terms(`${r.title} ${r.body} ${r.evidence.paths.join(' ')}`)) + (r.evidence.paths.some((p) => files.has(p)) ? 1 : 0) }))
+    .map((r) => ({ r, score: overlap(want, recordTerms(r)) + (r.evidence.paths.some((p) => files.has(p)) ? 1 : 0) }))
     .sort((a, b) => b.score - a.score || b.r.updatedAt - a.r.updatedAt || (a.r.id < b.r.id ? -1 : 1));
 
   const fresh: { record: MemoryRecord; text: string }[] = [];

@@ -1,3 +1,4 @@
+import type Database from 'better-sqlite3';
 import type { Catalog } from '../../catalog/Catalog';
 import { importLegacyCatalog, type LegacyImportReport, registerLegacyMemoryIntake } from '../../catalog/legacyImport';
 import { memoryConnection } from '../../catalog/memoryAccess';
@@ -21,15 +22,29 @@ export interface PurgeReport {
   residual: string;
 }
 
-/** The honest residual-exposure statement the UI and README show (spec "WAL and free pages"). */
-export const RESIDUAL_EXPOSURE =
+/** What no purge can reach (spec "WAL and free pages"). */
+const BEYOND_REACH =
+  'It cannot reach copies made before: backups, file-system snapshots, or pages written before secure_delete was on ' +
+  'and not rewritten since. Deleting the catalog and its -wal and -shm files is the only complete removal.';
+
+/** The honest residual-exposure statement the UI and README show after a complete purge. */
+export const RESIDUAL_EXPOSURE: string =
   'Purging deletes the rows, rewrites free pages (VACUUM) and truncates the WAL, so the removed text is no longer in ' +
-  'catalog.sqlite or catalog.sqlite-wal. It cannot reach copies made before: backups, file-system snapshots, or pages ' +
-  'written before secure_delete was on and not rewritten since. Deleting the catalog and its -wal and -shm files is ' +
-  'the only complete removal.';
+  `catalog.sqlite or catalog.sqlite-wal. ${BEYOND_REACH}`;
 
 interface Row {
+  id: string;
+  revision: number;
   payload: string;
+}
+
+/** What a purge could not do, said plainly (the statement never claims more than happened). */
+function residualFor(vacuumed: boolean, walTruncated: boolean): string {
+  if (vacuumed && walTruncated) return RESIDUAL_EXPOSURE;
+  const missed = [!vacuumed && 'free pages were not rewritten (VACUUM could not run)', !walTruncated && 'the WAL could not be truncated (another reader holds it)']
+    .filter(Boolean)
+    .join(' and ');
+  return `The rows are deleted, but ${missed}, so the removed text may still be in catalog.sqlite${walTruncated ? '' : ' or catalog.sqlite-wal'} until the next purge or memory open succeeds. ${BEYOND_REACH}`;
 }
 
 /**
@@ -39,6 +54,9 @@ interface Row {
  */
 export class MemoryStore {
   private readonly db: ReturnType<typeof memoryConnection>;
+  private readonly statements = new Map<string, Database.Statement>();
+  /** Parsed and checked records by id and revision: a prompt's recall reads the same rows again. */
+  private readonly parsed = new Map<string, { revision: number; record: MemoryRecord | undefined }>();
 
   private constructor(
     private readonly catalog: Catalog,
@@ -96,21 +114,51 @@ export class MemoryStore {
       updatedAt: now,
     };
     if (this.get(record.id)) throw new MemoryError('conflict', `A memory entry ${record.id} already exists.`);
-    this.write(record, undefined);
-    return record;
+    return this.write(record, undefined);
   }
 
   get(id: string): MemoryRecord | undefined {
-    const row = this.db.prepare('SELECT payload FROM memory WHERE id = ? AND partition = ?').get(id, this.partition) as Row | undefined;
-    return row ? (JSON.parse(row.payload) as MemoryRecord) : undefined;
+    const row = this.sql('SELECT id, revision, payload FROM memory WHERE id = ? AND partition = ?').get(id, this.partition) as Row | undefined;
+    return row ? this.read(row) : undefined;
   }
 
-  /** Entries of this partition, newest first, optionally of some states only. */
+  /**
+   * Entries of this partition, newest first, optionally of some states only. A row that does not
+   * pass the intake (written around this module by raw SQL) is never returned.
+   */
   list(states: readonly MemoryState[] = memoryStates): MemoryRecord[] {
-    const rows = this.db
-      .prepare(`SELECT payload FROM memory WHERE partition = ? AND state IN (${states.map(() => '?').join(', ')}) ORDER BY updated_at DESC, id`)
+    const rows = this.sql(`SELECT id, revision, payload FROM memory WHERE partition = ? AND state IN (${states.map(() => '?').join(', ')}) ORDER BY updated_at DESC, id`)
       .all(this.partition, ...states) as Row[];
-    return rows.map((r) => JSON.parse(r.payload) as MemoryRecord);
+    const out: MemoryRecord[] = [];
+    for (const row of rows) {
+      const r = this.read(row);
+      if (r) out.push(r);
+    }
+    return out;
+  }
+
+  private sql(source: string): Database.Statement {
+    let st = this.statements.get(source);
+    if (!st) {
+      st = this.db.prepare(source);
+      this.statements.set(source, st);
+    }
+    return st;
+  }
+
+  /** Parse and check a row once per revision; undefined when it fails the intake. */
+  private read(row: Row): MemoryRecord | undefined {
+    const cached = this.parsed.get(row.id);
+    if (cached && cached.revision === row.revision) return cached.record;
+    let record: MemoryRecord | undefined;
+    try {
+      const checked = intakeRecord(JSON.parse(row.payload));
+      record = checked.ok && checked.record.partition === this.partition ? Object.freeze(checked.record) : undefined;
+    } catch {
+      record = undefined;
+    }
+    this.parsed.set(row.id, { revision: row.revision, record });
+    return record;
   }
 
   /** Mark an entry verified (the one way an entry becomes verified: `[unverified-stays-unverified]`). */
@@ -119,17 +167,17 @@ export class MemoryStore {
   }
 
   retire(id: string, expectedRevision: number): MemoryRecord {
-    return this.transition(id, expectedRevision, ['candidate', 'verified', 'stale'], { state: 'retired' });
+    return this.transition(id, expectedRevision, ['candidate', 'verified', 'stale'], { state: 'retired', verified: false });
   }
 
-  /** Stale for everyone (e.g. command evidence older than 30 days). */
+  /** Stale for everyone (e.g. command evidence older than 30 days); it needs a new verify to recall again. */
   markStale(id: string, expectedRevision: number): MemoryRecord {
-    return this.transition(id, expectedRevision, ['verified', 'candidate'], { state: 'stale' });
+    return this.transition(id, expectedRevision, ['verified', 'candidate'], { state: 'stale', verified: false });
   }
 
   /** Soft delete: the row stays, as `deleted`, until a purge removes it. */
   delete(id: string, expectedRevision: number): MemoryRecord {
-    return this.transition(id, expectedRevision, ['candidate', 'verified', 'stale', 'retired'], { state: 'deleted' });
+    return this.transition(id, expectedRevision, ['candidate', 'verified', 'stale', 'retired'], { state: 'deleted', verified: false });
   }
 
   /**
@@ -137,28 +185,34 @@ export class MemoryStore {
    * truncate the WAL, and say what was done and what remains possible.
    */
   purge(states: readonly MemoryState[] = memoryStates): PurgeReport {
-    const ids = (this.db.prepare(`SELECT id FROM memory WHERE partition = ? AND state IN (${states.map(() => '?').join(', ')})`).all(this.partition, ...states) as { id: string }[]).map(
+    const ids = (this.sql(`SELECT id FROM memory WHERE partition = ? AND state IN (${states.map(() => '?').join(', ')})`).all(this.partition, ...states) as { id: string }[]).map(
       (r) => r.id,
     );
     let recalled = 0;
     this.db.transaction(() => {
-      const del = this.db.prepare('DELETE FROM memory WHERE id = ?');
-      const delCopies = this.db.prepare("DELETE FROM items WHERE id LIKE ? AND json_extract(provenance, '$.source') = 'recalled_memory'");
+      const del = this.sql('DELETE FROM memory WHERE id = ?');
+      const delCopies = this.sql("DELETE FROM items WHERE id LIKE ? AND json_extract(provenance, '$.source') = 'recalled_memory'");
       for (const id of ids) {
         del.run(id);
         recalled += delCopies.run(`recall:%:${id}`).changes;
       }
     })();
-    const { vacuumed, walTruncated } = this.compact();
-    return { deleted: ids.length, recalledCopiesDeleted: recalled, vacuumed, walTruncated, residual: RESIDUAL_EXPOSURE };
+    for (const id of ids) this.parsed.delete(id);
+    const { vacuumed, walTruncated } = this.compact(true);
+    return { deleted: ids.length, recalledCopiesDeleted: recalled, vacuumed, walTruncated, residual: residualFor(vacuumed, walTruncated) };
   }
 
-  /** VACUUM then `wal_checkpoint(TRUNCATE)`, best effort (another reader can hold the WAL). */
-  private compact(): { vacuumed: boolean; walTruncated: boolean } {
+  /**
+   * VACUUM then `wal_checkpoint(TRUNCATE)`, best effort (another reader can hold the WAL). At
+   * open, VACUUM runs only when the file has free pages: with secure_delete on there is nothing
+   * else for it to rewrite, and rewriting a large catalog on every open would cost seconds.
+   */
+  private compact(always = false): { vacuumed: boolean; walTruncated: boolean } {
     let vacuumed = false;
     let walTruncated = false;
     try {
-      this.db.exec('VACUUM');
+      const free = Number(this.db.pragma('freelist_count', { simple: true }));
+      if (always || free > 0) this.db.exec('VACUUM');
       vacuumed = true;
     } catch {
       // Best effort: a long-running reader elsewhere can prevent it.
@@ -180,25 +234,26 @@ export class MemoryStore {
     }
     if (!from.includes(current.state)) throw new MemoryError('invalid', `Memory entry ${id} is ${current.state}; this change needs ${from.join(' or ')}.`);
     const next: MemoryRecord = { ...current, ...patch, revision: current.revision + 1, updatedAt: this.clock.now() };
-    this.write(next, expectedRevision);
-    return next;
+    return this.write(next, expectedRevision);
   }
 
   /** Insert (expected undefined) or check-and-set update; every record passes the intake first. */
-  private write(record: MemoryRecord, expectedRevision: number | undefined): void {
+  private write(record: MemoryRecord, expectedRevision: number | undefined): MemoryRecord {
     const checked = intakeRecord(record);
     if (!checked.ok) throw new MemoryError('invalid', `Refused by the memory intake: ${checked.reason}`);
+    // Store what the intake returns (normalized paths), as the legacy import does.
+    record = checked.record;
     const payload = JSON.stringify(record);
     if (expectedRevision === undefined) {
       this.db
         .prepare('INSERT INTO memory (id, partition, state, revision, payload, updated_at) VALUES (?, ?, ?, ?, ?, ?)')
         .run(record.id, record.partition, record.state, record.revision, payload, record.updatedAt);
-      return;
+      return record;
     }
-    const changed = this.db
-      .prepare('UPDATE memory SET state = ?, revision = ?, payload = ?, updated_at = ? WHERE id = ? AND partition = ? AND revision = ?')
+    const changed = this.sql('UPDATE memory SET state = ?, revision = ?, payload = ?, updated_at = ? WHERE id = ? AND partition = ? AND revision = ?')
       .run(record.state, record.revision, payload, record.updatedAt, record.id, record.partition, expectedRevision).changes;
     if (changed !== 1) throw new MemoryError('conflict', `Memory entry ${record.id} changed underneath this write (expected revision ${expectedRevision}).`);
+    return record;
   }
 
   /** The catalog this store writes to. */

@@ -33,7 +33,7 @@ export function legacyToRow(payload: unknown, legacy: { id: string; workspace: s
     state: 'candidate',
     revision: 1,
     kind: v1.kind && KINDS.has(v1.kind) ? (v1.kind as MemoryRecord['kind']) : 'finding',
-    title: firstLine.length > 200 ? `${firstLine.slice(0, 199)}…` : firstLine || 'Imported observation',
+    title: firstLine.length > 200 ? `${cutAt(firstLine, 199)}…` : firstLine || 'Imported observation',
     body: v1.text,
     evidence: { paths: v1.paths ?? [], commands: [], hashes: {}, commit: null },
     provenance: { source: 'legacy_import', agentId: 'legacy', taskId: 'legacy', itemId: null, observedAt: v1.createdAt ?? now, confidence: 0.5 },
@@ -43,5 +43,12 @@ export function legacyToRow(payload: unknown, legacy: { id: string; workspace: s
   };
   const checked = intakeRecord(record);
   if (!checked.ok) return { ok: false, reason: checked.reason };
-  return { ok: true, row: { id: record.id, partition: record.partition, state: record.state, revision: 1, payload: JSON.stringify(record), updatedAt: now } };
+  const stored = checked.record;
+  return { ok: true, row: { id: stored.id, partition: stored.partition, state: stored.state, revision: 1, payload: JSON.stringify(stored), updatedAt: now } };
+}
+
+/** The first `n` UTF-16 units, one fewer if that would split a surrogate pair. */
+function cutAt(s: string, n: number): string {
+  const code = s.charCodeAt(n - 1);
+  return s.slice(0, code >= 0xd800 && code <= 0xdbff ? n - 1 : n);
 }
