@@ -37,22 +37,33 @@ export interface RecallResult {
  */
 export function recallScoped(records: readonly MemoryRecord[], q: RecallQuery): RecallResult {
   const skipped: RecallResult['skipped'] = [];
+  // Entries share paths: ask the view about each path and commit once per recall.
+  const hashes = new Map<string, string | undefined>();
+  const ancestry = new Map<string, boolean | undefined>();
+  const view: WorktreeView = {
+    hashOf: (p) => (hashes.has(p) ? hashes.get(p) : (hashes.set(p, q.view.hashOf(p)), hashes.get(p))),
+    descendsFrom: (c) => (ancestry.has(c) ? ancestry.get(c) : (ancestry.set(c, q.view.descendsFrom(c)), ancestry.get(c))),
+  };
+  // Freshness first: only entries current in this view are worth ranking (usually few).
+  const current: MemoryRecord[] = [];
+  for (const r of records) {
+    if (r.state !== 'verified' || !r.verified) {
+      skipped.push({ record: r, reason: 'not verified' });
+      continue;
+    }
+    const f = checkFreshness(r, view, q.now);
+    if (f === 'current') current.push(r);
+    else skipped.push({ record: r, reason: f });
+  }
   const want = terms(`${q.task} ${q.files.join(' ')}`);
   const files = new Set(q.files);
-  const ranked = records
-    .filter((r) => {
-      if (r.state === 'verified' && r.verified) return true;
-      skipped.push({ record: r, reason: 'not verified' });
-      return false;
-    })
+  const ranked = current
     .map((r) => ({ r, score: overlap(want, recordTerms(r)) + (r.evidence.paths.some((p) => files.has(p)) ? 1 : 0) }))
     .sort((a, b) => b.score - a.score || b.r.updatedAt - a.r.updatedAt || (a.r.id < b.r.id ? -1 : 1));
 
   const fresh: { record: MemoryRecord; text: string }[] = [];
   for (const { r } of ranked) {
-    const f = checkFreshness(r, q.view, q.now);
-    if (f !== 'current') skipped.push({ record: r, reason: f });
-    else if (fresh.length >= RECALL_LIMIT) skipped.push({ record: r, reason: 'over the limit' });
+    if (fresh.length >= RECALL_LIMIT) skipped.push({ record: r, reason: 'over the limit' });
     else fresh.push({ record: r, text: renderRecalled(r) });
   }
   const recalled = capRecall(fresh);

@@ -55,6 +55,9 @@ function residualFor(vacuumed: boolean, walTruncated: boolean): string {
 export class MemoryStore {
   private readonly db: ReturnType<typeof memoryConnection>;
   private readonly statements = new Map<string, Database.Statement>();
+  /** The last `list` result per state set, valid while no connection has written the catalog since. */
+  private listed: { key: string; version: number; writes: number; records: MemoryRecord[] } | undefined;
+  private writes = 0;
   /** Parsed and checked records by id and revision: a prompt's recall reads the same rows again. */
   private readonly parsed = new Map<string, { revision: number; record: MemoryRecord | undefined }>();
 
@@ -89,6 +92,7 @@ export class MemoryStore {
 
   /** Import a version-1 catalog's memory through the intake (see `importLegacyCatalog`). */
   importLegacy(legacyPath: string): LegacyImportReport {
+    this.writes++;
     return importLegacyCatalog(this.catalog, legacyPath);
   }
 
@@ -127,6 +131,12 @@ export class MemoryStore {
    * pass the intake (written around this module by raw SQL) is never returned.
    */
   list(states: readonly MemoryState[] = memoryStates): MemoryRecord[] {
+    // Every prompt recalls, so the verified list is read again and again: reuse it while neither
+    // this store nor another connection (PRAGMA data_version) has written since.
+    const key = states.join(',');
+    const version = Number(this.db.pragma('data_version', { simple: true }));
+    const l = this.listed;
+    if (l && l.key === key && l.version === version && l.writes === this.writes) return [...l.records];
     const rows = this.sql(`SELECT id, revision, payload FROM memory WHERE partition = ? AND state IN (${states.map(() => '?').join(', ')}) ORDER BY updated_at DESC, id`)
       .all(this.partition, ...states) as Row[];
     const out: MemoryRecord[] = [];
@@ -134,7 +144,8 @@ export class MemoryStore {
       const r = this.read(row);
       if (r) out.push(r);
     }
-    return out;
+    this.listed = { key, version, writes: this.writes, records: out };
+    return [...out];
   }
 
   private sql(source: string): Database.Statement {
@@ -198,6 +209,7 @@ export class MemoryStore {
       }
     })();
     for (const id of ids) this.parsed.delete(id);
+    this.writes++;
     const { vacuumed, walTruncated } = this.compact(true);
     return { deleted: ids.length, recalledCopiesDeleted: recalled, vacuumed, walTruncated, residual: residualFor(vacuumed, walTruncated) };
   }
@@ -239,6 +251,7 @@ export class MemoryStore {
 
   /** Insert (expected undefined) or check-and-set update; every record passes the intake first. */
   private write(record: MemoryRecord, expectedRevision: number | undefined): MemoryRecord {
+    this.writes++;
     const checked = intakeRecord(record);
     if (!checked.ok) throw new MemoryError('invalid', `Refused by the memory intake: ${checked.reason}`);
     // Store what the intake returns (normalized paths), as the legacy import does.
