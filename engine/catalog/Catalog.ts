@@ -5,6 +5,7 @@ import type { AgentDto, LogEntry, LogLevel } from '../contract';
 import type { Generation } from '../generations/Generation';
 import type { ContextItem } from '../items/ContextItem';
 import { CatalogLock } from './CatalogLock';
+import { statementCache } from './statementCache';
 import { grantMemoryAccess } from './memoryAccess';
 import { memoryGuardSql } from './memoryGuard';
 import { latestSchemaVersion, migrations, type Migration } from './migrations';
@@ -77,12 +78,14 @@ export class Catalog {
   readonly path: string;
   private readonly db: Database.Database;
   private readonly lock: CatalogLock | undefined;
-  private readonly statements = new Map<string, Database.Statement>();
+  /** A prepared statement, compiled once per catalog. */
+  private readonly sql: (source: string) => Database.Statement;
 
   private constructor(path: string, db: Database.Database, lock: CatalogLock | undefined) {
     this.path = path;
     this.db = db;
     this.lock = lock;
+    this.sql = statementCache(db);
   }
 
   /**
@@ -121,16 +124,6 @@ export class Catalog {
     const catalog = new Catalog(path, db, lock);
     grantMemoryAccess(catalog, db);
     return catalog;
-  }
-
-  /** A prepared statement, compiled once per catalog (a turn runs the same few statements many times). */
-  private sql(source: string): Database.Statement {
-    let st = this.statements.get(source);
-    if (!st) {
-      st = this.db.prepare(source);
-      this.statements.set(source, st);
-    }
-    return st;
   }
 
   /** Highest migration applied to this file. */

@@ -1,17 +1,9 @@
 import type { BuildRequest } from '../../engine/Engine';
 import type { ItemInput } from '../../engine/items/createItem';
+import { seededRandom } from './seededRandom';
 
-/** A small seeded PRNG (mulberry32) so scenarios are the same on every run. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The scenarios' seeded generator (re-exported for the tests and benches that build on them). */
+export const seeded = seededRandom;
 
 const MODULES = ['auth', 'billing', 'session', 'tokens', 'users', 'audit', 'mailer', 'routes', 'db', 'config'];
 const VERBS = ['load', 'save', 'rotate', 'verify', 'issue', 'revoke', 'parse', 'render', 'check', 'sync'];

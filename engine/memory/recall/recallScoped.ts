@@ -16,6 +16,11 @@ function recordTerms(r: MemoryRecord): Set<string> {
   return t;
 }
 
+interface Ranked {
+  r: MemoryRecord;
+  score: number;
+}
+
 export interface RecallQuery {
   task: string;
   files: readonly string[];
@@ -57,15 +62,19 @@ export function recallScoped(records: readonly MemoryRecord[], q: RecallQuery): 
   }
   const want = terms(`${q.task} ${q.files.join(' ')}`);
   const files = new Set(q.files);
-  const ranked = current
-    .map((r) => ({ r, score: overlap(want, recordTerms(r)) + (r.evidence.paths.some((p) => files.has(p)) ? 1 : 0) }))
-    .sort((a, b) => b.score - a.score || b.r.updatedAt - a.r.updatedAt || (a.r.id < b.r.id ? -1 : 1));
-
-  const fresh: { record: MemoryRecord; text: string }[] = [];
-  for (const { r } of ranked) {
-    if (fresh.length >= RECALL_LIMIT) skipped.push({ record: r, reason: 'over the limit' });
-    else fresh.push({ record: r, text: renderRecalled(r) });
+  // The best RECALL_LIMIT by relevance, then recency, then id (a partial selection: no full sort).
+  const before = (a: Ranked, b: Ranked) => a.score > b.score || (a.score === b.score && (a.r.updatedAt > b.r.updatedAt || (a.r.updatedAt === b.r.updatedAt && a.r.id < b.r.id)));
+  const top: Ranked[] = [];
+  for (const r of current) {
+    const entry = { r, score: overlap(want, recordTerms(r)) + (r.evidence.paths.some((p) => files.has(p)) ? 1 : 0) };
+    let at = top.length;
+    while (at > 0 && before(entry, top[at - 1] as Ranked)) at--;
+    if (at < RECALL_LIMIT) {
+      top.splice(at, 0, entry);
+      if (top.length > RECALL_LIMIT) skipped.push({ record: (top.pop() as Ranked).r, reason: 'over the limit' });
+    } else skipped.push({ record: r, reason: 'over the limit' });
   }
+  const fresh = top.map(({ r }) => ({ record: r, text: renderRecalled(r) }));
   const recalled = capRecall(fresh);
   for (const e of fresh) if (!recalled.includes(e)) skipped.push({ record: e.record, reason: 'over the recall cap' });
   return { recalled, skipped };

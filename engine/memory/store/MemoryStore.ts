@@ -3,6 +3,7 @@ import type { Catalog } from '../../catalog/Catalog';
 import { importLegacyCatalog, type LegacyImportReport, registerLegacyMemoryIntake } from '../../catalog/legacyImport';
 import { memoryConnection } from '../../catalog/memoryAccess';
 import { memoryGuardSql } from '../../catalog/memoryGuard';
+import { statementCache } from '../../catalog/statementCache';
 import type { Clock } from '../../ports/Clock';
 import { intakeProposal, intakeRecord } from '../intake';
 import { MEMORY_SCHEMA_VERSION, type MemoryRecord, type MemoryState, memoryStates } from '../MemoryRecord';
@@ -54,7 +55,7 @@ function residualFor(vacuumed: boolean, walTruncated: boolean): string {
  */
 export class MemoryStore {
   private readonly db: ReturnType<typeof memoryConnection>;
-  private readonly statements = new Map<string, Database.Statement>();
+  private readonly sql: (source: string) => Database.Statement;
   /** The last `list` result per state set, valid while no connection has written the catalog since. */
   private listed: { key: string; version: number; writes: number; records: MemoryRecord[] } | undefined;
   private writes = 0;
@@ -67,6 +68,7 @@ export class MemoryStore {
     private readonly clock: Clock,
   ) {
     this.db = memoryConnection(catalog);
+    this.sql = statementCache(this.db);
   }
 
   /**
@@ -146,15 +148,6 @@ export class MemoryStore {
     }
     this.listed = { key, version, writes: this.writes, records: out };
     return [...out];
-  }
-
-  private sql(source: string): Database.Statement {
-    let st = this.statements.get(source);
-    if (!st) {
-      st = this.db.prepare(source);
-      this.statements.set(source, st);
-    }
-    return st;
   }
 
   /** Parse and check a row once per revision; undefined when it fails the intake. */

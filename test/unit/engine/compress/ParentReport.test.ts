@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { capReport, ENTRY_MAX_CHARS, REPORT_LIST_CAPS, REPORT_LIST_FIELDS, SUMMARY_MAX_CHARS, truncateChars, type ParentReport } from '../../../../engine/compress/ParentReport';
-import { hasLoneSurrogate } from './seededRandom';
+import { hasLoneSurrogate } from '../../../support/seededRandom';
 
 const base: ParentReport = {
   taskId: 'auth-fix',

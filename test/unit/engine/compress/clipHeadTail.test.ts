@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { clipHeadTail } from '../../../../engine/compress/clipHeadTail';
 import { bigGrep, lumpy, npmTestOutput, pytestFailure, quarter, randomText, vitestFailure, wordish } from './fixtures';
-import { hasLoneSurrogate, intIn, seededRandom } from './seededRandom';
+import { hasLoneSurrogate, intIn, seededRandom } from '../../../support/seededRandom';
 
 const MARKER = /\n\[… (\d+) tokens clipped …\]\n/;
 

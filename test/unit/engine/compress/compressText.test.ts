@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { compressText } from '../../../../engine/compress/compressText';
 import { extractSignals } from '../../../../engine/compress/extractSignals';
 import { authTranscript, lumpy, npmTestOutput, pytestFailure, quarter, randomText, transcriptText, vitestFailure, wordish } from './fixtures';
-import { hasLoneSurrogate, intIn, seededRandom } from './seededRandom';
+import { hasLoneSurrogate, intIn, seededRandom } from '../../../support/seededRandom';
 
 const MARKER = /^\[… (\d+) lines \/ ~\d+ tokens omitted by compression …\]$/;
 const SYNTHETIC = /^(paths|symbols): /;
