@@ -157,26 +157,27 @@ export class ContextManager {
   injectTransient(source: TransientMessage['source'], content: string): TransientMessage {
     if (!TRANSIENT_SOURCES.includes(source)) throw new ContextError('invalid_argument', `unknown transient source ${JSON.stringify(source)}; use one of ${TRANSIENT_SOURCES.join(', ')}`);
     if (typeof content !== 'string' || content.trim() === '') throw new ContextError('invalid_argument', `transient ${source} content must be non-empty text`);
-    const message = freezeMessage<TransientMessage>({ id: this.#freshId('transient', (id) => this.#messageIds.has(id)), role: 'system', kind: 'transient', source, content });
+    const message = freezeMessage<TransientMessage>({ id: this.#freshId('transient', (id) => this.#messageIds.has(id)), role: 'user', kind: 'transient', source, content });
     this.#messageIds.add(message.id);
     this.#pending.push(message);
     return message;
   }
 
   /**
-   * The request's messages: canonical system, summary (if any), pending transients, history. With
-   * transients (the default) the pending ones are consumed, so they reach exactly one request.
+   * The request's messages: canonical system, summary (if any), history, then the pending
+   * transients at the tail (`[transient-tail]`), so the cached prefix is the same from request to
+   * request. With transients (the default) the pending ones are consumed: they reach exactly one request.
    */
   buildMessages(options: BuildOptions = {}): Message[] {
     const withTransients = options.transients !== false;
     const out: Message[] = [this.#system];
     if (this.#summary) out.push(this.#summary);
+    for (const g of this.#groups) out.push(...g.messages);
     if (withTransients) {
       out.push(...this.#pending);
       for (const t of this.#pending) this.#messageIds.delete(t.id);
       this.#pending = [];
     }
-    for (const g of this.#groups) out.push(...g.messages);
     return out;
   }
 

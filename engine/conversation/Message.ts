@@ -29,10 +29,15 @@ export interface SummaryMessage {
   sourceTurnIds: string[];
 }
 
-/** Something injected for one request only (retrieved memory, selected skills, runtime state). */
+/**
+ * Something injected for one request only (retrieved memory, selected skills, runtime state). It
+ * travels as user-role content at the TAIL of the request, after the history: volatile material
+ * placed before the history would change the prompt prefix on every request and defeat the
+ * provider's prompt cache (the flaw DESIGN.md notes in Zara's context manager).
+ */
 export interface TransientMessage {
   id: string;
-  role: 'system';
+  role: 'user';
   kind: 'transient';
   /** What it is, for the audit and the inspector. */
   source: 'memory' | 'skills' | 'runtime' | 'reminder' | 'pressure';

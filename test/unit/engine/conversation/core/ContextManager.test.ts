@@ -142,7 +142,7 @@ describe('leases', () => {
 });
 
 describe('transients', () => {
-  it('[transient-not-persisted] a transient reaches exactly the next build, after summary and before history, and never the snapshot', () => {
+  it('[transient-not-persisted] [transient-tail] a transient reaches exactly the next build, as user content after the history, and never the snapshot', () => {
     const m = newManager();
     turn(m, user('what changed recently'));
     const before = bytes(m);
@@ -151,10 +151,11 @@ describe('transients', () => {
     expect(bytes(m)).toBe(before);
     expect(m.measure().transients).toBeGreaterThan(0);
     const preview = m.buildMessages({ transients: false });
-    expect(preview.some((x) => x.role === 'system' && x.kind === 'transient')).toBe(false);
+    expect(preview.some((x) => 'kind' in x && x.kind === 'transient')).toBe(false);
     const built = m.buildMessages();
-    expect(built.map((x) => (x.role === 'system' ? x.kind : x.role))).toEqual(['canonical', 'transient', 'transient', 'user']);
-    expect(m.buildMessages().some((x) => x.role === 'system' && x.kind === 'transient')).toBe(false);
+    expect(built.map((x) => ('kind' in x ? x.kind : x.role))).toEqual(['canonical', 'user', 'transient', 'transient']);
+    expect(built.slice(2).map((x) => x.role)).toEqual(['user', 'user']);
+    expect(m.buildMessages().some((x) => 'kind' in x && x.kind === 'transient')).toBe(false);
     expect(m.measure().transients).toBe(0);
     expect(bytes(m)).toBe(before);
     expect(m.groups().flatMap((g) => g.messages).some((x) => x.content.includes('Untrusted'))).toBe(false);

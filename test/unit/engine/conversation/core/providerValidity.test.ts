@@ -4,7 +4,7 @@ import { checkAnthropicOrder, checkOpenAIOrder, orphanedResults, unansweredCalls
 
 const sys: Message = { id: 's', role: 'system', kind: 'canonical', content: 'sys' };
 const summary: Message = { id: 'sum', role: 'system', kind: 'summary', content: 'earlier', sourceTurnIds: ['t0'] };
-const memory: Message = { id: 'mem', role: 'system', kind: 'transient', source: 'memory', content: 'recalled' };
+const memory: Message = { id: 'mem', role: 'user', kind: 'transient', source: 'memory', content: 'recalled' };
 const u = (id: string): UserMessage => ({ id, role: 'user', content: id });
 const a = (id: string, ...calls: string[]): AssistantMessage => ({ id, role: 'assistant', content: id, toolCalls: calls.map((c) => ({ id: c, name: 'f', arguments: '{}' })) });
 const r = (callId: string, id = `r-${callId}`): ToolResultMessage => ({ id, role: 'tool', toolCallId: callId, content: 'out', isError: false });
@@ -13,14 +13,15 @@ const codes = (violations: { code: OrderViolationCode }[]) => violations.map((v)
 
 describe('provider order checks', () => {
   it('[provider-valid] a conversation with system, summary, transient, parallel calls and repeated roles passes both providers', () => {
-    const messages = [sys, summary, memory, u('u1'), u('u2'), a('a1', 'c1', 'c2', 'c3'), r('c2'), r('c1'), r('c3'), a('a2'), a('a3', 'c4'), r('c4'), u('u3')];
+    const messages = [sys, summary, u('u1'), u('u2'), a('a1', 'c1', 'c2', 'c3'), r('c2'), r('c1'), r('c3'), a('a2'), a('a3', 'c4'), r('c4'), u('u3'), memory];
     expect(checkOpenAIOrder(messages)).toEqual([]);
     expect(checkAnthropicOrder(messages)).toEqual([]);
   });
 
   // Each case: messages, then the codes OpenAI and Anthropic report ([] = accepted).
   const cases: [string, Message[], OrderViolationCode[], OrderViolationCode[]][] = [
-    ['a system message after history', [sys, u('u1'), memory], ['system-after-history'], ['system-after-history']],
+    ['a system message after history', [sys, u('u1'), summary], ['system-after-history'], ['system-after-history']],
+    ['a transient between a call and its result', [sys, u('u1'), a('a1', 'c1'), memory, r('c1')], ['call-without-result', 'result-without-call'], ['call-without-result', 'result-without-call']],
     ['history starting with an assistant message', [sys, a('a1'), u('u1')], [], ['history-not-user-first']],
     ['no history at all', [sys], [], ['no-history']],
     ['a tool result right after a user message', [sys, u('u1'), r('c1')], ['result-without-call'], ['result-without-call']],
