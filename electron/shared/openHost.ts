@@ -40,6 +40,7 @@ export function openHost(o: { workspace?: string | undefined; userDataDir?: stri
     workspaceName: location.name,
     version: __STRATA_VERSION__,
     demoDir: location.demo ? join(o.resources ?? resourcesDir(), 'demo') : undefined,
+    skillsDir: join(o.resources ?? resourcesDir(), 'skills'),
     workspaceDir: location.demo || !o.workspace ? undefined : resolve(o.workspace),
     memory: process.env.STRATA_MEMORY !== 'off',
     demoTickMs: demoTickMs(),

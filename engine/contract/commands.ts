@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { AgentDetailDtoSchema, AgentDtoSchema, HealthDtoSchema } from './dto';
 import { GenerationDiffDtoSchema, GenerationDtoSchema, GenerationSummaryDtoSchema, ItemDtoSchema } from './engineDto';
 import { MemoryEntryDtoSchema, PurgeReportDtoSchema } from './memoryDto';
+import { ConversationDtoSchema, SkillsDtoSchema } from './conversationDto';
 import { eventNames, type EventName } from './events';
 
 const EventNameSchema = z.enum(eventNames as [EventName, ...EventName[]]);
@@ -108,6 +109,14 @@ export const Commands = {
     args: z.object({ confirm: z.literal(PURGE_CONFIRMATION), states: z.array(MemoryStateSchema).min(1).max(5).optional() }).strict(),
     result: PurgeReportDtoSchema,
   },
+  /**
+   * An agent's conversation: the system prompt, the summary, the history as turn groups with their
+   * ids, the audit trail, compaction events and checkpoints. `not_found` for an unknown agent or
+   * one that has not taken a turn yet.
+   */
+  getConversation: { args: z.object({ agentId: Id }).strict(), result: ConversationDtoSchema },
+  /** The skills loaded (shipped and the workspace's own), the load errors, and the selection per agent. */
+  listSkills: { args: z.object({}).strict(), result: SkillsDtoSchema },
 } as const;
 
 export type CommandName = keyof typeof Commands;

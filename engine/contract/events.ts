@@ -28,6 +28,13 @@ export const Events = {
     id: z.string().nullable(),
     entry: MemoryEntryDtoSchema.nullable(),
   }),
+  /** An agent's conversation took a turn, was compacted, or started over (the demo restarting). */
+  'conversation.changed': z.object({
+    agentId: z.string(),
+    change: z.enum(['turn', 'compaction', 'reset']),
+    /** Tokens of system prompt, summary and history after the change. */
+    tokens: z.number().int().nonnegative(),
+  }),
 } as const;
 
 export type EventName = keyof typeof Events;

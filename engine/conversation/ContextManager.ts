@@ -5,7 +5,7 @@ import { AUDIT_TRAIL_LIMIT, type Audit, type AuditOperation } from './ContextAud
 import { ContextError } from './ContextError';
 import { CONTEXT_SNAPSHOT_VERSION, readSnapshot, type ContextSnapshot } from './ContextSnapshot';
 import { chooseCut } from './chooseCut';
-import type { Message, SummaryMessage, SystemMessage, TransientMessage, TurnGroup } from './Message';
+import type { Message, SummaryMessage, SystemMessage, TransientMessage, TurnGroup, UserMessage } from './Message';
 import { freezeAudit, freezeGroup, freezeMessage } from './freezeValues';
 import { MESSAGE_OVERHEAD_TOKENS, messageTokens } from './messageTokens';
 import { readGroup, withId, type GroupInput } from './readGroup';
@@ -39,6 +39,13 @@ export interface ContextTokens {
   history: number;
 }
 
+/**
+ * The fixed user message that opens a kept history whose first group is an assistant message (a cut
+ * inside a long autonomous run): Anthropic needs the history to start with a user message, and a
+ * fixed text keeps the prefix stable from request to request (`[resume-bridge]`).
+ */
+export const RESUME_BRIDGE_TEXT = '[Earlier turns of this conversation were removed to fit the context budget; the summary above, if any, stands for them. Continue from the messages below.]';
+
 const TRANSIENT_SOURCES: readonly TransientMessage['source'][] = ['memory', 'skills', 'runtime', 'reminder', 'pressure'];
 const MAX_ID_TRIES = 100_000;
 
@@ -71,6 +78,7 @@ export class ContextManager {
   #groups: TurnGroup[] = [];
   readonly #groupTokens = new Map<string, number>();
   #historyTokens = 0;
+  readonly #bridgeTokens: number;
   #pending: TransientMessage[] = [];
   #audits: Audit[] = [];
   #lastTurn = 0;
@@ -90,6 +98,7 @@ export class ContextManager {
     this.#ports = ports;
     this.#system = freezeMessage({ id: this.#freshId('system', (id) => this.#messageIds.has(id)), role: 'system', kind: 'canonical', content: systemPrompt });
     this.#systemTokens = messageTokens(this.#system, ports.tokenizer);
+    this.#bridgeTokens = messageTokens({ id: 'resume', role: 'user', content: RESUME_BRIDGE_TEXT }, ports.tokenizer);
     this.#messageIds.add(this.#system.id);
   }
 
@@ -172,6 +181,8 @@ export class ContextManager {
     const withTransients = options.transients !== false;
     const out: Message[] = [this.#system];
     if (this.#summary) out.push(this.#summary);
+    const bridge = this.#bridge();
+    if (bridge) out.push(bridge);
     for (const g of this.#groups) out.push(...g.messages);
     if (withTransients) {
       out.push(...this.#pending);
@@ -184,12 +195,28 @@ export class ContextManager {
   /** Tokens of each part of the next request, with the injected tokenizer. */
   measure(): ContextTokens {
     const transients = this.#pending.reduce((n, t) => n + messageTokens(t, this.#ports.tokenizer), 0);
-    return { system: this.#systemTokens, summary: this.#summaryTokens, transients, history: this.#historyTokens };
+    return { system: this.#systemTokens, summary: this.#summaryTokens, transients, history: this.#historyTokens + this.#bridgeCost() };
   }
 
   /** Budgeted tokens: system prompt, summary and history (what truncation and compression bring under the budget). */
   tokens(): number {
-    return this.#systemTokens + this.#summaryTokens + this.#historyTokens;
+    return this.#systemTokens + this.#summaryTokens + this.#historyTokens + this.#bridgeCost();
+  }
+
+  /** The resume bridge that opens the history in built requests, or null when the history starts with a user message. */
+  resumeBridge(): UserMessage | null {
+    return this.#bridge();
+  }
+
+  /** The resume bridge when the kept history starts with an assistant group; derived, never stored. */
+  #bridge(): UserMessage | null {
+    const head = this.#groups[0];
+    return head && head.messages[0]?.role !== 'user' ? freezeMessage<UserMessage>({ id: `resume:${head.id}`, role: 'user', content: RESUME_BRIDGE_TEXT }) : null;
+  }
+
+  #bridgeCost(): number {
+    const head = this.#groups[0];
+    return head && head.messages[0]?.role !== 'user' ? this.#bridgeTokens : 0;
   }
 
   /** The history groups, oldest first (frozen). */
@@ -203,15 +230,16 @@ export class ContextManager {
   }
 
   /**
-   * Drop the oldest whole groups until system, summary and history fit `maxTokens`
-   * (`[truncate-newest]`). The kept history starts with a user group and the newest user-started
-   * suffix is always kept, so when even that does not fit it stays and the audit says `overBudget`.
+   * Drop the oldest whole turns until system, summary and history fit `maxTokens`
+   * (`[truncate-newest]`). Cuts fall between turns; a kept history that starts with an assistant
+   * group is opened by the resume bridge (`[resume-bridge]`). The newest turn is always kept, so
+   * when even it does not fit it stays and the audit says `overBudget`.
    */
   truncateToBudget(maxTokens: number): Audit {
     if (!isCount(maxTokens)) throw new ContextError('invalid_argument', `maxTokens must be a non-negative integer, got ${String(maxTokens)}`);
     const before = this.tokens();
     if (before <= maxTokens) return this.#audit('truncate', 'unchanged', `fits: ${before} ≤ ${maxTokens} tokens`, before);
-    const cut = chooseCut({ groups: this.#cutGroups(), fixedTokens: this.#systemTokens + this.#summaryTokens, maxTokens, keepTurns: 0 });
+    const cut = chooseCut({ groups: this.#cutGroups(), fixedTokens: this.#systemTokens + this.#summaryTokens, maxTokens, keepTurns: 0, bridgeTokens: this.#bridgeTokens });
     if (cut.index === 0) return this.#audit('truncate', 'unchanged', `over budget (${before} > ${maxTokens}) but nothing can be dropped: the newest turn is always kept`, before, { overBudget: true });
     const removed = this.#removePrefix(cut.index);
     this.#revision++;
@@ -237,7 +265,7 @@ export class ContextManager {
     const before = this.tokens();
     if (before <= maxTokens) return this.#audit('compress', 'unchanged', `fits: ${before} ≤ ${maxTokens} tokens`, before);
     const reserve = summaryMaxTokens + MESSAGE_OVERHEAD_TOKENS;
-    const cut = chooseCut({ groups: this.#cutGroups(), fixedTokens: this.#systemTokens + reserve, maxTokens, keepTurns: preserveRecentTurns });
+    const cut = chooseCut({ groups: this.#cutGroups(), fixedTokens: this.#systemTokens + reserve, maxTokens, keepTurns: preserveRecentTurns, bridgeTokens: this.#bridgeTokens });
     if (cut.index === 0) return this.#audit('compress', 'unchanged', `over budget (${before} > ${maxTokens}) but nothing can be compressed: the newest ${Math.max(1, preserveRecentTurns)} turns stay verbatim`, before, { overBudget: true });
     const revision = this.#revision;
     const prefix = this.#groups.slice(0, cut.index);

@@ -46,7 +46,7 @@ function readAudit(raw: unknown): Audit | undefined {
  * Validate untrusted persisted data (a file, a database row) as a snapshot and copy it. Every
  * invariant the live manager keeps is checked again, because a restored conversation must be as
  * valid as one built through the API: the version, one canonical system message, at most one
- * summary, each group atomic and the history starting with a user message, ids unique.
+ * summary, each group atomic, ids unique.
  */
 export function readSnapshot(raw: unknown): ReadSnapshot {
   if (!isRecord(raw)) return { ok: false, problems: ['a snapshot is an object'] };
@@ -73,7 +73,8 @@ export function readSnapshot(raw: unknown): ReadSnapshot {
     if (!isRecord(g) || !isName(g['id']) || !isName(g['turnId'])) return void problems.push(`group ${i} needs an id and a turnId`);
     if (groupIds.has(g['id'])) problems.push(`duplicate group id ${g['id']}`);
     groupIds.add(g['id']);
-    const read = readGroup(g['messages'], { messageIds, callIds, first: i === 0, requireIds: true });
+    // A kept history may start with an assistant group after a cut (the resume bridge opens it), so only a fresh append must start with a user message.
+    const read = readGroup(g['messages'], { messageIds, callIds, first: false, requireIds: true });
     if (!read.ok) return void problems.push(...read.problems.map((p) => `group ${g['id']}: ${p}`));
     const messages: HistoryMessage[] = read.messages.map((m) => withId(m, m.id ?? ''));
     for (const m of messages) {

@@ -1,6 +1,6 @@
 /** One group as the cut sees it. */
 export interface CutGroup {
-  /** Role of the group's first message: only a user group may start the kept history. */
+  /** Role of the group's first message: a kept history that starts with a non-user group needs the resume bridge. */
   head: 'user' | 'assistant' | 'tool';
   tokens: number;
   turnId: string;
@@ -12,11 +12,13 @@ export interface CutInput {
   /** Tokens that stay whatever is cut: the system prompt and the summary (or its reserve). */
   fixedTokens: number;
   maxTokens: number;
-  /** Newest turns that must stay verbatim (0: only the newest user-started suffix must). */
+  /** Newest turns that must stay verbatim; at least the newest one always stays. */
   keepTurns: number;
+  /** Tokens of the fixed user message that opens a kept history whose first group is not a user message. */
+  bridgeTokens: number;
 }
 
-/** Groups `[0, index)` go; `tokensAfter` is fixed plus the kept groups. */
+/** Groups `[0, index)` go; `tokensAfter` is fixed plus the kept groups (and the bridge when it is needed). */
 export interface Cut {
   index: number;
   tokensAfter: number;
@@ -27,8 +29,7 @@ export interface Cut {
 function startOfRecentTurns(groups: readonly CutGroup[], k: number): number {
   let seen = 0;
   for (let i = groups.length - 1; i >= 0; i--) {
-    const g = groups[i];
-    if (i === 0 || g?.turnId !== groups[i - 1]?.turnId) {
+    if (i === 0 || groups[i]?.turnId !== groups[i - 1]?.turnId) {
       seen++;
       if (seen >= k) return i;
     }
@@ -38,27 +39,23 @@ function startOfRecentTurns(groups: readonly CutGroup[], k: number): number {
 
 /**
  * The oldest prefix of whole groups that must go for the rest to fit. Invariants: the cut is at a
- * user group (or 0), so the kept history still starts with a user message and no tool result is
- * parted from its call; the newest user-started suffix and the newest `keepTurns` turns always stay,
- * so a conversation is never emptied; among allowed cuts the one that keeps the most is chosen.
- * When no allowed cut fits, the latest allowed one is returned with `overBudget`.
+ * turn boundary, so no group is split (a tool result is never parted from its call) and no turn is
+ * half summarized and half kept (`[checkpoint-disjoint]`); the newest `max(1, keepTurns)` turns
+ * always stay, so a conversation is never emptied; a kept history that starts with an assistant
+ * group is counted with the bridge that will open it; among allowed cuts the one that keeps the
+ * most is chosen. When no allowed cut fits, the latest allowed one is returned with `overBudget`.
  */
 export function chooseCut(input: CutInput): Cut {
-  const { groups, fixedTokens, maxTokens, keepTurns } = input;
-  let limit = 0;
-  groups.forEach((g, i) => {
-    if (g.head === 'user') limit = i;
-  });
-  if (keepTurns > 0) limit = Math.min(limit, startOfRecentTurns(groups, keepTurns));
+  const { groups, fixedTokens, maxTokens, keepTurns, bridgeTokens } = input;
+  const limit = startOfRecentTurns(groups, Math.max(1, keepTurns));
   const suffix = new Array<number>(groups.length + 1).fill(0);
   for (let i = groups.length - 1; i >= 0; i--) suffix[i] = (suffix[i + 1] ?? 0) + (groups[i]?.tokens ?? 0);
+  const after = (i: number) => fixedTokens + (suffix[i] ?? 0) + (groups[i] !== undefined && groups[i]?.head !== 'user' ? bridgeTokens : 0);
   let last = 0;
   for (let i = 0; i <= limit; i++) {
-    if (i > 0 && groups[i]?.head !== 'user') continue;
+    if (i > 0 && groups[i]?.turnId === groups[i - 1]?.turnId) continue;
     last = i;
-    const after = fixedTokens + (suffix[i] ?? 0);
-    if (after <= maxTokens) return { index: i, tokensAfter: after, overBudget: false };
+    if (after(i) <= maxTokens) return { index: i, tokensAfter: after(i), overBudget: false };
   }
-  const after = fixedTokens + (suffix[last] ?? 0);
-  return { index: last, tokensAfter: after, overBudget: after > maxTokens };
+  return { index: last, tokensAfter: after(last), overBudget: after(last) > maxTokens };
 }

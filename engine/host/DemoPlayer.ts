@@ -3,7 +3,15 @@ import type { AgentRecord, Catalog } from '../catalog/Catalog';
 import type { Engine, BuildResult } from '../Engine';
 import { type Clock, manualClock } from '../ports/Clock';
 import { ContextLimitError } from '../refresh/ContextLimitError';
-import type { DemoScenario, DemoStep } from './demoScenario';
+import type { DemoItem, DemoScenario, DemoStep } from './demoScenario';
+
+/** Who else follows the demo's agent turns (the host's conversations). */
+export interface DemoObserver {
+  /** The engine started over (a new player, a restart of the scenario, a rebuild after a failed step). */
+  reset(): void;
+  /** An agent took a turn: `items` are what it produced since its previous turn; `first` on its first turn. */
+  turn(agent: DemoScenario['agents'][number], step: DemoStep, index: number, items: readonly DemoItem[], first: boolean, engine: Engine): void;
+}
 
 const SEEDED_KEY = 'demo.seeded';
 const POSITION_KEY = 'demo.position';
@@ -34,12 +42,20 @@ export class DemoPlayer {
     private readonly newEngine: (clock: Clock) => Engine,
     /** Called before each agent turn the scenario builds (the host recalls project memory there). */
     private readonly beforeBuild: (engine: Engine, agentId: string, now: number) => void = () => {},
+    private readonly observer?: DemoObserver,
   ) {
     this.engine = this.freshEngine();
   }
 
+  /** Items each agent produced since its last turn, and the agents that have had one. */
+  private pending = new Map<string, DemoItem[]>();
+  private started = new Set<string>();
+
   private freshEngine(): Engine {
     this.engineClock = manualClock(SCENARIO_T0);
+    this.pending = new Map();
+    this.started = new Set();
+    this.observer?.reset();
     const engine = this.newEngine(this.engineClock);
     for (const a of this.scenario.agents) {
       engine.registerAgent({ agentId: a.agentId, parent: a.parent, role: a.role, taskId: taskOf(a.agentId), task: a.task, scope: {}, model: a.model, workspace: 'demo', budget: a.budget });
@@ -105,11 +121,19 @@ export class DemoPlayer {
     for (const it of step.items ?? []) {
       const producer = it.agentId ?? step.agentId;
       this.engine.addItem({ ...it, agentId: producer, taskId: taskOf(producer), at });
+      if (producer === step.agentId) this.pending.set(producer, [...(this.pending.get(producer) ?? []), it]);
     }
     if (step.contextLimit) return this.engine.maybeRefresh(step.agentId, new ContextLimitError(step.contextLimit, 'demo'))?.result;
     if (step.build) {
       this.beforeBuild(this.engine, step.agentId, at);
-      return this.engine.build(step.agentId, { phase: step.build.phase, ...(step.build.input ? { input: step.build.input } : {}) });
+      const built = this.engine.build(step.agentId, { phase: step.build.phase, ...(step.build.input ? { input: step.build.input } : {}) });
+      const agent = this.scenario.agents.find((a) => a.agentId === step.agentId);
+      if (agent && this.observer) {
+        this.observer.turn(agent, step, index, this.pending.get(agent.agentId) ?? [], !this.started.has(agent.agentId), this.engine);
+        this.started.add(agent.agentId);
+        this.pending.delete(agent.agentId);
+      }
+      return built;
     }
     return undefined;
   }

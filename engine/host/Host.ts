@@ -13,7 +13,13 @@ import { type Clock, systemClock } from '../ports/Clock';
 import type { Scheduler } from '../ports/Scheduler';
 import type { Tokenizer } from '../tokens/Tokenizer';
 import { createTiktokenTokenizer } from '../tokens/tiktokenTokenizer';
+import { AgentConversations } from './AgentConversations';
 import type { ClientSession } from './ClientSession';
+import { demoTurnGroups } from './demoConversation';
+import { isConfigError } from '../conversation/contextConfig';
+import { DEFAULT_CONTEXT_CONFIG, type ContextConfig } from '../conversation/contextConfig';
+import type { ConversationEvent } from '../conversation/AgentConversation';
+import { loadContextConfig } from './loadContextConfig';
 import { DemoPlayer, type DemoChange } from './DemoPlayer';
 import { loadDemoScenario } from './demoScenario';
 import { dispatch } from './dispatch';
@@ -43,6 +49,8 @@ export interface HostOptions {
   memory?: boolean;
   /** The project folder, for a non-demo workspace (its files are the agents' view). */
   workspaceDir?: string;
+  /** `resources/skills`: the skills shipped with Strata (absent: none). */
+  skillsDir?: string;
   /** Where unexpected handler failures are reported (they also reach the caller as `internal`). */
   onInternalError?: (err: unknown, command: string) => void;
 }
@@ -76,6 +84,8 @@ export class Host {
     private readonly demo: DemoPlayer | undefined,
     readonly memory: MemoryStore,
     view: WorktreeView,
+    readonly conversations: AgentConversations,
+    private readonly configProblem: string | undefined,
   ) {
     const clock = options.clock ?? systemClock;
     this.clock = clock;
@@ -91,7 +101,9 @@ export class Host {
       memory,
       view,
       memoryChanged: (change, entry) => this.memoryChanged(change, entry),
+      conversations,
     });
+    if (configProblem) this.publish({ agents: [], log: [this.catalog.appendLog({ at: new Date(clock.now()).toISOString(), level: 'error', agentId: null, message: configProblem })] });
     this.wire(this.engine);
     const tick = options.demoTickMs ?? 0;
     this.stopDemo = demo && tick > 0 ? (options.scheduler ?? systemScheduler).every(tick, () => this.stepDemo()) : () => {};
@@ -107,14 +119,68 @@ export class Host {
       const view = scenario ? demoWorktreeView : options.workspaceDir ? folderWorktreeView(options.workspaceDir) : demoWorktreeView;
       const memory = MemoryStore.open(catalog, { partition: partitionId(scenario ? 'demo' : (options.workspaceDir ?? options.catalogPath)), clock });
       const recall = (engine: Engine, agentId: string, now: number) => Host.recallInto(engine, memory, view, options.memory ?? true, agentId, now);
-      const demo = scenario ? new DemoPlayer(catalog, scenario, clock, (c) => new Engine({ tokenizer, clock: c }), recall) : undefined;
+      // The workspace folder holds strata.toml and .strata/skills; the demo's is resources/demo.
+      const workspaceDir = scenario ? options.demoDir : options.workspaceDir;
+      const { config, problem } = Host.contextConfig(workspaceDir);
+      const sink: { host?: Host } = {};
+      const conversations = new AgentConversations({
+        tokenizer,
+        clock,
+        config,
+        ...(options.skillsDir ? { shippedSkillsDir: options.skillsDir } : {}),
+        ...(workspaceDir ? { workspaceDir } : {}),
+        onChange: (agentId, change, tokens) => sink.host?.conversationChanged(agentId, change, tokens),
+        onEvent: (agentId, event) => sink.host?.conversationEvent(agentId, event),
+      });
+      const observer = {
+        reset: () => void conversations.reset(),
+        turn: (agent: NonNullable<typeof scenario>['agents'][number], step: Parameters<typeof demoTurnGroups>[0], index: number, items: Parameters<typeof demoTurnGroups>[3], first: boolean, engine: Engine) => {
+          const parts = engine.lastPromptParts(agent.agentId);
+          const files = [...new Set(items.flatMap((i) => i.files ?? []))];
+          void conversations.turn(agent, {
+            groups: demoTurnGroups(step, agent, first, items, index),
+            request: { selection: { role: agent.role, phase: step.build?.phase ?? 'work', task: agent.task, files, languages: [] }, ...(parts?.dynamic ? { runtime: parts.dynamic } : {}) },
+            ...(step.usage ? { telemetry: { inputTokens: step.usage.input + step.usage.cacheRead + step.usage.cacheWrite, outputTokens: step.usage.output } } : {}),
+          });
+        },
+      };
+      const demo = scenario ? new DemoPlayer(catalog, scenario, clock, (c) => new Engine({ tokenizer, clock: c }), recall, observer) : undefined;
       demo?.seedIfNew();
       demo?.restore();
-      return new Host(catalog, options, demo, memory, view);
+      const host = new Host(catalog, options, demo, memory, view, conversations, problem);
+      sink.host = host;
+      return host;
     } catch (err) {
       catalog.close();
       throw err;
     }
+  }
+
+  /** The workspace's `[context]` settings; a refused strata.toml falls back to the defaults and says why, naming the key. */
+  private static contextConfig(workspaceDir: string | undefined): { config: ContextConfig; problem: string | undefined } {
+    if (!workspaceDir) return { config: DEFAULT_CONTEXT_CONFIG, problem: undefined };
+    const loaded = loadContextConfig(workspaceDir);
+    if (!isConfigError(loaded)) return { config: loaded, problem: undefined };
+    return { config: DEFAULT_CONTEXT_CONFIG, problem: `${loaded.message} — the default [context] settings are used until it is fixed` };
+  }
+
+  /** Announce a conversation change to the views. */
+  private conversationChanged(agentId: string, change: 'turn' | 'compaction' | 'reset', tokens: number): void {
+    if (!this.closed) this.hub.emit({ name: 'conversation.changed', payload: { agentId, change, tokens } });
+  }
+
+  /** A compaction or reminder of a conversation, as a line in the workspace log. */
+  private conversationEvent(agentId: string, e: ConversationEvent): void {
+    if (this.closed) return;
+    const message =
+      e.kind === 'compaction'
+        ? `Conversation ${e.method} (${e.trigger}) ${e.outcome}: ${e.tokensBefore} → ${e.tokensAfter} tokens · ${e.reason}`
+        : e.kind === 'pressure_reminder'
+          ? `Context pressure: ${e.usedTokens} of ${e.maxTotalTokens} task tokens used; one reminder queued`
+          : 'Workspace reminder sent after a compaction';
+    const level = e.kind === 'compaction' && (e.outcome === 'failed' || e.outcome === 'denied') ? 'warn' : 'info';
+    const entry = this.catalog.appendLog({ at: new Date(this.clock.now()).toISOString(), level, agentId, message });
+    this.hub.emit({ name: 'log', payload: { entry } });
   }
 
   /**

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { type CommandName, type CommandResult, Commands, StrataError } from '../contract';
 import type { Catalog } from '../catalog/Catalog';
 import type { Engine } from '../Engine';
+import type { AgentConversations } from './AgentConversations';
 import type { ClientSession } from './ClientSession';
 import type { MemoryRecord } from '../memory/MemoryRecord';
 import type { MemoryStore } from '../memory/store/MemoryStore';
@@ -25,6 +26,8 @@ export interface HostContext {
   view: WorktreeView;
   /** Announce a memory change (and drop purged entries from the engine's recall). */
   memoryChanged(change: 'proposed' | 'verified' | 'retired' | 'stale' | 'purged', entry: MemoryRecord | null): void;
+  /** Every agent's conversation and the skills they select from. */
+  conversations: AgentConversations;
 }
 
 /** Arguments after validation (defaults applied). */
@@ -140,6 +143,15 @@ export function createHandlers(ctx: HostContext): Handlers {
         ctx.memoryChanged('retired', record);
         return { entry: toMemoryDto(record) };
       }),
+
+    getConversation: async ({ agentId }) => {
+      if (!catalog.getAgent(agentId)) throw new StrataError('not_found', `No agent "${agentId}" in workspace "${ctx.workspaceName}".`);
+      const conversation = await ctx.conversations.conversation(agentId);
+      if (!conversation) throw new StrataError('not_found', `Agent "${agentId}" has not taken a turn yet, so it has no conversation.`);
+      return conversation;
+    },
+
+    listSkills: () => ctx.conversations.skills(),
 
     // Not in a transaction: VACUUM cannot run inside one.
     purgeMemory: ({ states }) => {

@@ -34,6 +34,8 @@ const samples: { [K in CommandName]: CommandArgs<K> } = {
   verifyMemory: { id: 'mem_0000000000000000', revision: 1 },
   retireMemory: { id: 'mem_0000000000000000', revision: 1 },
   purgeMemory: { confirm: 'purge project memory' },
+  getConversation: { agentId: 'primary' },
+  listSkills: {},
 };
 
 /** A call reached its handler: it succeeded, or the handler itself refused it (e.g. already removed). */
@@ -75,6 +77,7 @@ describe('contract conformance: every command exists on every side', () => {
       memory: host.memory,
       view: demoWorktreeView,
       memoryChanged: () => {},
+      conversations: host.conversations,
     });
     expect(Object.keys(handlers).sort()).toEqual([...commandNames].sort());
   });

@@ -79,6 +79,8 @@ describe('Host over a temp-dir catalog with the demo workspace', () => {
       verifyMemory: undefined,
       retireMemory: undefined,
       purgeMemory: { confirm: 'purge project memory' },
+      getConversation: { agentId: 'primary' },
+      listSkills: {},
     };
     // Memory commands after the promotion need the id it created (and its revision).
     const late: Partial<Record<CommandName, () => unknown>> = {

@@ -40,8 +40,10 @@ describe('contract', () => {
       'verifyMemory',
       'retireMemory',
       'purgeMemory',
+      'getConversation',
+      'listSkills',
     ]);
-    expect(eventNames).toEqual(['agent.updated', 'log', 'generation.started', 'item.changed', 'memory.changed']);
+    expect(eventNames).toEqual(['agent.updated', 'log', 'generation.started', 'item.changed', 'memory.changed', 'conversation.changed']);
   });
 
   it('refuses unknown keys in every command argument object', () => {

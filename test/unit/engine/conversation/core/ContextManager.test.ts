@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AUDIT_TRAIL_LIMIT } from '../../../../../engine/conversation/ContextAudit';
 import { ContextError } from '../../../../../engine/conversation/ContextError';
-import { ContextManager } from '../../../../../engine/conversation/ContextManager';
+import { ContextManager, RESUME_BRIDGE_TEXT } from '../../../../../engine/conversation/ContextManager';
 import type { TurnLease } from '../../../../../engine/conversation/TurnLease';
 import type { GroupInput } from '../../../../../engine/conversation/readGroup';
 import { assistant, bytes, expectValid, newManager, testPorts, turn, user, words } from './conversationFixtures';
@@ -296,10 +296,20 @@ describe('snapshot and restore', () => {
     ['a summary as the system prompt', (s) => (s['system'] = { id: 'x', role: 'system', kind: 'summary', content: 'x', sourceTurnIds: [] })],
     ['a transient as the summary', (s) => (s['summary'] = { id: 'x', role: 'system', kind: 'transient', source: 'memory', content: 'x' })],
     ['an orphaned result', (s) => ((s['groups'] as { messages: unknown[] }[])[1]!.messages.splice(1, 1))],
-    ['history starting with an assistant group', (s) => (s['groups'] as unknown[]).splice(0, 1)],
     ['a duplicate message id', (s) => ((s['groups'] as { messages: { id: string }[] }[])[1]!.messages[0]!.id = 'msg-1')],
     ['a negative lastTurn', (s) => (s['lastTurn'] = -1)],
   ];
+  it('[resume-bridge] a snapshot whose kept history starts with an assistant group restores and builds with the resume bridge first', () => {
+    const m = newManager();
+    turn(m, user(words(6)), assistant('x', [{ id: 'c1' }, { id: 'c2' }]));
+    const snap = JSON.parse(bytes(m)) as Record<string, unknown>;
+    (snap['groups'] as unknown[]).splice(0, 1);
+    const restored = ContextManager.restore(snap, testPorts());
+    const built = expectValid(restored);
+    expect(built[1]).toMatchObject({ role: 'user', content: RESUME_BRIDGE_TEXT });
+    expect(restored.tokens()).toBe(restored.measure().system + restored.measure().history);
+  });
+
   it.each(broken)('[provider-valid] a snapshot with %s is refused and restores nothing', (_, breakIt) => {
     const m = newManager();
     turn(m, user(words(6)), assistant('x', [{ id: 'c1' }, { id: 'c2' }]));

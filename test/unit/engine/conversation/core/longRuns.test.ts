@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ContextManager } from '../../../../../engine/conversation/ContextManager';
+import { RESUME_BRIDGE_TEXT, type ContextManager } from '../../../../../engine/conversation/ContextManager';
 import { extractiveSummarizer } from '../../../../../engine/conversation/extractiveSummarizer';
 import type { GroupInput } from '../../../../../engine/conversation/readGroup';
 import { intIn, seededRandom } from '../../../../support/seededRandom';
@@ -16,12 +16,10 @@ function randomTurn(rand: () => number, t: number): GroupInput[] {
   return groups;
 }
 
-/** The newest user-started suffix: what must stay even over budget. */
+/** The groups of the newest turn: what must stay even over budget. */
 const newestSuffix = (m: ContextManager): number => {
   const groups = m.groups();
-  let i = groups.length - 1;
-  while (i > 0 && groups[i]?.messages[0]?.role !== 'user') i--;
-  return groups.length - i;
+  return groups.filter((g) => g.turnId === groups.at(-1)?.turnId).length;
 };
 
 describe('long conversations', () => {
@@ -74,4 +72,51 @@ describe('long conversations', () => {
     },
     TIMEOUT,
   );
+});
+
+describe('autonomous runs: one user message, then hundreds of model calls', () => {
+  /** A task, then one turn per model call: an assistant message with a call and its result. */
+  function autonomous(m: ContextManager, calls: number, from = 0): void {
+    if (from === 0) {
+      const lease = m.beginTurn();
+      m.appendTurn(lease, user('Task: make the flaky date parser deterministic; never change its public API.'));
+    }
+    for (let t = from; t < from + calls; t++) {
+      const lease = m.beginTurn();
+      m.appendTurn(lease, assistant(`Step ${t}: reading ${words(6, 'a')}`, [{ id: `c${t}`, name: 'read_file', result: words(20, `r${t}x`) }]));
+    }
+  }
+
+  it('[truncate-newest] [resume-bridge] [provider-valid] truncation cuts between model calls and opens the kept history with the bridge', () => {
+    const m = newManager();
+    autonomous(m, 1);
+    let applied = 0;
+    for (let t = 1; t < 300; t++) {
+      autonomous(m, 1, t);
+      const audit = m.truncateToBudget(400);
+      if (audit.outcome === 'applied') applied++;
+      expect(audit.overBudget ?? false).toBe(false);
+      expect(m.tokens()).toBeLessThanOrEqual(400);
+      const built = expectValid(m);
+      if (applied > 0) expect(built[1]).toMatchObject({ role: 'user', content: RESUME_BRIDGE_TEXT });
+    }
+    expect(applied).toBeGreaterThan(250);
+  });
+
+  it('[compress-atomic] [resume-bridge] [provider-valid] compression folds old model calls (and the task) into the summary and keeps the recent calls verbatim', async () => {
+    const m = newManager();
+    const summarizer = extractiveSummarizer(wordTokenizer);
+    autonomous(m, 1);
+    let applied = 0;
+    for (let t = 1; t < 300; t++) {
+      autonomous(m, 1, t);
+      const audit = await m.replacePrefixWithSummary(summarizer, { maxTokens: 600, preserveRecentTurns: 3, summaryMaxTokens: 150 });
+      if (audit.outcome === 'applied') applied++;
+      expect(audit.overBudget ?? false).toBe(false);
+      expectValid(m);
+    }
+    expect(applied).toBeGreaterThan(20);
+    expect(m.snapshot().summary?.content).toMatch(/never change its public API/);
+    expect(new Set(m.groups().map((g) => g.turnId)).size).toBeGreaterThanOrEqual(3);
+  });
 });

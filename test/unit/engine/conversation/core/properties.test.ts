@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Audit } from '../../../../../engine/conversation/ContextAudit';
 import { ContextError } from '../../../../../engine/conversation/ContextError';
-import { ContextManager } from '../../../../../engine/conversation/ContextManager';
+import { ContextManager, RESUME_BRIDGE_TEXT } from '../../../../../engine/conversation/ContextManager';
 import { extractiveSummarizer } from '../../../../../engine/conversation/extractiveSummarizer';
 import type { TurnLease } from '../../../../../engine/conversation/TurnLease';
 import { assistant, bytes, expectValid, newManager, testPorts, user, words, wordTokenizer } from './conversationFixtures';
@@ -134,7 +134,7 @@ describe('random conversations', () => {
     );
   }, TIMEOUT);
 
-  it('[group-atomic] [truncate-newest] truncation keeps a suffix of whole groups that starts at a user message', async () => {
+  it('[group-atomic] [truncate-newest] [resume-bridge] truncation keeps a suffix of whole turns; a suffix opened by an assistant group gets the bridge', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 40, size: 'max' }), fc.integer({ min: 0, max: 110 }), async (steps, percent) => {
         const m = await run([{ kind: 'user', size: 5, newTurn: false }, ...steps.filter((s) => s.kind !== 'compress')]);
@@ -143,8 +143,13 @@ describe('random conversations', () => {
         const after = m.groups();
         expect(after).toEqual(before.slice(before.length - after.length));
         expect(audit.removedGroupIds).toEqual(before.slice(0, before.length - after.length).map((g) => g.id));
-        if (after.length > 0) expect(after[0]?.messages[0]?.role).toBe('user');
-        if (audit.overBudget) expect(after.slice(1).every((g) => g.messages[0]?.role !== 'user')).toBe(true);
+        const dropped = before[before.length - after.length - 1];
+        if (dropped && after[0]) expect(after[0].turnId).not.toBe(dropped.turnId);
+        const built = m.buildMessages({ transients: false });
+        const head = built.find((x) => x.role !== 'system');
+        expect(head?.role).toBe('user');
+        if (after[0]?.messages[0]?.role !== 'user') expect(head?.content).toBe(RESUME_BRIDGE_TEXT);
+        if (audit.overBudget) expect(new Set(after.map((g) => g.turnId)).size).toBe(1);
       }),
       RUNS,
     );
