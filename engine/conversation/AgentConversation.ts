@@ -116,6 +116,12 @@ export interface PreparedRequest {
   skills: SkillSelection | undefined;
   /** Tokens of the whole request, transients included. */
   tokens: number;
+  /**
+   * Whether the request is within `max_tokens`, checked before any provider call. False when the
+   * newest turn alone or this turn's transients do not fit: the caller compacts (`afterTurn`) or
+   * sends less instead of letting the provider refuse it.
+   */
+  fits: boolean;
 }
 
 /** Telemetry after a completed turn; all optional (without it local counts are used). */
@@ -238,7 +244,7 @@ export class AgentConversation {
     const transients = messages.filter((x): x is TransientMessage => 'kind' in x && x.kind === 'transient');
     const tokens = parts.system + parts.summary + parts.history + parts.transients;
     this.#lastRequestTokens = tokens;
-    return { messages, transients, skills, tokens };
+    return { messages, transients, skills, tokens, fits: tokens <= this.config.maxTokens };
   }
 
   /**

@@ -326,6 +326,18 @@ describe('AgentConversation: transients of a request', () => {
   });
 });
 
+describe('AgentConversation: the budget is checked before a provider call', () => {
+  it('[checked-before-call] a request says whether it fits max_tokens, transients included', async () => {
+    const { conv } = conversation({ config: config({ maxTokens: 200 }) });
+    exchange(conv, 0, 20);
+    const small = conv.prepareRequest({ runtime: 'state' });
+    expect(small.fits).toBe(true);
+    const big = conv.prepareRequest({ runtime: words(300, 'state') });
+    expect(big.tokens).toBeGreaterThan(200);
+    expect(big.fits).toBe(false);
+  });
+});
+
 describe('AgentConversation: long runs', () => {
   it.each(['truncate', 'compress'] as const)('[provider-valid] [no-orphans] [one-summary] 1,000 turns under %s stay within max_tokens and provider-valid after every turn', async (strategy) => {
     const { conv } = conversation({ config: config({ strategy, maxTokens: 600, preserveRecentTurns: 3, summaryMaxTokens: 120 }) });
