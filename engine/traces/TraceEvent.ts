@@ -1,0 +1,167 @@
+/**
+ * One normalized, typed event stream for recorded coding-agent sessions, whatever tool wrote them
+ * (OpenAI-style message lists, Claude Code JSONL, Codex rollouts). Importers turn a file's text
+ * into these events; `toConversationGroups` turns the events into ContextManager groups.
+ *
+ * Pure TypeScript: no Node built-ins here or in the importers; only `importTraceFile` reads files.
+ *
+ * Conventions every importer keeps:
+ * - Events are in the order the session recorded them (file order), never re-sorted by time.
+ * - `step` is the 0-based index of the LLM call (one model response) an event came from. It is set
+ *   on model output only (`assistant_text`, `tool_call`, `usage`); user input, tool results and
+ *   markers carry none. Steps are numbered over the whole file (subagent calls included) in order of
+ *   first appearance, so one response split over several records keeps one step.
+ * - `agentId` is set on every event of a subagent's run (a Claude Code sidechain, a merged subagent
+ *   message); main-thread events have none. `subagent_spawn`/`subagent_return` bracket each
+ *   contiguous run of one subagent's records, where the format shows them.
+ * - `at` is an ISO-8601 timestamp (`Date#toISOString`), normalised from whatever the format records
+ *   (ISO text or epoch milliseconds); absent when the record has none.
+ * - `source` names the file and the 1-based line of the record (for a JSON document, the line where
+ *   the message object starts, and `path` such as `messages[12]`), so every later problem can point
+ *   back into the trace.
+ */
+
+/** The trace formats an importer exists for (names as in the traces' SOURCES.md). */
+export type TraceFormat = 'openai-messages-json' | 'claude-code-jsonl' | 'codex-rollout-jsonl';
+
+/** Where an event was read from. */
+export interface TraceSource {
+  file: string;
+  /** 1-based line of the record. */
+  line: number;
+  /** For JSON documents: the record's place in the document, e.g. `messages[12]`. */
+  path?: string;
+}
+
+interface EventBase {
+  /** ISO-8601 time of the record, when it has one. */
+  at?: string;
+  /** 0-based index of the LLM call this model output belongs to (model output only). */
+  step?: number;
+  /** The subagent whose run this event belongs to; absent on the main thread. */
+  agentId?: string;
+  source: TraceSource;
+}
+
+/** Text the model received as the user's turn (typed input, pasted text, injected user-role notices). */
+export interface UserInputEvent extends EventBase {
+  type: 'user_input';
+  text: string;
+}
+
+/** System or developer instructions (a system prompt, a developer message): not history, kept for inspection. */
+export interface InstructionsEvent extends EventBase {
+  type: 'instructions';
+  role: 'system' | 'developer';
+  text: string;
+}
+
+/** Visible text of a model response (reasoning and thinking are not included). */
+export interface AssistantTextEvent extends EventBase {
+  type: 'assistant_text';
+  text: string;
+}
+
+/** One tool call of a model response. */
+export interface ToolCallEvent extends EventBase {
+  type: 'tool_call';
+  callId: string;
+  name: string;
+  /** JSON text of the arguments (a free-form tool's raw input is wrapped as `{"input": "..."}`). */
+  arguments: string;
+}
+
+/** The recorded result of a tool call. */
+export interface ToolResultEvent extends EventBase {
+  type: 'tool_result';
+  callId: string;
+  content: string;
+  /** True only when the format flags the result as an error (never guessed from its text). */
+  isError: boolean;
+}
+
+/**
+ * Tokens of one LLM call as the provider billed them, normalised to disjoint parts:
+ * `input` is the UNCACHED prompt tokens only. Anthropic reports cache reads and writes apart from
+ * `input_tokens`, so its figures are taken as they are; OpenAI (Codex, Chat Completions) counts
+ * cached tokens INSIDE `input_tokens`/`prompt_tokens`, so the importer subtracts them. The prompt's
+ * full size is therefore always `input + cacheRead + cacheWrite`. `output` includes reasoning
+ * tokens where the provider counts them as output. A part the format does not record is 0.
+ */
+export interface UsageEvent extends EventBase {
+  type: 'usage';
+  input: number;
+  cacheRead: number;
+  cacheWrite: number;
+  output: number;
+  model?: string;
+}
+
+/** The agent replaced its context by a summary (Claude Code compact, Codex `compacted`). */
+export interface CompactionEvent extends EventBase {
+  type: 'compaction';
+  summary?: string;
+}
+
+/** A subagent's run begins (its events follow, each with `agentId`). */
+export interface SubagentSpawnEvent extends EventBase {
+  type: 'subagent_spawn';
+  agentId: string;
+}
+
+/** A subagent's run ends and the main thread (or another agent) resumes. */
+export interface SubagentReturnEvent extends EventBase {
+  type: 'subagent_return';
+  agentId: string;
+}
+
+export type TraceEvent =
+  | UserInputEvent
+  | InstructionsEvent
+  | AssistantTextEvent
+  | ToolCallEvent
+  | ToolResultEvent
+  | UsageEvent
+  | CompactionEvent
+  | SubagentSpawnEvent
+  | SubagentReturnEvent;
+
+export type TraceEventType = TraceEvent['type'];
+
+/** What an importer read from one file. */
+export interface TraceImport {
+  format: TraceFormat;
+  file: string;
+  events: TraceEvent[];
+  /** Records (or content blocks) of a known kind deliberately not turned into events, by kind. */
+  skipped: Record<string, number>;
+  /** Records of a kind the importer does not know, by kind: skipped, never fatal. */
+  unknown: Record<string, number>;
+}
+
+/**
+ * A trace that cannot be read: malformed or truncated JSON, or a record missing what its type
+ * requires. The message names the file and the 1-based line (and column, when known), e.g.
+ * `session.jsonl:41:17: line is not valid JSON: unterminated string (the file may be truncated)`.
+ */
+export class TraceImportError extends Error {
+  override readonly name = 'TraceImportError';
+  readonly file: string;
+  readonly line: number;
+  readonly column: number | undefined;
+  /** The problem without the location prefix. */
+  readonly problem: string;
+
+  constructor(file: string, line: number, problem: string, column?: number) {
+    super(`${file}:${line}${column === undefined ? '' : `:${column}`}: ${problem}`);
+    this.file = file;
+    this.line = line;
+    this.column = column;
+    this.problem = problem;
+  }
+}
+
+/** Adds one to `counts[key]`. */
+export function countKind(counts: Record<string, number>, key: string): void {
+  counts[key] = (counts[key] ?? 0) + 1;
+}

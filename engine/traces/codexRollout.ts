@@ -1,0 +1,167 @@
+/**
+ * Importer for `codex-rollout-jsonl`: the Codex CLI rollout, one `{timestamp, type, payload}` object
+ * per line. Pure.
+ *
+ * - `response_item` lines are the conversation as the model saw it: `message` (role user,
+ *   assistant, developer or system; `input_text`/`output_text` blocks), `function_call` /
+ *   `function_call_output`, `custom_tool_call` / `custom_tool_call_output` (free-form tools such as
+ *   `apply_patch`: the raw input becomes the JSON arguments `{"input": "..."}`), `local_shell_call`
+ *   / `local_shell_call_output`. `reasoning` (encrypted), `web_search_call`, `ghost_snapshot` and
+ *   in-history `compaction` items are skipped and counted; other item types are counted as unknown.
+ * - `event_msg` lines are UI events and mostly duplicate response items (`user_message`,
+ *   `agent_message`, `exec_command_end`): skipped, except `token_count`, whose `info` holds the
+ *   cumulative `total_token_usage` and the `last_token_usage` of the call just finished. A record
+ *   whose total equals the previous one (Codex repeats them, e.g. on rate-limit updates) or whose
+ *   info is null is no new call. The usage event takes `last_token_usage`.
+ * - `compacted` lines replaced the model's history (`message` is the summary; `replacement_history`
+ *   is the new history, which restates earlier items): one compaction event with the summary.
+ * - `session_meta` gives the base instructions (an instructions event); `turn_context` the model.
+ *
+ * Steps: a model-output item (message from the assistant, a call, reasoning) begins a new step when
+ * it follows an input item (user message, tool output) or a new token_count; the token_count after
+ * it closes the step. OpenAI counts cached tokens inside `input_tokens`, so `input` is
+ * `input_tokens - cached_input_tokens`.
+ */
+import { countKind, TraceImportError, type TraceEvent, type TraceImport, type TraceSource } from './TraceEvent';
+import { asCount, asString, isoTime, isRecord, parseJsonLines, type JsonRecord } from './jsonText';
+
+const MODEL_OUTPUT: ReadonlySet<string> = new Set(['function_call', 'custom_tool_call', 'local_shell_call', 'reasoning', 'web_search_call']);
+const SKIPPED_ITEMS: ReadonlySet<string> = new Set(['reasoning', 'web_search_call', 'ghost_snapshot', 'compaction', 'compaction_summary']);
+
+function messageText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  const parts: string[] = [];
+  for (const b of content) {
+    if (!isRecord(b)) continue;
+    if (typeof b['text'] === 'string') parts.push(b['text']);
+    else if (b['type'] === 'input_image') parts.push('[image]');
+  }
+  return parts.join('\n');
+}
+
+/** A tool output: plain text, or `{content, success}` (older rollouts), or content items. */
+function outputOf(output: unknown): { content: string; isError: boolean } {
+  if (typeof output === 'string') return { content: output, isError: false };
+  if (isRecord(output)) {
+    const content = typeof output['content'] === 'string' ? output['content'] : messageText(output['content_items'] ?? output['content']);
+    return { content, isError: output['success'] === false };
+  }
+  if (Array.isArray(output)) return { content: messageText(output), isError: false };
+  return { content: '', isError: false };
+}
+
+const callIdOf = (p: JsonRecord, file: string, line: number): string => {
+  const id = asString(p['call_id']) ?? asString(p['id']);
+  if (!id) throw new TraceImportError(file, line, `${String(p['type'])} item has no call_id`);
+  return id;
+};
+
+/** Events of a Codex rollout. Throws {@link TraceImportError} for malformed lines. */
+export function importCodexRollout(text: string, file: string): TraceImport {
+  const records = parseJsonLines(text, file);
+  const skipped: Record<string, number> = {};
+  const unknown: Record<string, number> = {};
+  const events: TraceEvent[] = [];
+  let model: string | undefined;
+  let steps = 0;
+  let step: number | undefined;
+  let inStep = false;
+  let lastTotal = '';
+
+  for (const { line, value: record } of records) {
+    const type = asString(record['type']) ?? '(no type)';
+    const payload = record['payload'];
+    const at = isoTime(record['timestamp']);
+    const source: TraceSource = { file, line };
+    const base = { ...(at ? { at } : {}), source };
+    if (!isRecord(payload)) {
+      if (['session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted'].includes(type)) throw new TraceImportError(file, line, `${type} line has no payload object`);
+      countKind(unknown, type);
+      continue;
+    }
+    const output = () => {
+      if (!inStep) step = steps++;
+      inStep = true;
+      return { ...base, step: step as number };
+    };
+    const input = () => {
+      inStep = false;
+      return base;
+    };
+
+    switch (type) {
+      case 'session_meta': {
+        const instructions = isRecord(payload['base_instructions']) ? asString(payload['base_instructions']['text']) : undefined;
+        if (instructions) events.push({ type: 'instructions', role: 'system', text: instructions, ...base });
+        else countKind(skipped, 'session_meta');
+        break;
+      }
+      case 'turn_context':
+        model = asString(payload['model']) ?? model;
+        countKind(skipped, 'turn_context');
+        break;
+      case 'compacted': {
+        const summary = asString(payload['message']);
+        events.push({ type: 'compaction', ...(summary ? { summary } : {}), ...input() });
+        break;
+      }
+      case 'event_msg': {
+        const kind = String(payload['type']);
+        if (kind !== 'token_count') {
+          countKind(skipped, `event_msg:${kind}`);
+          break;
+        }
+        const info = payload['info'];
+        const last = isRecord(info) && isRecord(info['last_token_usage']) ? info['last_token_usage'] : undefined;
+        const total = isRecord(info) ? JSON.stringify(info['total_token_usage'] ?? null) : '';
+        if (!last || total === lastTotal) {
+          countKind(skipped, 'event_msg:token_count (no new call)');
+          break;
+        }
+        lastTotal = total;
+        // A call with no recorded output item (e.g. the compaction request) is still a call.
+        if (!inStep) step = steps++;
+        const cached = asCount(last['cached_input_tokens']);
+        events.push({
+          type: 'usage',
+          input: Math.max(0, asCount(last['input_tokens']) - cached),
+          cacheRead: cached,
+          cacheWrite: 0,
+          output: asCount(last['output_tokens']),
+          ...(model ? { model } : {}),
+          ...base,
+          step: step as number,
+        });
+        inStep = false;
+        break;
+      }
+      case 'response_item': {
+        const item = String(payload['type']);
+        if (item === 'message') {
+          const role = payload['role'];
+          const text = messageText(payload['content']);
+          if (role === 'assistant') events.push({ type: 'assistant_text', text, ...output() });
+          else if (role === 'user') events.push({ type: 'user_input', text, ...input() });
+          else if (role === 'developer' || role === 'system') events.push({ type: 'instructions', role, text, ...base });
+          else countKind(unknown, `message:${String(role)}`);
+        } else if (item === 'function_call') {
+          events.push({ type: 'tool_call', callId: callIdOf(payload, file, line), name: asString(payload['name']) || 'unknown_tool', arguments: typeof payload['arguments'] === 'string' ? payload['arguments'] : JSON.stringify(payload['arguments'] ?? {}), ...output() });
+        } else if (item === 'custom_tool_call') {
+          events.push({ type: 'tool_call', callId: callIdOf(payload, file, line), name: asString(payload['name']) || 'unknown_tool', arguments: JSON.stringify({ input: payload['input'] ?? '' }), ...output() });
+        } else if (item === 'local_shell_call') {
+          events.push({ type: 'tool_call', callId: callIdOf(payload, file, line), name: 'local_shell', arguments: JSON.stringify(payload['action'] ?? {}), ...output() });
+        } else if (item === 'function_call_output' || item === 'custom_tool_call_output' || item === 'local_shell_call_output') {
+          events.push({ type: 'tool_result', callId: callIdOf(payload, file, line), ...outputOf(payload['output']), ...input() });
+        } else if (SKIPPED_ITEMS.has(item)) {
+          if (MODEL_OUTPUT.has(item)) output();
+          countKind(skipped, `response_item:${item}`);
+        } else countKind(unknown, `response_item:${item}`);
+        break;
+      }
+      default:
+        countKind(unknown, type);
+    }
+  }
+  return { format: 'codex-rollout-jsonl', file, events, skipped, unknown };
+}
