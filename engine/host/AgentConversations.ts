@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { ConversationDto, SkillsDto } from '../contract';
+import type { AgentRole, ConversationDto, SkillsDto } from '../contract';
 import { AgentConversation, type ConversationEvent, type RequestInput } from '../conversation/AgentConversation';
 import type { ContextConfig } from '../conversation/contextConfig';
 import { extractiveSummarizer } from '../conversation/extractiveSummarizer';
@@ -14,11 +14,12 @@ import type { Skill } from '../skills/SkillFile';
 import { SkillRegistry } from '../skills/SkillRegistry';
 import type { Tokenizer } from '../tokens/Tokenizer';
 import { loadSkillFiles } from './loadSkillFiles';
+import { systemPromptOf } from '../runtime/AgentRuntime';
 
 /** The agent a conversation belongs to, as the system prompt states it. */
 export interface ConversationAgent {
   agentId: string;
-  role: string;
+  role: AgentRole;
   task: string;
 }
 
@@ -134,7 +135,7 @@ export class AgentConversations {
     const existing = this.#conversations.get(agent.agentId);
     if (existing) return existing;
     const { tokenizer, clock, config } = this.#options;
-    const created = new AgentConversation(systemPromptOf(agent), { tokenizer, clock, ids: sequentialIds() }, {
+    const created = new AgentConversation(systemPromptOf({ agentId: agent.agentId, role: agent.role, task: agent.task }), { tokenizer, clock, ids: sequentialIds() }, {
       config,
       summarizer: extractiveSummarizer(tokenizer),
       skills: this.#registry,
@@ -198,11 +199,6 @@ export class AgentConversations {
       }),
     };
   }
-}
-
-/** The canonical system prompt of an agent: stable for its whole life, so it caches. */
-export function systemPromptOf(agent: ConversationAgent): string {
-  return `You are ${agent.agentId}, a ${agent.role} agent in a Strata workspace. Your task: ${agent.task}\nWork in small verified steps; the repository and fresh tool output win over anything remembered.`;
 }
 
 function toMessageDto(m: Message): ConversationDto['groups'][number]['messages'][number] {

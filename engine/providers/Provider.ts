@@ -1,3 +1,4 @@
+import type { AbortSignalLike } from '../ports/AbortSignalLike';
 import type { Message, ToolCall } from '../conversation/Message';
 
 /**
@@ -40,7 +41,7 @@ export interface ProviderRequest {
   cacheKey?: string;
   /** Stream the answer (the result is the same assembled response). */
   stream?: boolean;
-  signal?: AbortSignal;
+  signal?: AbortSignalLike;
 }
 
 /**

@@ -1,0 +1,58 @@
+import type { Usage } from '../providers/Provider';
+
+/** One provider call as accounted: provider figures when a provider answered, modeled otherwise. */
+export interface CallRecord {
+  agentId: string;
+  /** 1-based turn of the agent. */
+  turn: number;
+  generation: number;
+  at: number;
+  usage: Usage;
+  /** True when the figures come from the cache model (a replay or the demo), not a provider. */
+  modeled: boolean;
+  /** cacheRead / (input + cacheRead + cacheWrite); 0 for an empty prompt. */
+  hitRate: number;
+  /** Bytes of this request's prefix shared with the agent's previous request, over its length. */
+  prefixReuse: number;
+  /** Context-limit retries this call needed. */
+  retries: number;
+}
+
+/** Calls kept per agent for `getUsage`; totals cover every call. */
+export const CALLS_KEPT_PER_AGENT = 500;
+
+export const hitRate = (u: Usage): number => {
+  const prompt = u.input + u.cacheRead + u.cacheWrite;
+  return prompt > 0 ? u.cacheRead / prompt : 0;
+};
+
+/**
+ * Per-agent call records (the newest {@link CALLS_KEPT_PER_AGENT}) and running totals. Bounded:
+ * a run of any length holds at most that many records per agent, so a long soak stays flat.
+ */
+export class UsageLedger {
+  readonly #calls = new Map<string, CallRecord[]>();
+  readonly #totals = new Map<string, Usage & { calls: number }>();
+
+  record(call: CallRecord): void {
+    const list = this.#calls.get(call.agentId) ?? [];
+    list.push(call);
+    if (list.length > CALLS_KEPT_PER_AGENT) list.splice(0, list.length - CALLS_KEPT_PER_AGENT);
+    this.#calls.set(call.agentId, list);
+    const t = this.#totals.get(call.agentId) ?? { input: 0, cacheRead: 0, cacheWrite: 0, output: 0, calls: 0 };
+    this.#totals.set(call.agentId, { input: t.input + call.usage.input, cacheRead: t.cacheRead + call.usage.cacheRead, cacheWrite: t.cacheWrite + call.usage.cacheWrite, output: t.output + call.usage.output, calls: t.calls + 1 });
+  }
+
+  calls(agentId: string): CallRecord[] {
+    return [...(this.#calls.get(agentId) ?? [])];
+  }
+
+  totals(agentId: string): Usage & { calls: number } {
+    return { ...(this.#totals.get(agentId) ?? { input: 0, cacheRead: 0, cacheWrite: 0, output: 0, calls: 0 }) };
+  }
+
+  forget(agentId: string): void {
+    this.#calls.delete(agentId);
+    this.#totals.delete(agentId);
+  }
+}
