@@ -1,0 +1,274 @@
+import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createWorkspaceTools, type ToolRegistry } from '../../../engine/runtime/tools/registry';
+import { minimalEnv } from '../../../engine/runtime/tools/runCommand';
+import { DEFAULT_TOOLS_CONFIG, type ToolsConfig } from '../../../engine/runtime/tools/toolsConfig';
+import type { RunCommandMeta, ToolErrorMeta, ToolResult } from '../../../engine/runtime/tools/types';
+import { makeWorkspace, type Fixture } from './workspaceFixture';
+
+/**
+ * Scripts the tests run. `run_command` refuses `( ) ; > $` and the like outright, so the brief's
+ * `node -e "setInterval(()=>{},1000)"` cannot be typed as a command: each program lives in a file of
+ * the workspace and runs as `node <file>`, which is the same process doing the same thing.
+ */
+const SCRIPTS: Record<string, string> = {
+  'spin.js': `
+    const { spawn } = require('node:child_process');
+    const fs = require('node:fs');
+    // A grandchild in the same process group: the timeout must kill it too.
+    const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+    fs.writeFileSync('pids.json', JSON.stringify({ self: process.pid, child: child.pid }));
+    console.log('spinning');
+    setInterval(() => {}, 1000);
+  `,
+  'leave-behind.js': `
+    const { spawn } = require('node:child_process');
+    const fs = require('node:fs');
+    // Exits at once but leaves a child holding stdout open.
+    const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: ['ignore', 'inherit', 'inherit'] });
+    child.unref();
+    fs.writeFileSync('pids.json', JSON.stringify({ self: process.pid, child: child.pid }));
+    console.log('bye');
+  `,
+  'env.js': 'console.log(JSON.stringify(process.env));',
+  'cwd.js': 'console.log(process.cwd());',
+  'exit.js': 'console.log("stdout line"); console.error("stderr line"); process.exit(Number(process.argv[2] ?? 0));',
+  'args.js': 'console.log(JSON.stringify(process.argv.slice(2)));',
+  'flood.js': `
+    process.stdout.write('HEAD-MARK\\n');
+    for (let i = 0; i < 20000; i++) process.stdout.write('filler line ' + i + '\\n');
+    process.stdout.write('TAIL-MARK\\n');
+  `,
+  'color.js': 'console.log("\\u001b[31mred\\u001b[0m plain");',
+  'slow.js': 'setTimeout(() => console.log("done"), 60000);',
+};
+
+let fx: Fixture;
+let n = 0;
+beforeEach(() => {
+  fx = makeWorkspace(SCRIPTS);
+});
+afterEach(() => fx.remove());
+
+const tools = (over: Partial<ToolsConfig> = {}, limits = {}) => createWorkspaceTools(fx.root, { ...DEFAULT_TOOLS_CONFIG, allow: ['node'], ...over }, limits);
+const run = (registry: ToolRegistry, command: string, signal?: AbortSignal) =>
+  registry.call({ id: `call-${++n}`, name: 'run_command', arguments: JSON.stringify({ command }) }, signal ? { signal } : {});
+const meta = (r: ToolResult) => r.meta as RunCommandMeta;
+const errorCode = (r: ToolResult) => (r.meta as ToolErrorMeta).error;
+
+/** Alive and not a zombie (a container's PID 1 may never reap orphans). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return true;
+  }
+}
+
+async function eventuallyDead(pid: number, withinMs: number): Promise<boolean> {
+  const until = Date.now() + withinMs;
+  while (Date.now() < until) {
+    if (!alive(pid)) return true;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  return !alive(pid);
+}
+
+const readPids = () => JSON.parse(readFileSync(join(fx.root, 'pids.json'), 'utf8')) as { self: number; child: number };
+
+describe('run_command allowlist', () => {
+  const allow = ['npm test', 'npx vitest run', 'node args.js'];
+  it.each<[string, string]>([
+    ['npm testx', 'does not start with an allowed command prefix'],
+    ['npm tes', 'does not start with an allowed command prefix'],
+    ['"npm test"', 'does not start with an allowed command prefix'],
+    ['npm run test', 'does not start with an allowed command prefix'],
+    ['npx vitest', 'does not start with an allowed command prefix'],
+    ['node args.jsx', 'does not start with an allowed command prefix'],
+    ['node env.js', 'does not start with an allowed command prefix'],
+    ['rm -rf /', 'does not start with an allowed command prefix'],
+    ['npm test; rm -rf /', 'shell metacharacter'],
+    ['npm test && rm -rf /', 'shell metacharacter'],
+    ['npm test || true', 'shell metacharacter'],
+    ['npm test | tee out', 'shell metacharacter'],
+    ['npm test > /tmp/x', 'shell metacharacter'],
+    ['npm test < /etc/passwd', 'shell metacharacter'],
+    ['npm test $HOME', 'shell metacharacter'],
+    ['npm test `id`', 'shell metacharacter'],
+    ['npm test $(id)', 'shell metacharacter'],
+    ['npm test "a;b"', 'shell metacharacter'],
+    ['npm test\nrm -rf /', 'line break'],
+    ['npm test\r\nid', 'line break'],
+    ['node -e "setInterval(()=>{},1000)"', 'shell metacharacter'],
+    ['npm "test', 'unclosed double quote'],
+  ])('[tools] %j is refused (%s) without running anything', async (command, fragment) => {
+    const r = await run(tools({ allow }), command);
+    expect(r.isError).toBe(true);
+    expect(errorCode(r)).toBe('not_allowed');
+    expect(r.content).toContain(fragment);
+    expect(r.content.startsWith('Refused')).toBe(true);
+  });
+
+  it('[tools] an allowed prefix runs with its extra arguments, quotes grouping words', async () => {
+    const r = await run(tools({ allow }), `node args.js --flag "two words" 'single'`);
+    expect(r.isError).toBe(false);
+    expect(r.content).toBe(`$ node args.js --flag "two words" 'single'\n["--flag","two words","single"]\n[exit code 0]`);
+    expect(meta(r)).toMatchObject({ tool: 'run_command', argv: ['node', 'args.js', '--flag', 'two words', 'single'], exitCode: 0, timedOut: false, truncated: false, testCommand: false });
+  });
+
+  it('[tools] by default no command is allowed, and run_command is not advertised', async () => {
+    const registry = createWorkspaceTools(fx.root);
+    expect(registry.specs.map((s) => s.name)).toEqual(['list_files', 'read_file', 'grep']);
+    const r = await run(registry, 'node args.js');
+    expect([r.isError, errorCode(r)]).toEqual([true, 'not_allowed']);
+    expect(r.content).toContain('no command is allowed in this workspace');
+    expect(readFileSafe('pids.json')).toBeUndefined();
+  });
+
+  it('[tools] the spec lists the allowed prefixes', () => {
+    const spec = tools({ allow }).specs.find((s) => s.name === 'run_command');
+    expect(spec?.description).toContain('"npm test", "npx vitest run", "node args.js"');
+    expect(spec?.parameters).toMatchObject({ required: ['command'] });
+  });
+
+  it('[tools] a program that does not exist is an error result', async () => {
+    const r = await run(tools({ allow: ['definitely-not-a-program-7f3a'] }), 'definitely-not-a-program-7f3a --x');
+    expect([r.isError, errorCode(r)]).toEqual([true, 'spawn_failed']);
+    expect(r.content).toContain('was not found on PATH');
+  });
+});
+
+function readFileSafe(rel: string): string | undefined {
+  try {
+    return readFileSync(join(fx.root, rel), 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+describe('run_command execution', () => {
+  it('[tools] reports the exit code; a non-zero exit is an error; stdout and stderr are both captured', async () => {
+    const ok = await run(tools(), 'node exit.js 0');
+    expect(ok.isError).toBe(false);
+    expect(ok.content).toContain('stdout line');
+    expect(ok.content).toContain('stderr line');
+    expect(ok.content.endsWith('[exit code 0]')).toBe(true);
+    const failed = await run(tools(), 'node exit.js 3');
+    expect(failed.isError).toBe(true);
+    expect(failed.content.endsWith('[exit code 3]')).toBe(true);
+    expect(meta(failed).exitCode).toBe(3);
+  });
+
+  it('[tools] runs in the workspace root', async () => {
+    const r = await run(tools(), 'node cwd.js');
+    expect(r.content.split('\n')[1]).toBe(realpathSync(fx.root));
+  });
+
+  it('[tools] the environment is minimal: no API keys or other secrets pass through', async () => {
+    const saved = { ...process.env };
+    process.env['OPENAI_API_KEY'] = 'sk-openai-should-not-leak';
+    process.env['ANTHROPIC_API_KEY'] = 'sk-ant-should-not-leak';
+    process.env['GITHUB_TOKEN'] = 'ghp_should_not_leak';
+    process.env['AWS_SECRET_ACCESS_KEY'] = 'aws-should-not-leak';
+    try {
+      const r = await run(tools(), 'node env.js');
+      expect(r.isError).toBe(false);
+      expect(r.content).not.toContain('should-not-leak');
+      expect(r.content).not.toContain('should_not_leak');
+      const env = JSON.parse(r.content.split('\n')[1] as string) as Record<string, string>;
+      const allowed = process.platform === 'win32' ? ['PATH', 'HOME', 'LANG', 'NO_COLOR', 'USERPROFILE', 'SystemRoot', 'PATHEXT', 'TEMP', 'TMP'] : ['PATH', 'HOME', 'LANG', 'NO_COLOR'];
+      for (const key of Object.keys(env)) expect(allowed).toContain(key);
+      expect(Object.keys(env)).not.toContain('OPENAI_API_KEY');
+      expect(Object.keys(env)).not.toContain('ANTHROPIC_API_KEY');
+      expect(env['PATH']).toBeTruthy();
+    } finally {
+      for (const key of ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'GITHUB_TOKEN', 'AWS_SECRET_ACCESS_KEY']) {
+        if (saved[key] === undefined) delete process.env[key];
+        else process.env[key] = saved[key];
+      }
+    }
+  });
+
+  it('[tools] a timeout kills the whole process group within the bound and says so', async () => {
+    const registry = tools({ timeoutMs: 500 }, { killGraceMs: 500 });
+    const started = Date.now();
+    const r = await run(registry, 'node spin.js');
+    const elapsed = Date.now() - started;
+    expect(r.isError).toBe(true);
+    expect(meta(r).timedOut).toBe(true);
+    expect(meta(r).exitCode).toBeNull();
+    expect(r.content).toContain('spinning');
+    expect(r.content.endsWith('[timed out after 500 ms: the process group was killed]')).toBe(true);
+    expect(elapsed).toBeGreaterThanOrEqual(450);
+    expect(elapsed).toBeLessThan(500 + 500 + 1500);
+    const pids = readPids();
+    expect(await eventuallyDead(pids.self, 2000)).toBe(true);
+    expect(await eventuallyDead(pids.child, 2000)).toBe(true);
+  });
+
+  it('[tools] a command that exits while a child holds its output open still ends, and the child is killed', async () => {
+    const started = Date.now();
+    const r = await run(tools({ timeoutMs: 20_000 }), 'node leave-behind.js');
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(r.isError).toBe(false);
+    expect(r.content).toContain('bye');
+    expect(meta(r).timedOut).toBe(false);
+    expect(await eventuallyDead(readPids().child, 2000)).toBe(true);
+  });
+
+  it('[tools] output is capped at max_output_bytes keeping head and tail, the middle elided with a marker', async () => {
+    const r = await run(tools({ maxOutputBytes: 4096 }), 'node flood.js');
+    expect(r.isError).toBe(false);
+    const m = meta(r);
+    expect(m.truncated).toBe(true);
+    expect(m.outputBytes).toBeGreaterThan(200_000);
+    expect(r.content).toContain('HEAD-MARK\nfiller line 0\n');
+    expect(r.content).toContain('filler line 19999\nTAIL-MARK\n[exit code 0]');
+    expect(r.content).toMatch(/\[… \d+ bytes of output elided \(\d+ bytes in all; max_output_bytes = 4096\) …\]/);
+    const output = r.content.slice(r.content.indexOf('\n') + 1, r.content.lastIndexOf('\n['));
+    expect(Buffer.byteLength(output)).toBeLessThanOrEqual(4096);
+  });
+
+  it('[tools] colour escape sequences are stripped', async () => {
+    const r = await run(tools(), 'node color.js');
+    expect(r.content).toContain('\nred plain\n');
+  });
+
+  it('[tools] a cancelled call kills the command and is an error', async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 200);
+    const started = Date.now();
+    const r = await run(tools(), 'node slow.js', controller.signal);
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(r.isError).toBe(true);
+    expect(r.content).toContain('[cancelled: the process group was killed]');
+  });
+
+  it('[tools] a test command is recognised in the result meta', async () => {
+    writeFileSync(join(fx.root, 'test.js'), 'process.exit(1)');
+    const r = await run(tools(), 'node --test test.js');
+    expect(meta(r).testCommand).toBe(true);
+    expect(r.isError).toBe(true);
+  });
+});
+
+describe('minimalEnv', () => {
+  it('[tools] keeps only absolute PATH entries, HOME and LANG, and adds NO_COLOR', () => {
+    const env = minimalEnv({ PATH: '.:/usr/bin::bin:/opt/node/bin', HOME: '/home/a', OPENAI_API_KEY: 'x', SECRET: 'y' }, 'linux');
+    expect(env).toEqual({ PATH: '/usr/bin:/opt/node/bin', HOME: '/home/a', LANG: 'C.UTF-8', NO_COLOR: '1' });
+    expect(minimalEnv({ PATH: '/bin', LANG: 'de_DE.UTF-8' }, 'linux')).toEqual({ PATH: '/bin', LANG: 'de_DE.UTF-8', NO_COLOR: '1' });
+    expect(minimalEnv({ Path: 'C:\\Windows;relative', SystemRoot: 'C:\\Windows', ANTHROPIC_API_KEY: 'k' }, 'win32')).toEqual({
+      PATH: 'C:\\Windows',
+      SystemRoot: 'C:\\Windows',
+      LANG: 'C.UTF-8',
+      NO_COLOR: '1',
+    });
+  });
+});
