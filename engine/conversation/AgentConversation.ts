@@ -11,6 +11,7 @@ import type { ContextConfig } from './contextConfig';
 import { nativeCompactionDue, pressureReminderText, taskPressure } from './contextPressure';
 import { buildFallbackSummary, clipField, DEFAULT_FALLBACK_CAPS } from './fallbackSummary';
 import type { Message, TransientMessage, TurnGroup } from './Message';
+import { messageTokens } from './messageTokens';
 import type { GroupInput } from './readGroup';
 import type { Summarizer } from './Summarizer';
 import type { TurnLease } from './TurnLease';
@@ -160,6 +161,7 @@ export class AgentConversation {
   #events: ConversationEvent[] = [];
   #lastSelection: SkillSelection | undefined;
   #lastRequestTokens = 0;
+  #lastRequest: { tokens: number; transients: { source: TransientMessage['source']; tokens: number }[] } | undefined;
   /** Settles run one at a time, so two turns finishing together cannot compact twice at once. */
   #queue: Promise<unknown> = Promise.resolve();
 
@@ -244,6 +246,7 @@ export class AgentConversation {
     const transients = messages.filter((x): x is TransientMessage => 'kind' in x && x.kind === 'transient');
     const tokens = parts.system + parts.summary + parts.history + parts.transients;
     this.#lastRequestTokens = tokens;
+    this.#lastRequest = { tokens, transients: transients.map((t) => ({ source: t.source, tokens: messageTokens(t, this.#ports.tokenizer) })) };
     return { messages, transients, skills, tokens, fits: tokens <= this.config.maxTokens };
   }
 
@@ -400,6 +403,11 @@ export class AgentConversation {
       // A failing listener must not undo or block a conversation change that already happened.
     }
     return event;
+  }
+
+  /** What the last prepared request carried: its tokens and its transients by source (none before the first). */
+  lastRequest(): { tokens: number; transients: { source: TransientMessage['source']; tokens: number }[] } | undefined {
+    return this.#lastRequest && { tokens: this.#lastRequest.tokens, transients: this.#lastRequest.transients.map((t) => ({ ...t })) };
   }
 
   /** The skills chosen for the last request, if any were selected. */

@@ -1,4 +1,4 @@
-import { AgentConversation } from '../conversation/AgentConversation';
+import { AgentConversation, type ConversationEvent } from '../conversation/AgentConversation';
 import type { ContextConfig } from '../conversation/contextConfig';
 import { extractiveSummarizer } from '../conversation/extractiveSummarizer';
 import type { HistoryMessage, ToolCall } from '../conversation/Message';
@@ -43,11 +43,18 @@ export interface RuntimeOptions {
   /** Before each build (the host recalls project memory there). */
   beforeBuild?: (engine: Engine, agentId: string, now: number) => void;
   onEvent?: (event: RuntimeEvent) => void;
+  /** A conversation's compactions and reminders (the host logs them). */
+  onConversationEvent?: (agentId: string, event: ConversationEvent) => void;
   /** Context-limit refreshes one turn may take before the agent fails. */
   maxLimitRetries?: number;
   /** Turns after which an agent is stopped as done (a runaway guard). */
   maxTurnsPerAgent?: number;
   maxOutputTokens?: number;
+  /**
+   * Wraps a turn's commit (conversation group, items, usage, children, status, `turn.completed`), so
+   * a host can make it one storage transaction. If it throws, the agent fails with its message.
+   */
+  commit?: <T>(fn: () => T) => T;
 }
 
 interface AgentState {
@@ -91,6 +98,8 @@ export class AgentRuntime {
   readonly #order: string[] = [];
   readonly #lastRequest = new Map<string, string>();
   #cursor = 0;
+  /** True inside a turn's commit: a listener failure there must fail the commit, not vanish. */
+  #committing = false;
 
   constructor(options: RuntimeOptions) {
     this.#o = options;
@@ -108,6 +117,7 @@ export class AgentRuntime {
       config: this.#o.context,
       summarizer: extractiveSummarizer(tokenizer),
       ...(this.#o.skills ? { skills: this.#o.skills } : {}),
+      onEvent: (event) => this.#o.onConversationEvent?.(identity.agentId, event),
     });
     // The task is given, not taken in a turn: it opens the conversation, so a cancelled first turn leaves nothing half written.
     conversation.append(conversation.beginTurn(), [{ role: 'user', content: `Task: ${identity.task}` }]);
@@ -221,46 +231,54 @@ export class AgentRuntime {
       }
       const results = await this.#results(a, action, signal);
       if (signal.aborted) throw signal.reason;
-      // Commit: from here on nothing awaits until the conversation group, the items and the usage are in.
-      const at = clock.now();
-      conv.append(lease, assistantGroup(action, results));
-      for (const [i, call] of action.toolCalls.entries()) {
-        const outcome = results[i]!;
-        for (const item of this.#o.toolItems?.(a.identity, call, outcome, at) ?? []) {
-          for (const f of item.files ?? []) a.files.add(f);
-          engine.addItem(item);
+      // Commit: nothing awaits until the conversation group, the items and the usage are in.
+      const commit = this.#o.commit ?? (<T>(fn: () => T): T => fn());
+      this.#committing = true;
+      const call = commit(() => {
+        const at = clock.now();
+        conv.append(lease, assistantGroup(action, results));
+        for (const [i, toolCall] of action.toolCalls.entries()) {
+          const outcome = results[i]!;
+          for (const item of this.#o.toolItems?.(a.identity, toolCall, outcome, at) ?? []) {
+            for (const f of item.files ?? []) a.files.add(f);
+            engine.addItem(item);
+          }
         }
-      }
-      for (const [k, f] of (action.findings ?? []).entries()) {
-        engine.addItem({ id: `finding:${agentId}:${turn}:${k}`, kind: 'finding', class: 'finding', source: 'worker_finding', title: f.title, content: f.content, agentId, taskId: a.identity.taskId, at, files: f.files ?? [] });
-      }
-      const text = requestText(request);
-      const previous = this.#lastRequest.get(agentId);
-      this.#lastRequest.set(agentId, text);
-      const outputTokens = action.usage?.output ?? this.#o.tokenizer.count(action.text + action.toolCalls.map((c) => c.arguments).join(''));
-      const usage = action.usage ?? this.#o.priceCall?.(agentId, request, at, outputTokens) ?? { ...ZERO, output: outputTokens };
-      const call: CallRecord = {
-        agentId,
-        turn,
-        generation: engine.currentGeneration(agentId),
-        at,
-        usage,
-        modeled: action.usage === undefined,
-        hitRate: hitRate(usage),
-        prefixReuse: previous === undefined ? 0 : commonPrefixBytes(previous, text) / Math.max(1, utf8Length(text)),
-        retries,
-      };
-      this.ledger.record(call);
-      a.turn = turn;
-      a.cancel = undefined;
-      for (const s of action.spawn ?? []) this.#spawn(a, s);
-      const done = action.done === true || turn >= (this.#o.maxTurnsPerAgent ?? 200);
-      if (done) this.#finish(a, action);
-      else this.#setStatus(a, 'waiting');
-      this.#emit({ type: 'turn.completed', agentId, turn, generation: call.generation, call, toolCalls: action.toolCalls.length, done });
+        for (const [k, f] of (action.findings ?? []).entries()) {
+          engine.addItem({ id: `finding:${agentId}:${turn}:${k}`, kind: 'finding', class: 'finding', source: 'worker_finding', title: f.title, content: f.content, agentId, taskId: a.identity.taskId, at, files: f.files ?? [] });
+        }
+        const text = requestText(request);
+        const previous = this.#lastRequest.get(agentId);
+        this.#lastRequest.set(agentId, text);
+        const outputTokens = action.usage?.output ?? this.#o.tokenizer.count(action.text + action.toolCalls.map((c) => c.arguments).join(''));
+        const usage = action.usage ?? this.#o.priceCall?.(agentId, request, at, outputTokens) ?? { ...ZERO, output: outputTokens };
+        const call: CallRecord = {
+          agentId,
+          turn,
+          generation: engine.currentGeneration(agentId),
+          at,
+          usage,
+          modeled: action.usage === undefined,
+          hitRate: hitRate(usage),
+          prefixReuse: previous === undefined ? 0 : commonPrefixBytes(previous, text) / Math.max(1, utf8Length(text)),
+          retries,
+        };
+        this.ledger.record(call);
+        a.turn = turn;
+        a.cancel = undefined;
+        for (const s of action.spawn ?? []) this.#spawn(a, s);
+        const done = action.done === true || turn >= (this.#o.maxTurnsPerAgent ?? 200);
+        if (done) this.#finish(a, action);
+        else this.#setStatus(a, 'waiting');
+        this.#emit({ type: 'turn.completed', agentId, turn, generation: call.generation, call, toolCalls: action.toolCalls.length, done });
+        return call;
+      });
+      this.#committing = false;
+      const usage = call.usage;
       await conv.afterTurn({ inputTokens: usage.input + usage.cacheRead + usage.cacheWrite, outputTokens: usage.output });
       return { agentId, turn, call, action };
     } catch (err) {
+      this.#committing = false;
       a.cancel = undefined;
       conv.cancel(lease);
       if (err instanceof CancelledError || signal.aborted) {
@@ -340,8 +358,10 @@ export class AgentRuntime {
   #emit(event: RuntimeEvent): void {
     try {
       this.#o.onEvent?.(event);
-    } catch {
-      // A failing listener never breaks a turn that already committed.
+    } catch (err) {
+      // Inside a commit the listener is part of it (a host writing its catalog); elsewhere a
+      // failing listener never breaks a turn that already committed.
+      if (this.#committing) throw err;
     }
   }
 }
