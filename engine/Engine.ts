@@ -434,7 +434,7 @@ export class Engine {
     const contentTokens = cur.l0Tokens + cur.l1Tokens + cur.l2Tokens;
     const tokens = contentTokens + reserve;
     const status = statusLine(generation.number, tokens / generation.budget, cur.phase);
-    const prompt = composeParts({ L0: cur.l0, L1: cur.l1, L2: cur.l2Blocks.join(''), L3: `${input ? `${input}\n` : ''}${status}\n` });
+    const prompt: PromptParts = { ...composeParts({ L0: cur.l0, L1: cur.l1, L2: cur.l2Blocks.join(''), L3: `${input ? `${input}\n` : ''}${status}\n` }), l2Blocks: [...cur.l2Blocks] };
     const text = prompt.static + prompt.dynamic;
     generation.tokens = tokens;
     generation.layerTokens = { L0: cur.l0Tokens, L1: cur.l1Tokens, L2: cur.l2Tokens, L3: reserve };

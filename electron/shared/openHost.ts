@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { modelRunDeps } from '../../engine/host/modelRunDeps';
 import { Host, locateWorkspace, type WorkspaceLocation } from '../../engine/host';
 
 /**
@@ -42,6 +43,8 @@ export function openHost(o: { workspace?: string | undefined; userDataDir?: stri
     demoDir: location.demo ? join(o.resources ?? resourcesDir(), 'demo') : undefined,
     skillsDir: join(o.resources ?? resourcesDir(), 'skills'),
     workspaceDir: location.demo || !o.workspace ? undefined : resolve(o.workspace),
+    // Model runs need a project folder (its tools and strata.toml); the demo still reports provider settings.
+    runDeps: location.demo || !o.workspace ? { providerSettings: modelRunDeps('.').providerSettings } : modelRunDeps(resolve(o.workspace)),
     memory: process.env.STRATA_MEMORY !== 'off',
     demoTickMs: demoTickMs(),
     onInternalError: (err, command) => console.error(`strata: command "${command}" failed:`, err),

@@ -178,6 +178,14 @@ export class Catalog {
     return (this.sql('SELECT count(*) AS n FROM agents').get() as { n: number }).n;
   }
 
+  /** Remove every agent (a run starting over); children first, so the parent reference never dangles. */
+  clearAgents(): void {
+    this.transaction(() => {
+      this.sql('UPDATE agents SET parent = NULL').run();
+      this.sql('DELETE FROM agents').run();
+    });
+  }
+
   /** Insert or replace an agent; the caller supplies the next revision. */
   putAgent(a: AgentRecord): void {
     this.sql(

@@ -3,6 +3,7 @@ import { AgentDetailDtoSchema, AgentDtoSchema, HealthDtoSchema } from './dto';
 import { GenerationDiffDtoSchema, GenerationDtoSchema, GenerationSummaryDtoSchema, ItemDtoSchema } from './engineDto';
 import { MemoryEntryDtoSchema, PurgeReportDtoSchema } from './memoryDto';
 import { ConversationDtoSchema, SkillsDtoSchema } from './conversationDto';
+import { ProviderSettingsDtoSchema, RunDtoSchema, StartRunArgsSchema, UsageDtoSchema } from './runDto';
 import { eventNames, type EventName } from './events';
 
 const EventNameSchema = z.enum(eventNames as [EventName, ...EventName[]]);
@@ -117,6 +118,23 @@ export const Commands = {
   getConversation: { args: z.object({ agentId: Id }).strict(), result: ConversationDtoSchema },
   /** The skills loaded (shipped and the workspace's own), the load errors, and the selection per agent. */
   listSkills: { args: z.object({}).strict(), result: SkillsDtoSchema },
+  /**
+   * Start a run: `trace` replays the bundled demo session through the trace driver and the provider
+   * cache model (no key, no network); `model` runs a primary on a task through a real provider.
+   * `conflict` while another run is running or paused; stop it first.
+   */
+  startRun: { args: StartRunArgsSchema, result: z.object({ run: RunDtoSchema }) },
+  /** Stop ticking; the turn in flight finishes. */
+  pauseRun: { args: z.object({ runId: Id }).strict(), result: z.object({ run: RunDtoSchema }) },
+  /** Run exactly one turn now (a paused run stays paused). */
+  stepRun: { args: z.object({ runId: Id }).strict(), result: z.object({ run: RunDtoSchema }) },
+  /** End the run: the turn in flight is cancelled and commits nothing. */
+  stopRun: { args: z.object({ runId: Id }).strict(), result: z.object({ run: RunDtoSchema }) },
+  listRuns: { args: z.object({}).strict(), result: z.object({ runs: z.array(RunDtoSchema) }) },
+  /** Per call of an agent: input, cache read, cache write, output, hit rate, prefix reuse (newest `limit`). */
+  getUsage: { args: z.object({ agentId: Id, limit: z.number().int().min(1).max(500).optional() }).strict(), result: UsageDtoSchema },
+  /** Provider settings as the host sees them: base URL, model, and whether a key is set (never the key). */
+  getProviderSettings: { args: z.object({}).strict(), result: z.object({ providers: z.array(ProviderSettingsDtoSchema) }) },
 } as const;
 
 export type CommandName = keyof typeof Commands;

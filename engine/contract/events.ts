@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { AgentDtoSchema, LogEntrySchema } from './dto';
 import { BoundaryDtoSchema, ItemChangeSchema, ItemDtoSchema } from './engineDto';
 import { MemoryEntryDtoSchema } from './memoryDto';
+import { CallDtoSchema, RunDtoSchema } from './runDto';
 
 /**
  * Every push from the host to the views, by name. A view receives only the events it subscribed
@@ -35,6 +36,24 @@ export const Events = {
     /** Tokens of system prompt, summary and history after the change. */
     tokens: z.number().int().nonnegative(),
   }),
+  /** A run started, paused, stopped or finished. */
+  'run.changed': z.object({ run: RunDtoSchema }),
+  /*
+   * The four runtime events below are batched: the host sends each at most four times a second with
+   * everything that happened since, so a busy run stays under about 20 messages a second.
+   */
+  /** Turns that completed since the last batch. */
+  'turn.completed': z.object({
+    turns: z.array(z.object({ agentId: z.string(), turn: z.number().int().positive(), generation: z.number().int().nonnegative(), toolCalls: z.number().int().nonnegative(), done: z.boolean(), at: z.number() })),
+  }),
+  /** Generations agents began since the last batch (per generation, `generation.started` carries the boundary). */
+  'generation.created': z.object({
+    generations: z.array(z.object({ agentId: z.string(), generation: z.number().int().positive(), previous: z.number().int().positive().nullable(), reason: z.string() })),
+  }),
+  /** Context-limit refreshes since the last batch: the agent continues in generation `to`. */
+  'context.refreshed': z.object({ refreshes: z.array(z.object({ agentId: z.string(), from: z.number().int().nonnegative(), to: z.number().int().positive(), reason: z.string() })) }),
+  /** Provider calls accounted since the last batch (provider figures, or the cache model's when `modeled`). */
+  'usage.recorded': z.object({ calls: z.array(CallDtoSchema) }),
 } as const;
 
 export type EventName = keyof typeof Events;

@@ -2,6 +2,7 @@ export * from './dto';
 export * from './engineDto';
 export * from './memoryDto';
 export * from './conversationDto';
+export * from './runDto';
 export * from './events';
 export * from './commands';
 export * from './errors';

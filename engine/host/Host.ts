@@ -1,5 +1,7 @@
 import type { Envelope, StrataEvent } from '../contract';
 import { Catalog } from '../catalog/Catalog';
+import type { ConversationEvent } from '../conversation/AgentConversation';
+import { DEFAULT_CONTEXT_CONFIG, isConfigError, type ContextConfig } from '../conversation/contextConfig';
 import { Engine } from '../Engine';
 import type { EngineEvent } from '../EngineEvent';
 import { DROPPED_KEPT } from '../generations/Generation';
@@ -15,18 +17,13 @@ import type { Tokenizer } from '../tokens/Tokenizer';
 import { createTiktokenTokenizer } from '../tokens/tiktokenTokenizer';
 import { AgentConversations } from './AgentConversations';
 import type { ClientSession } from './ClientSession';
-import { demoTurnGroups } from './demoConversation';
-import { isConfigError } from '../conversation/contextConfig';
-import { DEFAULT_CONTEXT_CONFIG, type ContextConfig } from '../conversation/contextConfig';
-import type { ConversationEvent } from '../conversation/AgentConversation';
-import { loadContextConfig } from './loadContextConfig';
-import { DemoPlayer, type DemoChange } from './DemoPlayer';
-import { loadDemoScenario } from './demoScenario';
 import { dispatch } from './dispatch';
 import { toItemDto } from './engineDtos';
 import { EventHub } from './EventHub';
 import { createHandlers, type Handlers } from './handlers';
+import { loadContextConfig } from './loadContextConfig';
 import { toMemoryDto } from './memoryDtos';
+import { RunManager, type RunManagerDeps } from './RunManager';
 import { systemScheduler } from './systemScheduler';
 import { toAgentDto } from './toAgentDto';
 import { demoWorktreeView, folderWorktreeView } from './worktreeViews';
@@ -51,6 +48,8 @@ export interface HostOptions {
   workspaceDir?: string;
   /** `resources/skills`: the skills shipped with Strata (absent: none). */
   skillsDir?: string;
+  /** Providers and tools for model runs (the Electron and web shells supply them from settings). */
+  runDeps?: Pick<RunManagerDeps, 'makeProvider' | 'makeToolbox' | 'providerSettings' | 'toolItems'>;
   /** Where unexpected handler failures are reported (they also reach the caller as `internal`). */
   onInternalError?: (err: unknown, command: string) => void;
 }
@@ -64,33 +63,81 @@ export interface HostConnection {
 }
 
 /**
- * The Strata host: owns the workspace catalog, the context engine and project memory (and later
- * the agent runtime), answers contract commands and pushes contract events. Plain Node: Electron
- * main and the headless web host are two thin transports over the same Host.
+ * The Strata host: owns the workspace catalog, the agent runtime's runs with their context engine,
+ * project memory and the agents' conversations; answers contract commands and pushes contract
+ * events. Plain Node: Electron main and the headless web host are two thin transports over it.
  */
 export class Host {
   private readonly hub = new EventHub();
   private readonly handlers: Handlers;
-  private readonly stopDemo: () => void;
   private closed = false;
   private readonly clock: Clock;
-  /** The engine when there is no demo (a plain workspace); the demo owns its own. */
-  private readonly plainEngine: Engine | undefined;
+  /** The engine before any run (a plain workspace that has not started one). */
+  private readonly idleEngine: Engine;
   private readonly wired = new WeakSet<Engine>();
+  /** Catalog writes held while a turn is open; written in the turn's commit (`turnScope`). */
+  private held: (() => void)[] | undefined;
+  readonly runs: RunManager;
+  readonly conversations: AgentConversations;
 
   private constructor(
     readonly catalog: Catalog,
     private readonly options: HostOptions,
-    private readonly demo: DemoPlayer | undefined,
     readonly memory: MemoryStore,
     view: WorktreeView,
-    readonly conversations: AgentConversations,
-    private readonly configProblem: string | undefined,
+    context: ContextConfig,
+    private readonly workspaceDir: string | undefined,
+    runDeps: Pick<RunManagerDeps, 'makeProvider' | 'makeToolbox' | 'providerSettings' | 'toolItems'>,
   ) {
     const clock = options.clock ?? systemClock;
     this.clock = clock;
     const startedAt = clock.now();
-    this.plainEngine = demo ? undefined : new Engine({ tokenizer: options.tokenizer ?? createTiktokenTokenizer(), clock });
+    const tokenizer = options.tokenizer ?? createTiktokenTokenizer();
+    const recall = (engine: Engine, agentId: string, now: number) => Host.recallInto(engine, memory, view, options.memory ?? true, agentId, now);
+    this.idleEngine = this.newEngine(tokenizer, clock);
+    this.conversations = new AgentConversations({
+      tokenizer,
+      ...(options.skillsDir ? { shippedSkillsDir: options.skillsDir } : {}),
+      ...(workspaceDir ? { workspaceDir } : {}),
+      conversations: () => {
+        const run = this.runs.current;
+        return new Map(run ? run.runtime.agentIds().map((id) => [id, run.runtime.conversation(id)]) : []);
+      },
+    });
+    this.runs = new RunManager({
+      catalog,
+      tokenizer,
+      context: () => context,
+      skills: () => this.conversations.registry,
+      scheduler: options.scheduler ?? systemScheduler,
+      wallClock: clock,
+      emit: (e) => {
+        if (!this.closed) this.hub.emit(e);
+      },
+      onLog: (entry) => {
+        if (!this.closed) this.hub.emit({ name: 'log', payload: { entry } });
+      },
+      newEngine: (c) => this.newEngine(tokenizer, c),
+      turnScope: {
+        open: () => {
+          this.held = [];
+        },
+        flush: () => {
+          // Inside the commit transaction: what was held goes in, and later writes go straight in too.
+          const held = this.held ?? [];
+          this.held = undefined;
+          for (const write of held) write();
+        },
+        close: () => {
+          const held = this.held ?? [];
+          this.held = undefined;
+          if (held.length > 0) this.catalog.transaction(() => held.forEach((write) => write()));
+        },
+      },
+      beforeBuild: recall,
+      onConversationEvent: (agentId, e) => this.conversationEvent(agentId, e),
+      ...runDeps,
+    });
     this.handlers = createHandlers({
       catalog,
       version: options.version,
@@ -101,54 +148,28 @@ export class Host {
       memory,
       view,
       memoryChanged: (change, entry) => this.memoryChanged(change, entry),
-      conversations,
+      conversations: this.conversations,
+      runs: this.runs,
     });
-    if (configProblem) this.publish({ agents: [], log: [this.catalog.appendLog({ at: new Date(clock.now()).toISOString(), level: 'error', agentId: null, message: configProblem })] });
-    this.wire(this.engine);
-    const tick = options.demoTickMs ?? 0;
-    this.stopDemo = demo && tick > 0 ? (options.scheduler ?? systemScheduler).every(tick, () => this.stepDemo()) : () => {};
   }
 
-  /** Open the catalog, seed the demo workspace on first run and start playing it. */
+  /**
+   * Open the catalog; for the demo workspace, start (or, reopened, replay and continue) the demo run
+   * through the trace driver and the provider cache model.
+   */
   static open(options: HostOptions): Host {
-    const scenario = options.demoDir ? loadDemoScenario(options.demoDir) : undefined;
     const catalog = Catalog.open(options.catalogPath);
     try {
       const clock = options.clock ?? systemClock;
-      const tokenizer = options.tokenizer ?? createTiktokenTokenizer();
-      const view = scenario ? demoWorktreeView : options.workspaceDir ? folderWorktreeView(options.workspaceDir) : demoWorktreeView;
-      const memory = MemoryStore.open(catalog, { partition: partitionId(scenario ? 'demo' : (options.workspaceDir ?? options.catalogPath)), clock });
-      const recall = (engine: Engine, agentId: string, now: number) => Host.recallInto(engine, memory, view, options.memory ?? true, agentId, now);
+      const demo = options.demoDir !== undefined;
+      const view = demo ? demoWorktreeView : options.workspaceDir ? folderWorktreeView(options.workspaceDir) : demoWorktreeView;
+      const memory = MemoryStore.open(catalog, { partition: partitionId(demo ? 'demo' : (options.workspaceDir ?? options.catalogPath)), clock });
       // The workspace folder holds strata.toml and .strata/skills; the demo's is resources/demo.
-      const workspaceDir = scenario ? options.demoDir : options.workspaceDir;
+      const workspaceDir = demo ? options.demoDir : options.workspaceDir;
       const { config, problem } = Host.contextConfig(workspaceDir);
-      const sink: { host?: Host } = {};
-      const conversations = new AgentConversations({
-        tokenizer,
-        clock,
-        config,
-        ...(options.skillsDir ? { shippedSkillsDir: options.skillsDir } : {}),
-        ...(workspaceDir ? { workspaceDir } : {}),
-        onChange: (agentId, change, tokens) => sink.host?.conversationChanged(agentId, change, tokens),
-        onEvent: (agentId, event) => sink.host?.conversationEvent(agentId, event),
-      });
-      const observer = {
-        reset: () => void conversations.reset(),
-        turn: (agent: NonNullable<typeof scenario>['agents'][number], step: Parameters<typeof demoTurnGroups>[0], index: number, items: Parameters<typeof demoTurnGroups>[3], first: boolean, engine: Engine) => {
-          const parts = engine.lastPromptParts(agent.agentId);
-          const files = [...new Set(items.flatMap((i) => i.files ?? []))];
-          void conversations.turn(agent, {
-            groups: demoTurnGroups(step, agent, first, items, index),
-            request: { selection: { role: agent.role, phase: step.build?.phase ?? 'work', task: agent.task, files, languages: [] }, ...(parts?.dynamic ? { runtime: parts.dynamic } : {}) },
-            ...(step.usage ? { telemetry: { inputTokens: step.usage.input + step.usage.cacheRead + step.usage.cacheWrite, outputTokens: step.usage.output } } : {}),
-          });
-        },
-      };
-      const demo = scenario ? new DemoPlayer(catalog, scenario, clock, (c) => new Engine({ tokenizer, clock: c }), recall, observer) : undefined;
-      demo?.seedIfNew();
-      demo?.restore();
-      const host = new Host(catalog, options, demo, memory, view, conversations, problem);
-      sink.host = host;
+      const host = new Host(catalog, options, memory, view, config, workspaceDir, options.runDeps ?? {});
+      if (problem) host.log(null, 'error', problem);
+      if (demo) host.runs.openDemo(options.demoTickMs ?? 0);
       return host;
     } catch (err) {
       catalog.close();
@@ -164,23 +185,29 @@ export class Host {
     return { config: DEFAULT_CONTEXT_CONFIG, problem: `${loaded.message} — the default [context] settings are used until it is fixed` };
   }
 
-  /** Announce a conversation change to the views. */
-  private conversationChanged(agentId: string, change: 'turn' | 'compaction' | 'reset', tokens: number): void {
-    if (!this.closed) this.hub.emit({ name: 'conversation.changed', payload: { agentId, change, tokens } });
+  private newEngine(tokenizer: Tokenizer, clock: Clock): Engine {
+    const engine = new Engine({ tokenizer, clock });
+    this.wire(engine);
+    return engine;
   }
 
-  /** A compaction or reminder of a conversation, as a line in the workspace log. */
+  private log(agentId: string | null, level: 'info' | 'warn' | 'error', message: string): void {
+    const entry = this.catalog.appendLog({ at: new Date(this.clock.now()).toISOString(), level, agentId, message });
+    if (!this.closed) this.hub.emit({ name: 'log', payload: { entry } });
+  }
+
+  /** A compaction or reminder of a conversation: a line in the workspace log and a `conversation.changed`. */
   private conversationEvent(agentId: string, e: ConversationEvent): void {
-    if (this.closed) return;
+    if (this.closed || this.runs.quiet) return;
     const message =
       e.kind === 'compaction'
         ? `Conversation ${e.method} (${e.trigger}) ${e.outcome}: ${e.tokensBefore} → ${e.tokensAfter} tokens · ${e.reason}`
         : e.kind === 'pressure_reminder'
           ? `Context pressure: ${e.usedTokens} of ${e.maxTotalTokens} task tokens used; one reminder queued`
           : 'Workspace reminder sent after a compaction';
-    const level = e.kind === 'compaction' && (e.outcome === 'failed' || e.outcome === 'denied') ? 'warn' : 'info';
-    const entry = this.catalog.appendLog({ at: new Date(this.clock.now()).toISOString(), level, agentId, message });
-    this.hub.emit({ name: 'log', payload: { entry } });
+    const level = e.kind === 'compaction' && e.outcome !== 'compacted' ? 'warn' : 'info';
+    this.log(agentId, level, message);
+    if (e.kind === 'compaction' && e.outcome === 'compacted') this.hub.emit({ name: 'conversation.changed', payload: { agentId, change: 'compaction', tokens: e.tokensAfter } });
   }
 
   /**
@@ -222,58 +249,70 @@ export class Host {
     };
   }
 
-  /** The workspace's context engine. */
+  /** The workspace's context engine: the current run's, else the idle one. */
   get engine(): Engine {
-    return this.demo ? this.demo.engine : (this.plainEngine as Engine);
+    return this.runs.engine ?? this.idleEngine;
   }
 
-  /** Advance the demo scenario by one step (the timer calls this; tests call it directly). */
-  stepDemo(): void {
-    if (!this.demo || this.closed) return;
-    let change: DemoChange;
-    try {
-      change = this.demo.step();
-    } finally {
-      this.wire(this.engine);
-    }
-    this.publish(change);
+  /** Run one turn of the current run now (tests; the run's timer does it otherwise). */
+  async stepDemo(): Promise<void> {
+    const run = this.runs.current;
+    if (!run || this.closed) return;
+    await this.runs.ready();
+    await run.step();
   }
 
   /** Forward an engine's events as contract events (once per engine). */
   private wire(engine: Engine): void {
     if (this.wired.has(engine)) return;
     this.wired.add(engine);
-    engine.on((e) => this.onEngineEvent(e));
+    engine.on((e) => this.onEngineEvent(e, engine));
   }
 
-  private onEngineEvent(e: EngineEvent): void {
-    if (this.closed) return;
+  private onEngineEvent(e: EngineEvent, engine: Engine): void {
+    if (this.closed || this.runs?.quiet) return;
     switch (e.type) {
       case 'generation.started':
+        this.runs.generationCreated(e.agentId, e.generation, e.previous, e.text);
         this.hub.emit({ name: 'generation.started', payload: { agentId: e.agentId, generation: e.generation, previous: e.previous, boundary: { ...e.boundary }, text: e.text } });
         if (e.previous !== null) {
-          const entry = this.catalog.appendLog({ at: new Date(this.clock.now()).toISOString(), level: 'info', agentId: e.agentId, message: e.text });
-          this.hub.emit({ name: 'log', payload: { entry } });
+          const at = new Date(this.clock.now()).toISOString();
+          this.write(() => {
+            const entry = this.catalog.appendLog({ at, level: 'info', agentId: e.agentId, message: e.text });
+            if (!this.closed) this.hub.emit({ name: 'log', payload: { entry } });
+          });
         }
         break;
-      case 'item.added':
-        this.catalog.putItem(e.item, this.itemSeq++);
+      case 'item.added': {
+        const seq = this.itemSeq++;
+        this.write(() => this.catalog.putItem(e.item, seq));
         this.hub.emit({ name: 'item.changed', payload: { change: 'added', itemId: e.item.id, item: toItemDto(e.item) } });
         break;
-      case 'item.changed':
-        this.catalog.putItem(e.item, this.itemSeq++);
+      }
+      case 'item.changed': {
+        const seq = this.itemSeq++;
+        this.write(() => this.catalog.putItem(e.item, seq));
         this.hub.emit({ name: 'item.changed', payload: { change: e.change, itemId: e.item.id, item: toItemDto(e.item) } });
         break;
+      }
       case 'item.removed':
-        this.catalog.markItemRemoved(e.itemId);
+        this.write(() => this.catalog.markItemRemoved(e.itemId));
         this.hub.emit({ name: 'item.changed', payload: { change: 'removed', itemId: e.itemId, item: null } });
         break;
-      case 'generation.built':
-        this.catalog.saveGeneration(this.engine.generation(e.agentId, e.generation), DROPPED_KEPT);
+      case 'generation.built': {
+        const g = engine.generation(e.agentId, e.generation);
+        this.write(() => this.catalog.saveGeneration(g, DROPPED_KEPT));
         break;
+      }
       default:
         break;
     }
+  }
+
+  /** A catalog write now, or held for the open turn's commit. */
+  private write(fn: () => void): void {
+    if (this.held) this.held.push(fn);
+    else fn();
   }
 
   private itemSeq = 0;
@@ -306,16 +345,11 @@ export class Host {
     this.hub.emit({ name: 'agent.updated', payload: { agent: toAgentDto(next) } });
   }
 
-  private publish(change: DemoChange): void {
-    for (const a of change.agents) this.hub.emit({ name: 'agent.updated', payload: { agent: toAgentDto(a) } });
-    for (const entry of change.log) this.hub.emit({ name: 'log', payload: { entry } });
-  }
-
   /** Stop timers, drop sessions and close the catalog. Idempotent. */
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    this.stopDemo();
+    this.runs.close();
     this.hub.closeAll();
     this.catalog.close();
   }

@@ -3,6 +3,7 @@ import { type CommandName, type CommandResult, Commands, StrataError } from '../
 import type { Catalog } from '../catalog/Catalog';
 import type { Engine } from '../Engine';
 import type { AgentConversations } from './AgentConversations';
+import type { RunManager } from './RunManager';
 import type { ClientSession } from './ClientSession';
 import type { MemoryRecord } from '../memory/MemoryRecord';
 import type { MemoryStore } from '../memory/store/MemoryStore';
@@ -28,6 +29,8 @@ export interface HostContext {
   memoryChanged(change: 'proposed' | 'verified' | 'retired' | 'stale' | 'purged', entry: MemoryRecord | null): void;
   /** Every agent's conversation and the skills they select from. */
   conversations: AgentConversations;
+  /** The runs of this workspace (at most one active). */
+  runs: RunManager;
 }
 
 /** Arguments after validation (defaults applied). */
@@ -144,14 +147,22 @@ export function createHandlers(ctx: HostContext): Handlers {
         return { entry: toMemoryDto(record) };
       }),
 
-    getConversation: async ({ agentId }) => {
+    getConversation: ({ agentId }) => {
       if (!catalog.getAgent(agentId)) throw new StrataError('not_found', `No agent "${agentId}" in workspace "${ctx.workspaceName}".`);
-      const conversation = await ctx.conversations.conversation(agentId);
-      if (!conversation) throw new StrataError('not_found', `Agent "${agentId}" has not taken a turn yet, so it has no conversation.`);
+      const conversation = ctx.conversations.conversation(agentId);
+      if (!conversation) throw new StrataError('not_found', `Agent "${agentId}" is not in the current run, so it has no live conversation.`);
       return conversation;
     },
 
     listSkills: () => ctx.conversations.skills(),
+
+    startRun: (args) => ({ run: ctx.runs.start(args) }),
+    pauseRun: ({ runId }) => ({ run: ctx.runs.pause(runId) }),
+    stepRun: async ({ runId }) => ({ run: await ctx.runs.step(runId) }),
+    stopRun: ({ runId }) => ({ run: ctx.runs.stop(runId) }),
+    listRuns: () => ({ runs: ctx.runs.list() }),
+    getUsage: ({ agentId, limit }) => ctx.runs.usage(agentId, limit),
+    getProviderSettings: () => ({ providers: ctx.runs.providerSettings() }),
 
     // Not in a transaction: VACUUM cannot run inside one.
     purgeMemory: ({ states }) => {

@@ -15,6 +15,12 @@ export interface PromptParts {
   dynamic: string;
   /** SHA-256 of `static`, so an adapter can tell an unchanged static part without comparing it. */
   prefixHash: string;
+  /**
+   * L2 as the blocks it was built from, in order (`L2` is their concatenation). Within a generation
+   * L2 only appends, so a provider request that sends one content block per entry keeps every
+   * earlier block boundary, and a prompt cache finds the previous request's prefix there.
+   */
+  l2Blocks?: readonly string[];
 }
 
 const section = (name: string, body: string) => (body ? `<${name}>\n${body}</${name}>\n` : '');

@@ -70,6 +70,18 @@ interface AgentState {
   error?: string;
 }
 
+/** A turn's commit failed (the host's storage refused it); in-memory state is no longer trustworthy. */
+export class CommitError extends Error {
+  constructor(
+    readonly agentId: string,
+    readonly turn: number,
+    readonly failure: unknown,
+  ) {
+    super(`turn ${turn} of ${agentId} could not be committed: ${failure instanceof Error ? failure.message : String(failure)}`);
+    this.name = 'CommitError';
+  }
+}
+
 /** What one completed turn produced. */
 export interface TurnResult {
   agentId: string;
@@ -192,7 +204,10 @@ export class AgentRuntime {
     this.#setStatus(a, 'cancelled', reason);
   }
 
-  /** One turn of `agentId` (see the class comment). Resolves undefined when the turn was cancelled. */
+  /**
+   * One turn of `agentId` (see the class comment). Resolves undefined when the turn was cancelled or
+   * the agent failed; rejects with {@link CommitError} only when the commit wrapper threw.
+   */
   async runTurn(agentId: string): Promise<TurnResult | undefined> {
     const a = this.#state(agentId);
     if (a.status !== 'waiting') throw new RangeError(`agent ${agentId} is ${a.status} and cannot take a turn`);
@@ -213,7 +228,7 @@ export class AgentRuntime {
         const built = engine.build(agentId, { phase: phaseOf(a.identity.role, turn), files: [...a.files].slice(-20) });
         const prepared = conv.prepareRequest({
           ...(built.prompt.layers.L3 ? { runtime: `<now>\n${built.prompt.layers.L3}</now>` } : {}),
-          selection: { role: a.identity.role, phase: phaseOf(a.identity.role, turn), task: a.identity.task, files: [...a.files].slice(-20), languages: [] },
+          selection: { role: a.identity.role, phase: phaseOf(a.identity.role, turn), task: a.identity.task, files: [...a.files].slice(-20), languages: [], budget: skillBudget(a.identity.budget) },
         });
         request = composeRequest({ model: a.identity.model, parts: built.prompt, messages: prepared.messages, tools: this.#o.driver.tools, maxOutputTokens: this.#o.maxOutputTokens ?? 4096, cacheKey: agentId });
         try {
@@ -278,8 +293,11 @@ export class AgentRuntime {
       await conv.afterTurn({ inputTokens: usage.input + usage.cacheRead + usage.cacheWrite, outputTokens: usage.output });
       return { agentId, turn, call, action };
     } catch (err) {
+      const inCommit = this.#committing;
       this.#committing = false;
       a.cancel = undefined;
+      // The commit itself failed (the host's storage): the caller rebuilds from what was stored.
+      if (inCommit) throw new CommitError(agentId, turn, err);
       conv.cancel(lease);
       if (err instanceof CancelledError || signal.aborted) {
         if ((a.status as AgentRunStatus) !== 'cancelled') this.#setStatus(a, 'cancelled', err instanceof Error ? err.message : 'cancelled');
@@ -375,12 +393,30 @@ function assistantGroup(action: AgentAction, results: readonly ToolOutcome[]): G
   ];
 }
 
-/** The phase a role works in at a turn: the first turn plans, reviewers review, the rest implement. */
-function phaseOf(role: AgentIdentity['role'], turn: number): string {
-  if (turn <= 1) return 'plan';
-  if (role === 'reviewer') return 'review';
-  if (role === 'probe') return 'investigate';
-  return 'implement';
+/** Tokens an agent's selected skills may take: a tenth of its budget, at least 2,000 (a page of guidance or two). */
+export function skillBudget(agentBudget: number): number {
+  return Math.max(2000, Math.floor(agentBudget / 10));
+}
+
+/**
+ * The phase a role works in. One phase per role for the agent's life: a phase change starts a new
+ * generation, so switching phases by turn would refresh every agent for nothing.
+ */
+function phaseOf(role: AgentIdentity['role'], _turn: number): string {
+  switch (role) {
+    case 'primary':
+      return 'plan';
+    case 'probe':
+      return 'investigate';
+    case 'reviewer':
+      return 'review';
+    case 'test':
+      return 'test';
+    case 'debug':
+      return 'debug';
+    default:
+      return 'implement';
+  }
 }
 
 /** The canonical system prompt of an agent in a run: stable for its whole life, so it caches. */

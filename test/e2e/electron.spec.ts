@@ -22,7 +22,7 @@ test('the desktop app opens the demo agent tree through the preload bridge', asy
   try {
     const page = await app.firstWindow();
     await expect(page.locator('[data-connection="open"]')).toHaveText('desktop');
-    await expect(page.getByRole('tree').getByRole('treeitem')).toHaveCount(8);
+    await expect(page.getByRole('tree').getByRole('treeitem')).toHaveCount(8, { timeout: 20_000 });
     // The preload exposes one method per command and nothing that reaches Node.
     const surface = await page.evaluate(() => {
       const w = globalThis as unknown as { strata: object; require?: unknown; process?: unknown };

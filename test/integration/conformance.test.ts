@@ -36,6 +36,13 @@ const samples: { [K in CommandName]: CommandArgs<K> } = {
   purgeMemory: { confirm: 'purge project memory' },
   getConversation: { agentId: 'primary' },
   listSkills: {},
+  startRun: { driver: 'trace' },
+  pauseRun: { runId: 'demo' },
+  stepRun: { runId: 'demo' },
+  stopRun: { runId: 'demo' },
+  listRuns: {},
+  getUsage: { agentId: 'primary' },
+  getProviderSettings: {},
 };
 
 /** A call reached its handler: it succeeded, or the handler itself refused it (e.g. already removed). */
@@ -47,7 +54,7 @@ let web: WebHost;
 
 beforeAll(async () => {
   host = Host.open({ catalogPath: join(tmp.dir, 'c.sqlite'), workspaceName: 'demo', version: '1', demoDir, scheduler: manualScheduler(), tokenizer: quarterTokenizer });
-  for (let i = 0; i < 3; i++) host.stepDemo();
+  for (let i = 0; i < 3; i++) await host.stepDemo();
   web = await startWebHost({ host, staticDir: tmp.dir });
 });
 afterAll(async () => {
@@ -78,6 +85,7 @@ describe('contract conformance: every command exists on every side', () => {
       view: demoWorktreeView,
       memoryChanged: () => {},
       conversations: host.conversations,
+      runs: host.runs,
     });
     expect(Object.keys(handlers).sort()).toEqual([...commandNames].sort());
   });

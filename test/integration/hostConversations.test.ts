@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CommandName, CommandResult, ConversationDto, StrataEvent } from '../../engine/contract';
 import { Host, type HostOptions } from '../../engine/host';
-import { loadDemoScenario } from '../../engine/host/demoScenario';
 import type { Message } from '../../engine/conversation/Message';
 import { checkAnthropicOrder, checkOpenAIOrder, orphanedResults, unansweredCalls } from '../../engine/conversation/providerValidity';
 import { manualClock } from '../../engine/ports/Clock';
@@ -12,7 +11,6 @@ import { quarterTokenizer } from '../support/engineFixtures';
 import { demoDir, tempDir } from '../support/tempDir';
 
 const skillsDir = join(import.meta.dirname, '..', '..', 'resources', 'skills');
-const scenario = loadDemoScenario(demoDir);
 
 let tmp: ReturnType<typeof tempDir> | undefined;
 const hosts: Host[] = [];
@@ -66,15 +64,19 @@ function messagesOf(c: ConversationDto): Message[] {
   return out;
 }
 
-const playAll = (host: Host) => {
-  for (let i = 0; i < scenario.steps.length; i++) host.stepDemo();
+/** Play `n` turns of the demo run. */
+const play = async (host: Host, n: number) => {
+  for (let i = 0; i < n; i++) await host.stepDemo();
 };
+const agentsOf = (host: Host) => host.runs.current!.runtime.agentIds();
 
-describe('the host keeps one conversation per demo agent', () => {
-  it('[provider-valid] [no-orphans] every agent that took a turn has a provider-valid conversation that starts with its task and holds its tool calls with their results', async () => {
+describe('the host keeps one conversation per agent of the run', () => {
+  it('[provider-valid] [no-orphans] every agent has a provider-valid conversation that starts with its task and holds its tool calls with their results', async () => {
     const host = open();
-    playAll(host);
-    const agents = [...new Set(scenario.steps.filter((s) => s.build).map((s) => s.agentId))];
+    await play(host, 120);
+    const agents = agentsOf(host);
+    expect(agents.length).toBeGreaterThan(4);
+    let calls = 0;
     for (const agentId of agents) {
       const c = await call(host, 'getConversation', { agentId });
       const messages = messagesOf(c);
@@ -82,23 +84,19 @@ describe('the host keeps one conversation per demo agent', () => {
       expect(checkAnthropicOrder(messages), agentId).toEqual([]);
       expect(orphanedResults(messages)).toEqual([]);
       expect(unansweredCalls(messages)).toEqual([]);
-      expect(c.system.content).toContain(agentId);
-      // Over max_tokens only when the newest turn alone is larger, and then the last event says so.
+      expect(c.system.content).toContain(`You are ${agentId}`);
+      // Over max_tokens only when the newest turns alone are larger, and then the last event says so.
       if (c.tokens.total > c.config.maxTokens) expect(c.events.at(-1)).toMatchObject({ kind: 'compaction', outcome: 'unchanged', reason: expect.stringMatching(/nothing can be compressed/) });
-      const first = c.summary ? c.summary.content : c.groups[0]!.messages[0]!.content;
-      const agent = scenario.agents.find((a) => a.agentId === agentId)!;
-      if (!c.summary) expect(first).toBe(`Task: ${agent.task}`);
+      if (!c.summary && !c.resumeBridge) expect(c.groups[0]!.messages[0]!.content).toBe(`Task: ${host.engine.identity(agentId).task}`);
+      calls += c.groups.flatMap((g) => g.messages.flatMap((m) => m.toolCalls ?? [])).length;
     }
-    const architect = await call(host, 'getConversation', { agentId: 'architect-1' });
-    const calls = architect.groups.flatMap((g) => g.messages.flatMap((m) => m.toolCalls ?? []));
-    expect(calls.some((k) => k.name === 'read')).toBe(true);
+    expect(calls).toBeGreaterThan(10);
   });
 
-  it('[context-config] [compress-atomic] the demo strata.toml (compress, 4,000 tokens, 1 recent turn) is applied: a long conversation is compacted into one summary with an audit and a checkpoint', async () => {
+  it('[context-config] [compress-atomic] the demo strata.toml (compress, 4,000 tokens, 1 recent turn) is applied: long conversations are compacted into one summary with an audit and a checkpoint', async () => {
     const host = open();
-    playAll(host);
-    const all = await Promise.all(scenario.agents.map((a) => call(host, 'getConversation', { agentId: a.agentId }).catch(() => undefined)));
-    const conversations = all.filter((c): c is ConversationDto => c !== undefined);
+    await play(host, 150);
+    const conversations = await Promise.all(agentsOf(host).map((agentId) => call(host, 'getConversation', { agentId })));
     expect(conversations.every((c) => c.config.strategy === 'compress' && c.config.maxTokens === 4000 && c.config.preserveRecentTurns === 1)).toBe(true);
     const compacted = conversations.filter((c) => c.summary !== null);
     expect(compacted.length).toBeGreaterThan(0);
@@ -108,46 +106,45 @@ describe('the host keeps one conversation per demo agent', () => {
       expect(c.checkpoints.length).toBeGreaterThan(0);
       expect(c.summary!.sourceTurnIds.some((t) => c.groups.some((g) => g.turnId === t))).toBe(false);
     }
-    const log = (await call(host, 'getAgent', { agentId: compacted[0]!.agentId })).recentLog.map((e) => e.message);
+    const log = host.catalog.recentLog(2000).map((e) => e.message);
     expect(log.some((m) => /^Conversation compress \(budget\) compacted/.test(m))).toBe(true);
   });
 
-  it('[transient-not-persisted] the runtime state and skills reach the request only: the last request lists its transients, the history never holds them', async () => {
+  it('[transient-not-persisted] the engine layers and skills reach the request only: the last request lists its transients, the history never holds them', async () => {
     const host = open();
-    for (let i = 0; i < 6; i++) host.stepDemo();
+    await play(host, 6);
     const c = await call(host, 'getConversation', { agentId: 'primary' });
     expect(c.lastRequest?.transients.map((t) => t.source)).toContain('runtime');
-    expect(c.lastRequest!.tokens).toBeGreaterThan(c.tokens.total);
+    expect(c.lastRequest!.transients.every((t) => t.tokens > 0)).toBe(true);
     const persisted = JSON.stringify(c.groups);
     expect(persisted).not.toContain('<skill name=');
-    expect(persisted).not.toMatch(/<constraints>|<task_state>/);
+    expect(persisted).not.toContain('<now>');
   });
 
   it('[turn-atomic] reopening the workspace rebuilds the same conversations from the catalog position', async () => {
     const host = open();
-    for (let i = 0; i < 20; i++) host.stepDemo();
+    await play(host, 40);
     const before = await call(host, 'getConversation', { agentId: 'primary' });
     host.close();
     hosts.splice(0);
     const reopened = open();
+    await reopened.runs.ready();
     const after = await call(reopened, 'getConversation', { agentId: 'primary' });
     expect(after).toEqual(before);
   });
 
-  it('announces a turn of a conversation to subscribed views', async () => {
+  it('announces a compaction of a conversation to subscribed views', async () => {
     const host = open();
     const events: StrataEvent[] = [];
     await call(host, 'subscribe', { events: ['conversation.changed'] }, events);
-    host.stepDemo();
-    await host.conversations.idle();
-    expect(events).toEqual([{ name: 'conversation.changed', payload: { agentId: scenario.steps[0]!.agentId, change: 'turn', tokens: expect.any(Number) } }]);
+    await play(host, 150);
+    expect(events.length).toBeGreaterThan(0);
+    expect(events.every((e) => e.name === 'conversation.changed' && e.payload.change === 'compaction' && e.payload.tokens <= 4000)).toBe(true);
   });
 
-  it('refuses an unknown agent and one without a turn, naming which', async () => {
+  it('refuses an unknown agent, naming it, and invalid arguments', async () => {
     const host = open();
     expect(await refused(host, 'getConversation', { agentId: 'nobody' })).toMatchObject({ code: 'not_found', message: expect.stringMatching(/No agent "nobody"/) });
-    const idle = scenario.agents.find((a) => a.agentId !== scenario.steps[0]!.agentId)!;
-    expect(await refused(host, 'getConversation', { agentId: idle.agentId })).toMatchObject({ code: 'not_found', message: expect.stringMatching(/has not taken a turn yet/) });
     expect(await refused(host, 'getConversation', { agentId: '' })).toMatchObject({ code: 'invalid_args' });
   });
 });
@@ -155,7 +152,8 @@ describe('the host keeps one conversation per demo agent', () => {
 describe('listSkills', () => {
   it('[skill-select] lists the shipped skills and, per agent, the ones its last request selected', async () => {
     const host = open();
-    playAll(host);
+    await host.conversations.ready();
+    await play(host, 150);
     const skills = await call(host, 'listSkills', {});
     expect(skills.errors).toEqual([]);
     expect(skills.loaded.map((s) => s.name).sort()).toEqual(['changelog', 'git-hygiene', 'python-conventions', 'test-regression', 'typescript-conventions', 'typescript-python-bridge']);

@@ -280,14 +280,14 @@ describe('registerIpc over the real Host', () => {
     const other = new FakeSender(2);
     await ipc.invoke(commandChannel('subscribe'), eventFrom(sender), { events: ['log'] });
     await ipc.invoke(commandChannel('health'), eventFrom(other), {});
-    host.stepDemo();
+    await host.stepDemo();
     expect(sender.sent.length).toBeGreaterThan(0);
     expect(sender.sent.every((m) => m.channel === eventChannel && (m.args[0] as StrataEvent).name === 'log')).toBe(true);
     expect(other.sent).toEqual([]);
 
     const before = sender.sent.length;
     sender.destroy();
-    host.stepDemo();
+    await host.stepDemo();
     expect(sender.sent).toHaveLength(before);
   });
 });

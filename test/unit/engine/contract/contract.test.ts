@@ -42,8 +42,15 @@ describe('contract', () => {
       'purgeMemory',
       'getConversation',
       'listSkills',
+      'startRun',
+      'pauseRun',
+      'stepRun',
+      'stopRun',
+      'listRuns',
+      'getUsage',
+      'getProviderSettings',
     ]);
-    expect(eventNames).toEqual(['agent.updated', 'log', 'generation.started', 'item.changed', 'memory.changed', 'conversation.changed']);
+    expect(eventNames).toEqual(['agent.updated', 'log', 'generation.started', 'item.changed', 'memory.changed', 'conversation.changed', 'run.changed', 'turn.completed', 'generation.created', 'context.refreshed', 'usage.recorded']);
   });
 
   it('refuses unknown keys in every command argument object', () => {

@@ -1,0 +1,327 @@
+import { StrataError, type LogEntry, type ProviderSettingsDto, type RunDto, type StrataEvent, type UsageDto } from '../contract';
+import type { Catalog } from '../catalog/Catalog';
+import type { ContextConfig } from '../conversation/contextConfig';
+import { Engine } from '../Engine';
+import { manualClock, type Clock } from '../ports/Clock';
+import type { Scheduler } from '../ports/Scheduler';
+import { createCacheModel } from '../providers/cacheModel';
+import type { Provider } from '../providers/Provider';
+import type { AgentConversation, ConversationEvent } from '../conversation/AgentConversation';
+import { ModelDriver } from '../runtime/ModelDriver';
+import { priceWithCacheModel } from '../runtime/priceWithCacheModel';
+import { TraceDriver } from '../runtime/TraceDriver';
+import type { ToolBox } from '../runtime/Driver';
+import { hitRate } from '../runtime/UsageLedger';
+import type { SkillRegistry } from '../skills/SkillRegistry';
+import type { Tokenizer } from '../tokens/Tokenizer';
+import { generateDemoRun } from './demo/generateDemoRun';
+import { EventBatcher } from './EventBatcher';
+import { HostRun, type RunSpec } from './HostRun';
+import { demoToolItems } from './demoToolItems';
+
+/** Scenario time of the demo's first turn, and how far its clock moves per turn. */
+const DEMO_T0 = Date.parse('2026-01-05T09:00:00Z');
+const DEMO_TURN_MS = 20_000;
+const DEMO_POSITION_KEY = 'run.demo.turns';
+/** Milliseconds the finished demo rests before it starts over. */
+export const DEMO_RESTART_MS = 15_000;
+/** Runs listed by `listRuns` (the newest first). */
+const RUNS_KEPT = 20;
+
+export interface RunManagerDeps {
+  catalog: Catalog;
+  tokenizer: Tokenizer;
+  context: () => ContextConfig;
+  skills: () => SkillRegistry | undefined;
+  scheduler: Scheduler;
+  wallClock: Clock;
+  emit(event: StrataEvent): void;
+  onLog(entry: LogEntry): void;
+  /** A fresh engine on `clock` (the host wires its events to the catalog). */
+  newEngine(clock: Clock): Engine;
+  beforeBuild?: (engine: Engine, agentId: string, now: number) => void;
+  onConversationEvent?: (agentId: string, event: ConversationEvent) => void;
+  /** A provider for a model run, or a `StrataError` saying why there is none (no key…). */
+  makeProvider?: (provider: 'openai' | 'anthropic', model: string) => Provider;
+  /** The workspace tools for a model run. */
+  makeToolbox?: () => ToolBox;
+  /** The pool items of a model run's tool calls (from the toolbox's full results). */
+  toolItems?: RunSpec['toolItems'];
+  /** Holds the engine's catalog writes during a turn until its commit (see `HostRunDeps.turnScope`). */
+  turnScope?: { open(): void; flush(): void; close(): void };
+  /** What the host knows about each provider (never a key). */
+  providerSettings?: () => ProviderSettingsDto[];
+}
+
+/**
+ * The host's runs: at most one active (running or paused) at a time, on its own engine. The demo
+ * workspace plays the generated demo session through the trace driver and the provider cache model
+ * and starts over when it finishes; its position is kept in the catalog, so reopening the workspace
+ * replays the turns already played (quietly, writing nothing) and carries on.
+ */
+export class RunManager {
+  #current: HostRun | undefined;
+  #engine: Engine | undefined;
+  #past: RunDto[] = [];
+  #next = 1;
+  /** True while a reopened demo replays its turns: nothing is written or announced. */
+  quiet = false;
+  readonly #batcher: EventBatcher;
+  #restartTimer: (() => void) | undefined;
+  #ready: Promise<void> = Promise.resolve();
+
+  constructor(private readonly deps: RunManagerDeps) {
+    this.#batcher = new EventBatcher(deps.scheduler, deps.emit);
+  }
+
+  /** The engine of the current run (or of the last one). */
+  get engine(): Engine | undefined {
+    return this.#engine;
+  }
+
+  get current(): HostRun | undefined {
+    return this.#current;
+  }
+
+  /** Resolves once a reopened demo has replayed its turns. */
+  ready(): Promise<void> {
+    return this.#ready;
+  }
+
+  /** Flush batched events now (tests; the timer does it otherwise). */
+  flush(): void {
+    this.#batcher.flush();
+  }
+
+  conversation(agentId: string): AgentConversation | undefined {
+    const run = this.#current;
+    return run && run.runtime.agentIds().includes(agentId) ? run.runtime.conversation(agentId) : undefined;
+  }
+
+  list(): RunDto[] {
+    return [...(this.#current ? [this.#current.dto()] : []), ...this.#past];
+  }
+
+  usage(agentId: string, limit = 500): UsageDto {
+    const run = this.#current;
+    if (!run || !run.runtime.agentIds().includes(agentId)) throw new StrataError('not_found', `Agent "${agentId}" is not in the current run.`);
+    const totals = run.runtime.ledger.totals(agentId);
+    return {
+      agentId,
+      calls: run.runtime.ledger.calls(agentId).slice(-limit).map((c) => ({ ...c, usage: { ...c.usage } })),
+      totals: { ...totals, hitRate: hitRate(totals) },
+    };
+  }
+
+  /**
+   * Open the demo workspace's run: seed it if the catalog never saw it, else replay the turns it
+   * already played. `tickMs` 0 leaves it paused.
+   */
+  openDemo(tickMs: number): void {
+    const played = Number(this.deps.catalog.getMeta(DEMO_POSITION_KEY) ?? '0');
+    const run = this.#demoRun(tickMs);
+    if (played === 0) {
+      this.deps.catalog.transaction(() => {
+        this.#clearAgents();
+        run.seed();
+      });
+      if (tickMs > 0) run.start();
+      return;
+    }
+    this.quiet = true;
+    run.seed();
+    this.#ready = (async () => {
+      try {
+        for (let i = 0; i < played && !run.runtime.finished(); i++) await run.step();
+      } finally {
+        this.quiet = false;
+      }
+      if (tickMs > 0) run.start();
+    })();
+  }
+
+  /** Start a run (`conflict` while one is active). */
+  start(args: { driver: 'trace'; tickMs?: number } | { driver: 'model'; provider: 'openai' | 'anthropic'; model: string; task: string; tickMs?: number }): RunDto {
+    const active = this.#current;
+    if (active && (active.status === 'running' || active.status === 'paused' || active.status === 'idle')) {
+      throw new StrataError('conflict', `Run ${active.spec.runId} is ${active.status}; stop it before starting another.`);
+    }
+    this.#cancelRestart();
+    if (args.driver === 'trace') {
+      const run = this.#demoRun(args.tickMs ?? 1500);
+      this.deps.catalog.transaction(() => {
+        this.#clearAgents();
+        this.deps.catalog.setMeta(DEMO_POSITION_KEY, '0');
+        run.seed();
+      });
+      run.start();
+      return run.dto();
+    }
+    if (!this.deps.makeProvider || !this.deps.makeToolbox) throw new StrataError('unavailable', 'Model runs need a workspace folder (--workspace) with provider settings.');
+    const provider = this.deps.makeProvider(args.provider, args.model);
+    const toolbox = this.deps.makeToolbox();
+    const runId = `run-${this.#next++}`;
+    const clock = this.deps.wallClock;
+    const engine = this.#newEngine(clock);
+    const spec: RunSpec = {
+      runId,
+      driver: 'model',
+      label: args.task.slice(0, 120),
+      tickMs: args.tickMs ?? 0,
+      primary: { agentId: `${runId}.primary`, parent: null, role: 'primary', taskId: `task:${runId}`, task: args.task, scope: {}, model: args.model, workspace: 'workspace', budget: this.deps.context().maxTokens },
+      seed: [{ id: `${runId}:objective`, kind: 'objective', class: 'task_state', title: 'Objective', content: args.task, source: 'user_requirement', agentId: 'user', taskId: `task:${runId}`, at: clock.now(), mandatory: true }],
+      makeDriver: () => new ModelDriver(provider, toolbox),
+      toolbox,
+      ...(this.deps.toolItems ? { toolItems: this.deps.toolItems } : {}),
+      clock,
+    };
+    const run = this.#hostRun(spec, engine);
+    this.deps.catalog.transaction(() => run.seed());
+    run.start();
+    return run.dto();
+  }
+
+  providerSettings(): ProviderSettingsDto[] {
+    return this.deps.providerSettings?.() ?? [
+      { provider: 'openai', baseUrl: null, model: null, keyPresent: false },
+      { provider: 'anthropic', baseUrl: null, model: null, keyPresent: false },
+    ];
+  }
+
+  pause(runId: string): RunDto {
+    const run = this.#find(runId);
+    run.pause();
+    return run.dto();
+  }
+
+  async step(runId: string): Promise<RunDto> {
+    const run = this.#find(runId);
+    if (run.status === 'stopped' || run.status === 'finished') throw new StrataError('conflict', `Run ${runId} is ${run.status}.`);
+    await run.step();
+    return run.dto();
+  }
+
+  stop(runId: string, reason?: string): RunDto {
+    const run = this.#find(runId);
+    run.stop(reason);
+    this.#cancelRestart();
+    return run.dto();
+  }
+
+  close(): void {
+    this.#current?.stop('the host is shutting down');
+    this.#cancelRestart();
+    this.#batcher.close();
+  }
+
+  #find(runId: string): HostRun {
+    const run = this.#current;
+    if (!run || run.spec.runId !== runId) throw new StrataError('not_found', `No active run "${runId}".`);
+    return run;
+  }
+
+  #newEngine(clock: Clock): Engine {
+    const engine = this.deps.newEngine(clock);
+    this.#engine = engine;
+    return engine;
+  }
+
+  #demoRun(tickMs: number): HostRun {
+    const script = generateDemoRun(1);
+    const clock = manualClock(DEMO_T0);
+    const engine = this.#newEngine(clock);
+    const model = createCacheModel({ provider: 'anthropic' });
+    const spec: RunSpec = {
+      runId: 'demo',
+      driver: 'trace',
+      label: `Demo: ${script.primary.task}`,
+      tickMs,
+      primary: script.primary,
+      seed: script.pinned.map((p) => ({ ...p, at: DEMO_T0 })),
+      makeDriver: () => new TraceDriver(script.scripts),
+      toolItems: demoToolItems,
+      priceCall: priceWithCacheModel(model, this.deps.tokenizer),
+      clock,
+      beforeTurn: () => clock.advance(DEMO_TURN_MS),
+    };
+    return this.#hostRun(spec, engine);
+  }
+
+  #hostRun(spec: RunSpec, engine: Engine): HostRun {
+    if (this.#current) this.#past = [this.#current.dto(), ...this.#past].slice(0, RUNS_KEPT);
+    const skills = this.deps.skills();
+    const run = new HostRun(spec, {
+      catalog: this.deps.catalog,
+      engine,
+      tokenizer: this.deps.tokenizer,
+      context: this.deps.context(),
+      ...(skills ? { skills } : {}),
+      scheduler: this.deps.scheduler,
+      wallClock: this.deps.wallClock,
+      ...(this.deps.beforeBuild ? { beforeBuild: this.deps.beforeBuild } : {}),
+      ...(this.deps.onConversationEvent ? { onConversationEvent: this.deps.onConversationEvent } : {}),
+      quiet: () => this.quiet,
+      ...(this.deps.turnScope ? { turnScope: this.deps.turnScope } : {}),
+      onCommitFailure: async (err) => {
+        this.deps.onLog(this.deps.catalog.appendLog({ at: new Date(this.deps.wallClock.now()).toISOString(), level: 'error', agentId: err.agentId, message: `${err.message}; ${spec.runId === 'demo' ? 'the demo is rebuilt from the catalog' : 'the run is stopped'}` }));
+        if (spec.runId !== 'demo') return;
+        // The catalog rolled the turn back; the in-memory run may hold part of it. Replay what the
+        // catalog says was played into a fresh run and carry on from there.
+        this.#current = undefined;
+        this.openDemo(spec.tickMs);
+        await this.#ready;
+      },
+      onRuntimeEvent: (e) => {
+        if (this.quiet) return;
+        switch (e.type) {
+          case 'turn.completed':
+            this.#batcher.add('turn.completed', { agentId: e.agentId, turn: e.turn, generation: e.generation, toolCalls: e.toolCalls, done: e.done, at: e.call.at });
+            this.#batcher.add('usage.recorded', { ...e.call, usage: { ...e.call.usage } });
+            break;
+          case 'context.refreshed':
+            this.#batcher.add('context.refreshed', { agentId: e.agentId, from: e.from, to: e.to, reason: e.reason });
+            break;
+          default:
+            break;
+        }
+      },
+      onAgent: (agent) => {
+        if (!this.quiet) this.deps.emit({ name: 'agent.updated', payload: { agent } });
+      },
+      onLog: (entry) => {
+        if (!this.quiet) this.deps.onLog(entry);
+      },
+      onRunChanged: (dto) => {
+        if (this.quiet) return;
+        this.deps.emit({ name: 'run.changed', payload: { run: dto } });
+        if (dto.runId === 'demo' && dto.status === 'finished' && dto.tickMs > 0) this.#scheduleRestart(dto.tickMs);
+      },
+    });
+    this.#current = run;
+    return run;
+  }
+
+  /** A generation an engine began, for the batched `generation.created`. */
+  generationCreated(agentId: string, generation: number, previous: number | null, reason: string): void {
+    if (!this.quiet) this.#batcher.add('generation.created', { agentId, generation, previous, reason });
+  }
+
+  #scheduleRestart(tickMs: number): void {
+    this.#cancelRestart();
+    this.#restartTimer = this.deps.scheduler.every(DEMO_RESTART_MS, () => {
+      this.#cancelRestart();
+      if (this.#current?.status !== 'finished') return;
+      this.deps.onLog(this.deps.catalog.appendLog({ at: new Date(this.deps.wallClock.now()).toISOString(), level: 'info', agentId: null, message: 'Demo run restarted' }));
+      this.start({ driver: 'trace', tickMs });
+    });
+  }
+
+  #cancelRestart(): void {
+    this.#restartTimer?.();
+    this.#restartTimer = undefined;
+  }
+
+  #clearAgents(): void {
+    this.deps.catalog.clearAgents();
+  }
+}
