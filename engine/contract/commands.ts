@@ -131,6 +131,14 @@ export const Commands = {
   /** End the run: the turn in flight is cancelled and commits nothing. */
   stopRun: { args: z.object({ runId: Id }).strict(), result: z.object({ run: RunDtoSchema }) },
   listRuns: { args: z.object({}).strict(), result: z.object({ runs: z.array(RunDtoSchema) }) },
+  /**
+   * Per agent of the current run: `pause` (skipped by the scheduler until resumed), `resume`, or
+   * `cancel` (a turn in flight commits nothing; the agent takes no more turns).
+   */
+  controlAgent: {
+    args: z.object({ agentId: Id, action: z.enum(['pause', 'resume', 'cancel']) }).strict(),
+    result: z.object({ agentId: z.string(), status: z.enum(['waiting', 'running', 'paused', 'done', 'failed', 'cancelled']) }),
+  },
   /** Per call of an agent: input, cache read, cache write, output, hit rate, prefix reuse (newest `limit`). */
   getUsage: { args: z.object({ agentId: Id, limit: z.number().int().min(1).max(500).optional() }).strict(), result: UsageDtoSchema },
   /** Provider settings as the host sees them: base URL, model, and whether a key is set (never the key). */

@@ -11,6 +11,7 @@ import { ModelDriver } from '../runtime/ModelDriver';
 import { priceWithCacheModel } from '../runtime/priceWithCacheModel';
 import { TraceDriver } from '../runtime/TraceDriver';
 import type { ToolBox } from '../runtime/Driver';
+import type { AgentRunStatus } from '../runtime/AgentRuntime';
 import { hitRate } from '../runtime/UsageLedger';
 import type { SkillRegistry } from '../skills/SkillRegistry';
 import type { Tokenizer } from '../tokens/Tokenizer';
@@ -186,6 +187,22 @@ export class RunManager {
       { provider: 'openai', baseUrl: null, model: null, keyPresent: false },
       { provider: 'anthropic', baseUrl: null, model: null, keyPresent: false },
     ];
+  }
+
+  /** Pause, resume or cancel one agent of the current run; returns its status after. */
+  controlAgent(agentId: string, action: 'pause' | 'resume' | 'cancel'): AgentRunStatus {
+    const run = this.#current;
+    if (!run || !run.runtime.agentIds().includes(agentId)) throw new StrataError('not_found', `Agent "${agentId}" is not in the current run.`);
+    const rt = run.runtime;
+    const before = rt.status(agentId);
+    if (action === 'pause') rt.pause(agentId);
+    else if (action === 'resume') rt.resume(agentId);
+    else rt.cancel(agentId, 'cancelled by an operator');
+    if (rt.status(agentId) === before && !(action === 'cancel' && before === 'cancelled')) {
+      const can = action === 'pause' ? 'a waiting agent' : action === 'resume' ? 'a paused agent' : 'an agent that has not ended';
+      throw new StrataError('conflict', `Agent "${agentId}" is ${before}; ${action} applies to ${can}.`);
+    }
+    return rt.status(agentId);
   }
 
   pause(runId: string): RunDto {

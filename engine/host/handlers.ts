@@ -161,6 +161,7 @@ export function createHandlers(ctx: HostContext): Handlers {
     stepRun: async ({ runId }) => ({ run: await ctx.runs.step(runId) }),
     stopRun: ({ runId }) => ({ run: ctx.runs.stop(runId) }),
     listRuns: () => ({ runs: ctx.runs.list() }),
+    controlAgent: ({ agentId, action }) => ({ agentId, status: ctx.runs.controlAgent(agentId, action) }),
     getUsage: ({ agentId, limit }) => ctx.runs.usage(agentId, limit),
     getProviderSettings: () => ({ providers: ctx.runs.providerSettings() }),
 

@@ -41,6 +41,7 @@ const samples: { [K in CommandName]: CommandArgs<K> } = {
   stepRun: { runId: 'demo' },
   stopRun: { runId: 'demo' },
   listRuns: {},
+  controlAgent: { agentId: 'primary', action: 'pause' },
   getUsage: { agentId: 'primary' },
   getProviderSettings: {},
 };

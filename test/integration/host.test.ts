@@ -95,6 +95,7 @@ describe('Host over a temp-dir catalog with the demo workspace', () => {
       getConversation: { agentId: 'primary' },
       listSkills: {},
       listRuns: {},
+      controlAgent: { agentId: 'primary', action: 'pause' },
       getUsage: { agentId: 'primary' },
       getProviderSettings: {},
       pauseRun: { runId: 'demo' },
@@ -212,6 +213,24 @@ describe('Host over a temp-dir catalog with the demo workspace', () => {
     expect((await value<{ runs: { status: string }[] }>('listRuns', {})).runs.map((r) => r.status)).toEqual(['running', 'stopped']);
     expect((await call('pauseRun', { runId: 'nope' })).envelope).toMatchObject({ ok: false, error: { code: 'not_found' } });
     expect((await call('startRun', { driver: 'model', provider: 'anthropic', model: 'claude-sonnet-4-5', task: 'x' })).envelope).toMatchObject({ ok: false });
+  });
+
+  it('[runtime-turn] controlAgent pauses, resumes and cancels one agent of the run; a control that does not apply is a conflict', async () => {
+    await tick(4);
+    const run = host.runs.current!.runtime;
+    expect(await value('controlAgent', { agentId: 'worker-store', action: 'pause' })).toEqual({ agentId: 'worker-store', status: 'paused' });
+    expect(run.runnable()).not.toContain('worker-store');
+    const turns = run.turns('worker-store');
+    await tick(12);
+    expect(run.turns('worker-store')).toBe(turns);
+    expect((await call('controlAgent', { agentId: 'worker-store', action: 'pause' })).envelope).toMatchObject({ ok: false, error: { code: 'conflict' } });
+    expect(await value('controlAgent', { agentId: 'worker-store', action: 'resume' })).toEqual({ agentId: 'worker-store', status: 'waiting' });
+    await tick(12);
+    expect(run.turns('worker-store')).toBeGreaterThan(turns);
+    expect(await value('controlAgent', { agentId: 'probe-callers', action: 'cancel' })).toEqual({ agentId: 'probe-callers', status: 'cancelled' });
+    expect(host.catalog.getAgent('probe-callers')).toMatchObject({ status: 'failed' });
+    expect(host.catalog.recentLog(50, 'probe-callers').map((l) => l.message)).toContainEqual('probe-callers cancelled: cancelled by an operator');
+    expect((await call('controlAgent', { agentId: 'ghost', action: 'pause' })).envelope).toMatchObject({ ok: false, error: { code: 'not_found' } });
   });
 
   it('reports provider settings without any key', async () => {

@@ -47,6 +47,7 @@ describe('contract', () => {
       'stepRun',
       'stopRun',
       'listRuns',
+      'controlAgent',
       'getUsage',
       'getProviderSettings',
     ]);
