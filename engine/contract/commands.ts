@@ -126,8 +126,8 @@ export const Commands = {
   startRun: { args: StartRunArgsSchema, result: z.object({ run: RunDtoSchema }) },
   /** Stop ticking; the turn in flight finishes. */
   pauseRun: { args: z.object({ runId: Id }).strict(), result: z.object({ run: RunDtoSchema }) },
-  /** Run exactly one turn now (a paused run stays paused). */
-  stepRun: { args: z.object({ runId: Id }).strict(), result: z.object({ run: RunDtoSchema }) },
+  /** Run exactly one turn now, of `agentId` when given (a paused run stays paused). */
+  stepRun: { args: z.object({ runId: Id, agentId: Id.optional() }).strict(), result: z.object({ run: RunDtoSchema }) },
   /** End the run: the turn in flight is cancelled and commits nothing. */
   stopRun: { args: z.object({ runId: Id }).strict(), result: z.object({ run: RunDtoSchema }) },
   listRuns: { args: z.object({}).strict(), result: z.object({ runs: z.array(RunDtoSchema) }) },

@@ -34,6 +34,8 @@ export const CallDtoSchema = z.object({
   at: z.number(),
   usage: UsageTotalsSchema,
   modeled: z.boolean(),
+  /** For a call a provider answered: what the provider cache model estimated, beside the real figures. */
+  modeledUsage: UsageTotalsSchema.optional(),
   hitRate: z.number().min(0).max(1),
   prefixReuse: z.number().min(0).max(1),
   retries: z.number().int().nonnegative(),

@@ -164,14 +164,14 @@ export class HostRun {
     this.deps.onRunChanged(this.dto());
   }
 
-  /** Run exactly one turn now (paused or idle runs too); resolves when it committed or failed. */
-  async step(): Promise<void> {
+  /** Run exactly one turn now (paused or idle runs too), of `agentId` when given; resolves when it committed or failed. */
+  async step(agentId?: string): Promise<void> {
     if (this.#status === 'stopped' || this.#status === 'finished') return;
     if (this.#inFlight) {
       await this.#inFlight;
       return;
     }
-    const turn = this.#runOne();
+    const turn = this.#runOne(agentId);
     this.#inFlight = turn;
     try {
       await turn;
@@ -204,12 +204,13 @@ export class HostRun {
     }
   }
 
-  async #runOne(): Promise<void> {
+  async #runOne(agentId?: string): Promise<void> {
     if (this.runtime.finished()) return this.#finish();
     this.spec.beforeTurn?.();
     this.deps.turnScope?.open();
     try {
-      await this.runtime.step();
+      if (agentId === undefined) await this.runtime.step();
+      else await this.runtime.runTurn(agentId);
     } catch (err) {
       if (err instanceof CommitError) {
         this.#stopTimer();

@@ -109,7 +109,7 @@ export class RunManager {
     const totals = run.runtime.ledger.totals(agentId);
     return {
       agentId,
-      calls: run.runtime.ledger.calls(agentId).slice(-limit).map((c) => ({ ...c, usage: { ...c.usage } })),
+      calls: run.runtime.ledger.calls(agentId).slice(-limit).map((c) => ({ ...c, usage: { ...c.usage }, ...(c.modeledUsage ? { modeledUsage: { ...c.modeledUsage } } : {}) })),
       totals: { ...totals, hitRate: hitRate(totals) },
     };
   }
@@ -173,6 +173,7 @@ export class RunManager {
       seed: [{ id: `${runId}:objective`, kind: 'objective', class: 'task_state', title: 'Objective', content: args.task, source: 'user_requirement', agentId: 'user', taskId: `task:${runId}`, at: clock.now(), mandatory: true }],
       makeDriver: () => new ModelDriver(provider, toolbox),
       toolbox,
+      priceCall: priceWithCacheModel(createCacheModel({ provider: args.provider }), this.deps.tokenizer),
       ...(this.deps.toolItems ? { toolItems: this.deps.toolItems } : {}),
       clock,
     };
@@ -211,10 +212,15 @@ export class RunManager {
     return run.dto();
   }
 
-  async step(runId: string): Promise<RunDto> {
+  /** One turn of the run (of `agentId` when given: it must be waiting with its dependencies done). */
+  async step(runId: string, agentId?: string): Promise<RunDto> {
     const run = this.#find(runId);
     if (run.status === 'stopped' || run.status === 'finished') throw new StrataError('conflict', `Run ${runId} is ${run.status}.`);
-    await run.step();
+    if (agentId !== undefined) {
+      if (!run.runtime.agentIds().includes(agentId)) throw new StrataError('not_found', `Agent "${agentId}" is not in run ${runId}.`);
+      if (!run.runtime.runnable().includes(agentId)) throw new StrataError('conflict', `Agent "${agentId}" is ${run.runtime.status(agentId)} and cannot take a turn now.`);
+    }
+    await run.step(agentId);
     return run.dto();
   }
 

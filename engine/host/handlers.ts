@@ -158,7 +158,7 @@ export function createHandlers(ctx: HostContext): Handlers {
 
     startRun: (args) => ({ run: ctx.runs.start(args) }),
     pauseRun: ({ runId }) => ({ run: ctx.runs.pause(runId) }),
-    stepRun: async ({ runId }) => ({ run: await ctx.runs.step(runId) }),
+    stepRun: async ({ runId, agentId }) => ({ run: await ctx.runs.step(runId, agentId) }),
     stopRun: ({ runId }) => ({ run: ctx.runs.stop(runId) }),
     listRuns: () => ({ runs: ctx.runs.list() }),
     controlAgent: ({ agentId, action }) => ({ agentId, status: ctx.runs.controlAgent(agentId, action) }),

@@ -37,7 +37,10 @@ export interface RuntimeOptions {
   toolbox?: ToolBox;
   /** The items a tool call and its result add to the pool (grep hits ephemeral, test failures task state…). */
   toolItems?: (agent: AgentIdentity, call: ToolCall, outcome: ToolOutcome, at: number) => ItemInput[];
-  /** Prices a call when no provider reported usage (the cache model); without it a replayed call counts 0. */
+  /**
+   * Prices every call with the provider cache model: the usage of a call no provider answered (a
+   * replay counts 0 without it), and the estimate recorded beside a provider's own figures.
+   */
   priceCall?: (agentId: string, request: ProviderRequest, at: number, outputTokens: number) => Usage;
   skills?: SkillRegistry;
   /** Before each build (the host recalls project memory there). */
@@ -266,7 +269,10 @@ export class AgentRuntime {
         const previous = this.#lastRequest.get(agentId);
         this.#lastRequest.set(agentId, text);
         const outputTokens = action.usage?.output ?? this.#o.tokenizer.count(action.text + action.toolCalls.map((c) => c.arguments).join(''));
-        const usage = action.usage ?? this.#o.priceCall?.(agentId, request, at, outputTokens) ?? { ...ZERO, output: outputTokens };
+        // The cache model prices every call: it is the usage of a replay, and beside a provider's
+        // authoritative figures it shows how far the model is from the real cache.
+        const estimate = this.#o.priceCall?.(agentId, request, at, outputTokens);
+        const usage = action.usage ?? estimate ?? { ...ZERO, output: outputTokens };
         const call: CallRecord = {
           agentId,
           turn,
@@ -274,6 +280,7 @@ export class AgentRuntime {
           at,
           usage,
           modeled: action.usage === undefined,
+          ...(action.usage && estimate ? { modeledUsage: estimate } : {}),
           hitRate: hitRate(usage),
           prefixReuse: previous === undefined ? 0 : commonPrefixBytes(previous, text) / Math.max(1, utf8Length(text)),
           retries,

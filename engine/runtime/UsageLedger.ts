@@ -10,6 +10,8 @@ export interface CallRecord {
   usage: Usage;
   /** True when the figures come from the cache model (a replay or the demo), not a provider. */
   modeled: boolean;
+  /** The cache model's figures for a call a provider answered (compare them with `usage`). */
+  modeledUsage?: Usage;
   /** cacheRead / (input + cacheRead + cacheWrite); 0 for an empty prompt. */
   hitRate: number;
   /** Bytes of this request's prefix shared with the agent's previous request, over its length. */

@@ -207,6 +207,13 @@ describe('Host over a temp-dir catalog with the demo workspace', () => {
     await tick(3);
     expect(host.runs.current!.turns).toBe(0);
     expect(await value('stepRun', { runId: 'demo' })).toMatchObject({ run: { status: 'paused', turns: 1 } });
+    // One turn of a named agent; an agent that cannot run now is a conflict.
+    await value('stepRun', { runId: 'demo' });
+    await value('stepRun', { runId: 'demo' });
+    const before = host.runs.current!.runtime.turns('primary');
+    expect(await value('stepRun', { runId: 'demo', agentId: 'primary' })).toMatchObject({ run: { turns: 4 } });
+    expect(host.runs.current!.runtime.turns('primary')).toBe(before + 1);
+    expect((await call('stepRun', { runId: 'demo', agentId: 'reviewer-1' })).envelope).toMatchObject({ ok: false, error: { code: 'conflict' } });
     expect(await value('stopRun', { runId: 'demo' })).toMatchObject({ run: { status: 'stopped', reason: 'stopped by an operator' } });
     expect((await call('stepRun', { runId: 'demo' })).envelope).toMatchObject({ ok: false, error: { code: 'conflict' } });
     expect(await value('startRun', { driver: 'trace', tickMs: 0 })).toMatchObject({ run: { runId: 'demo', status: 'running', turns: 0 } });

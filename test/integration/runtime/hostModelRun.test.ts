@@ -53,9 +53,11 @@ describe('a model run in a workspace, through the contract', () => {
     for (let i = 0; i < 10 && host.runs.current!.status === 'running'; i++) await call('stepRun', { runId });
     expect(host.runs.current!.status).toBe('finished');
     const primary = `${runId}.primary`;
-    const usage = (await call('getUsage', { agentId: primary })) as { calls: { modeled: boolean; usage: { input: number; cacheRead: number; cacheWrite: number } }[] };
+    const usage = (await call('getUsage', { agentId: primary })) as { calls: { modeled: boolean; usage: { input: number; cacheRead: number; cacheWrite: number }; modeledUsage?: { input: number; cacheRead: number; cacheWrite: number } }[] };
     expect(usage.calls).toHaveLength(2);
     expect(usage.calls.every((c) => !c.modeled && c.usage.input + c.usage.cacheRead + c.usage.cacheWrite > 0)).toBe(true);
+    // The provider's figures are authoritative; the cache model's estimate is shown beside them.
+    expect(usage.calls.every((c) => c.modeledUsage !== undefined && c.modeledUsage.input + c.modeledUsage.cacheRead + c.modeledUsage.cacheWrite > 0)).toBe(true);
     expect(host.catalog.getAgent(primary)).toMatchObject({ status: 'done', role: 'primary' });
     expect(events.some((e) => e.name === 'run.changed' && e.payload.run.status === 'finished')).toBe(true);
     expect(server.requests.every((r) => (r.headers['x-api-key'] ?? r.headers['authorization'] ?? '').includes(KEY))).toBe(true);
