@@ -27,6 +27,9 @@ import type { StrategyName } from './strategies/Strategy';
 import { TokenCounter } from './tokens/TokenCounter';
 import type { Tokenizer } from './tokens/Tokenizer';
 
+/** Generations per agent that keep their dropped sample in memory (older ones keep their included entries). */
+export const RECENT_GENERATIONS = 4;
+
 export interface EngineOptions {
   tokenizer: Tokenizer;
   clock?: Clock;
@@ -409,6 +412,11 @@ export class Engine {
         previousL2: boundary.kind === 'rebuild' && previous ? previous.included.filter((e) => e.layer === 'L2').map((e) => e.item.id) : undefined,
       });
       if (previous) droppedLogOf(previous)?.truncate(DROPPED_KEPT);
+      // Memory stays bounded over a long run (`[bounded-history]`): generations older than the
+      // newest RECENT_GENERATIONS keep their included entries (diffs need them) but release their
+      // dropped sample; the workspace catalog stored it when they were built.
+      const old = s.generations[s.generations.length - RECENT_GENERATIONS];
+      if (old) droppedLogOf(old)?.truncate(0);
       s.current = state;
       s.generations.push(g);
       s.pending = undefined;

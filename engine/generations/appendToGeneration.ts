@@ -27,8 +27,10 @@ export interface AppendInput {
  * A build inside a generation: emitted blocks keep their order and new items append after them
  * (`[L2-append]`); nothing is reordered, compressed or evicted here (`[boundary-only-evict]`).
  * The agent's own new items always append (they are its conversation); others append when they
- * pass scope, strategy and relevance. Returns `full` without changing anything when the appended
- * context would exceed the budget: the caller then starts a new generation (`[rebuild-at-budget]`).
+ * pass scope, strategy and relevance. Returns `full` without changing anything when the agent's own
+ * new items and the new tier 1-2 items would exceed the budget: the caller then starts a new
+ * generation (`[rebuild-at-budget]`); other agents' optional items that do not fit are dropped until
+ * the next boundary instead (`[optional-waits]`).
  */
 export function appendToGeneration(a: AppendInput): 'full' | 'appended' {
   const { state, generation, identity, blocks } = a;
@@ -64,9 +66,26 @@ export function appendToGeneration(a: AppendInput): 'full' | 'appended' {
   fresh.sort(l2Order(state.strategy.order));
 
   const needed = fresh.reduce((n, e) => n + e.tokens, 0);
-  const tokens = state.l0Tokens + state.l1Tokens + state.l2Tokens + needed + a.reserve;
-  if (tokens > generation.budget) {
-    if (generation.overflow === 0) return 'full';
+  const base = state.l0Tokens + state.l1Tokens + state.l2Tokens + a.reserve;
+  if (base + needed > generation.budget && generation.overflow === 0) {
+    // Only what the agent must see forces a new generation: its own items and tiers 1-2. Other
+    // agents' optional material (tiers 3-4) that does not fit waits for the next boundary, so a
+    // busy pool does not re-pack (and miss the prompt cache) on every build.
+    const required = fresh.filter((e) => e.item.provenance.agentId === identity.agentId || e.tier <= 2);
+    let room = generation.budget - base - required.reduce((n, e) => n + e.tokens, 0);
+    if (room < 0) return 'full';
+    const optional = fresh.filter((e) => !required.includes(e)).sort((x, y) => (y.score ?? 0) - (x.score ?? 0));
+    const fits = new Set<IncludedEntry>();
+    for (const e of optional) {
+      if (e.tokens > room) {
+        dropped.push({ item: e.item, tokens: e.tokens, reason: `budget: optional material from ${e.item.provenance.agentId} waits for the next boundary`, ...(e.score !== undefined ? { score: e.score } : {}) });
+        continue;
+      }
+      room -= e.tokens;
+      fits.add(e);
+    }
+    fresh.splice(0, fresh.length, ...fresh.filter((e) => required.includes(e) || fits.has(e)));
+  } else if (base + needed > generation.budget) {
     // Pinned content already overflows, so a new generation could not fit more either: protected
     // items still enter (the overflow grows and is recorded), the rest wait for a boundary.
     const kept = fresh.filter((e) => e.item.pinned || e.item.mandatory);

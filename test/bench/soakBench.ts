@@ -148,5 +148,18 @@ console.log(`  catalog ${result.catalogMiB} MiB, ${result.poolItems} pool items,
 const out = join(dirname(fileURLToPath(import.meta.url)), 'results', 'soak.json');
 mkdirSync(dirname(out), { recursive: true });
 writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
+if (process.argv.includes('--inspect-state')) {
+  const gens = agents.map((id) => engine.generations(id));
+  const count = gens.reduce((n, g) => n + g.length, 0);
+  const included = gens.flat().reduce((n, g) => n + g.included.length, 0);
+  const dropped = gens.flat().reduce((n, g) => n + g.dropped.length, 0);
+  const convs = agents.map((id) => run.runtime.conversation(id).snapshot());
+  const convBytes = convs.reduce((n, c) => n + JSON.stringify(c).length, 0);
+  const reasons = new Map<string, number>();
+  for (const g of gens.flat()) reasons.set(`${g.boundary.kind}: ${g.boundary.reason.slice(0, 60)}`, (reasons.get(`${g.boundary.kind}: ${g.boundary.reason.slice(0, 60)}`) ?? 0) + 1);
+  console.log([...reasons].sort((a, b) => b[1] - a[1]).slice(0, 8));
+  console.log(`  state: ${count} generations, ${included} included entries, ${dropped} dropped entries; conversations ${MiB(convBytes)} MiB of JSON; items content ${MiB(engine.items().reduce((n, i) => n + i.content.length, 0))} MiB`);
+}
+if (process.argv.includes('--snapshot')) console.log(`  heap snapshot: ${(await import('node:v8')).writeHeapSnapshot(join(dirname(out), 'soak.heapsnapshot'))}`);
 catalog.close();
 tmp.remove();

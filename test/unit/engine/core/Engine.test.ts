@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ContextLimitError } from '../../../../engine/refresh/ContextLimitError';
 import type { EngineEvent } from '../../../../engine/EngineEvent';
+import { RECENT_GENERATIONS } from '../../../../engine/Engine';
 import { identity, item, newEngine, T0, taskItems } from '../../../support/engineFixtures';
 
 function setup(budget = 4000) {
@@ -66,6 +67,47 @@ describe('Engine', () => {
       }
     }
     expect(started).toBeGreaterThan(0);
+  });
+
+  it('[optional-waits] [rebuild-at-budget] other agents\' optional material that does not fit waits for the next boundary; the agent\'s own forces it', () => {
+    const { engine } = setup(1200);
+    engine.build('worker-1', { phase: 'implement' });
+    let fill = 0;
+    // Fill the generation with the agent's own material up to just under the budget.
+    while (engine.build('worker-1', { phase: 'implement' }).generation.tokens < 1050 && fill < 40) {
+      engine.addItem(item({ id: `mine${fill}`, kind: 'tool_output', class: 'ephemeral', content: `mine ${fill} `.repeat(20) }));
+      fill++;
+    }
+    const gen = engine.currentGeneration('worker-1');
+    for (let i = 0; i < 10; i++) {
+      engine.addItem(item({ id: `theirs${i}`, agentId: 'worker-2', kind: 'tool_output', class: 'ephemeral', content: `refresh token grep hit ${i} `.repeat(30), files: ['src/auth/refresh.ts'] }));
+      const r = engine.build('worker-1', { phase: 'implement', files: ['src/auth/refresh.ts'] });
+      expect(r.started).toBe(false);
+      expect(r.generation.tokens).toBeLessThanOrEqual(1200);
+    }
+    expect(engine.currentGeneration('worker-1')).toBe(gen);
+    const waiting = engine.generation('worker-1', gen).dropped.filter((d) => /waits for the next boundary/.test(d.reason));
+    expect(waiting.length).toBeGreaterThan(0);
+    expect(waiting.every((d) => d.item.provenance.agentId === 'worker-2')).toBe(true);
+    // The agent's own new material does force the boundary, and the fresh pack reconsiders what waited.
+    engine.addItem(item({ id: 'mine-big', kind: 'tool_output', class: 'ephemeral', content: 'mine big '.repeat(120) }));
+    const r = engine.build('worker-1', { phase: 'implement', files: ['src/auth/refresh.ts'] });
+    expect(r.started).toBe(true);
+    expect(r.generation.boundary).toEqual({ kind: 'rebuild', reason: expect.stringMatching(/^budget reached/) });
+  });
+
+  it('[bounded-history] generations older than the newest 4 release their dropped sample but keep their included entries and counts', () => {
+    const { engine } = setup(1200);
+    for (let i = 0; i < 40; i++) engine.addItem(item({ id: `bg${i}`, agentId: 'worker-2', kind: 'tool_output', class: 'ephemeral', content: `unrelated ${i} `.repeat(60) }));
+    for (let g = 0; g < RECENT_GENERATIONS + 5; g++) engine.rebuild('worker-1', `rebuild ${g}`);
+    const all = engine.generations('worker-1');
+    expect(all.length).toBeGreaterThan(RECENT_GENERATIONS + 1);
+    const old = all[0]!;
+    const recent = all.at(-2)!;
+    expect(old.droppedTotal).toBeGreaterThan(0);
+    expect(old.dropped).toEqual([]);
+    expect(old.included.length).toBeGreaterThan(0);
+    expect(recent.dropped.length).toBe(Math.min(recent.droppedTotal, 1000));
   });
 
   it('[refresh-on-limit] [refresh-pipeline] [refresh-text] a context-limit error refreshes the same agent', () => {
