@@ -1,7 +1,6 @@
 import type { SkillRegistry } from '../skills/SkillRegistry';
 import type { SkillSelection } from '../skills/selectSkills';
 import type { SelectionContext } from '../skills/SkillSelector';
-import { renderSkills } from '../skills/renderSkills';
 import type { Audit } from './ContextAudit';
 import { ContextError } from './ContextError';
 import { ContextManager, type ContextPorts } from './ContextManager';
@@ -223,10 +222,8 @@ export class AgentConversation {
     let skills: SkillSelection | undefined;
     if (input.selection && this.#options.skills) {
       const budget = input.selection.budget ?? Math.floor(this.config.maxTokens / 4);
-      skills = this.#options.skills.select({ ...input.selection, budget });
+      skills = m.selectSkills(this.#options.skills, { ...input.selection, budget });
       this.#lastSelection = skills;
-      const text = renderSkills(skills.selected);
-      if (text !== '') m.injectTransient('skills', text);
     }
     if (input.memory?.trim()) m.injectTransient('memory', input.memory);
     if (input.runtime?.trim()) m.injectTransient('runtime', input.runtime);

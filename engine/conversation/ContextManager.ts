@@ -11,6 +11,10 @@ import { MESSAGE_OVERHEAD_TOKENS, messageTokens } from './messageTokens';
 import { readGroup, withId, type GroupInput } from './readGroup';
 import type { Summarizer } from './Summarizer';
 import type { TurnLease } from './TurnLease';
+import type { SkillRegistry } from '../skills/SkillRegistry';
+import type { SkillSelection } from '../skills/selectSkills';
+import type { SelectionContext } from '../skills/SkillSelector';
+import { renderSkills } from '../skills/renderSkills';
 
 /** Everything the manager needs from outside: tokens, ids and time, injected so runs are deterministic. */
 export interface ContextPorts {
@@ -170,6 +174,19 @@ export class ContextManager {
     this.#messageIds.add(message.id);
     this.#pending.push(message);
     return message;
+  }
+
+  /**
+   * Select the skills for this turn from `registry` and inject the rendered selection as the turn's
+   * `skills` transient (`[skill-select]`): only selected skills enter the request, and like every
+   * transient they reach the next request only. Returns the whole selection (selected, skipped with
+   * reasons, errors) for the audit and the inspector; injects nothing when nothing is selected.
+   */
+  selectSkills(registry: SkillRegistry, context: SelectionContext): SkillSelection {
+    const selection = registry.select(context);
+    const text = renderSkills(selection.selected);
+    if (text !== '') this.injectTransient('skills', text);
+    return selection;
   }
 
   /**

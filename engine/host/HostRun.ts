@@ -2,6 +2,7 @@ import type { AgentDto, AgentStatus, LogEntry, RunDto } from '../contract';
 import { toAgentDto } from './toAgentDto';
 import type { AgentRecord, Catalog } from '../catalog/Catalog';
 import type { ContextConfig } from '../conversation/contextConfig';
+import type { Summarizer } from '../conversation/Summarizer';
 import type { ConversationEvent } from '../conversation/AgentConversation';
 import type { Engine } from '../Engine';
 import type { AgentIdentity } from '../generations/AgentIdentity';
@@ -29,6 +30,8 @@ export interface RunSpec {
   toolbox?: ToolBox;
   toolItems?: (agent: AgentIdentity, call: ToolCall, outcome: ToolOutcome, at: number) => ItemInput[];
   priceCall?: (agentId: string, request: ProviderRequest, at: number, outputTokens: number) => Usage;
+  /** The conversations' summarizer (a model run uses its provider; default: extractive). */
+  summarizer?: Summarizer;
   /** Run time: the clock turns are stamped with (the demo's scenario clock, or the wall clock). */
   clock: Clock;
   /** Called before each turn (the demo moves its scenario clock forward here). */
@@ -109,6 +112,7 @@ export class HostRun {
       ...(spec.toolbox ? { toolbox: spec.toolbox } : {}),
       ...(spec.toolItems ? { toolItems: spec.toolItems } : {}),
       ...(spec.priceCall ? { priceCall: spec.priceCall } : {}),
+      ...(spec.summarizer ? { summarizer: spec.summarizer } : {}),
       ...(deps.skills ? { skills: deps.skills } : {}),
       ...(deps.beforeBuild ? { beforeBuild: deps.beforeBuild } : {}),
       ...(deps.onConversationEvent ? { onConversationEvent: deps.onConversationEvent } : {}),

@@ -8,6 +8,7 @@ import { createCacheModel } from '../providers/cacheModel';
 import type { Provider } from '../providers/Provider';
 import type { AgentConversation, ConversationEvent } from '../conversation/AgentConversation';
 import { ModelDriver } from '../runtime/ModelDriver';
+import { modelSummarizer } from '../conversation/modelSummarizer';
 import { priceWithCacheModel } from '../runtime/priceWithCacheModel';
 import { TraceDriver } from '../runtime/TraceDriver';
 import type { ToolBox } from '../runtime/Driver';
@@ -174,6 +175,8 @@ export class RunManager {
       makeDriver: () => new ModelDriver(provider, toolbox),
       toolbox,
       priceCall: priceWithCacheModel(createCacheModel({ provider: args.provider }), this.deps.tokenizer),
+      // With a provider configured, compaction summaries are written by the model (`[summary-model]`).
+      summarizer: modelSummarizer(provider, { model: args.model, tokenizer: this.deps.tokenizer }),
       ...(this.deps.toolItems ? { toolItems: this.deps.toolItems } : {}),
       clock,
     };

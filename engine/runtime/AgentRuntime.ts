@@ -2,6 +2,7 @@ import { AgentConversation, type ConversationEvent } from '../conversation/Agent
 import type { ContextConfig } from '../conversation/contextConfig';
 import { extractiveSummarizer } from '../conversation/extractiveSummarizer';
 import type { HistoryMessage, ToolCall } from '../conversation/Message';
+import type { Summarizer } from '../conversation/Summarizer';
 import type { GroupInput } from '../conversation/readGroup';
 import type { Engine } from '../Engine';
 import type { AgentIdentity } from '../generations/AgentIdentity';
@@ -43,6 +44,8 @@ export interface RuntimeOptions {
    */
   priceCall?: (agentId: string, request: ProviderRequest, at: number, outputTokens: number) => Usage;
   skills?: SkillRegistry;
+  /** The conversations' summarizer for `compress` (default: the extractive one, no model call). */
+  summarizer?: Summarizer;
   /** Before each build (the host recalls project memory there). */
   beforeBuild?: (engine: Engine, agentId: string, now: number) => void;
   onEvent?: (event: RuntimeEvent) => void;
@@ -130,7 +133,7 @@ export class AgentRuntime {
     this.#o.engine.registerAgent(identity);
     const conversation = new AgentConversation(systemPromptOf(identity), { tokenizer, clock, ids: sequentialIds() }, {
       config: this.#o.context,
-      summarizer: extractiveSummarizer(tokenizer),
+      summarizer: this.#o.summarizer ?? extractiveSummarizer(tokenizer),
       ...(this.#o.skills ? { skills: this.#o.skills } : {}),
       onEvent: (event) => this.#o.onConversationEvent?.(identity.agentId, event),
     });
