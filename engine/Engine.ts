@@ -29,6 +29,8 @@ import type { Tokenizer } from './tokens/Tokenizer';
 
 /** Generations per agent that keep their dropped sample in memory (older ones keep their included entries). */
 export const RECENT_GENERATIONS = 4;
+/** Generations per agent that keep their included entries in memory; older ones keep counts only. */
+export const RECENT_FULL_GENERATIONS = 32;
 
 export interface EngineOptions {
   tokenizer: Tokenizer;
@@ -149,6 +151,7 @@ const snapshot = (g: Generation): Generation => {
     prefixHash: g.prefixHash,
     startedAt: g.startedAt,
     indicators: { ...g.indicators, fired: [...g.indicators.fired] },
+    ...(g.released ? { released: { ...g.released } } : {}),
   };
   // Reading a live generation's dropped list materializes it; a snapshot defers that too.
   const log = droppedLogOf(g);
@@ -417,6 +420,12 @@ export class Engine {
       // dropped sample; the workspace catalog stored it when they were built.
       const old = s.generations[s.generations.length - RECENT_GENERATIONS];
       if (old) droppedLogOf(old)?.truncate(0);
+      const stale = s.generations[s.generations.length - RECENT_FULL_GENERATIONS];
+      if (stale && !stale.released) {
+        stale.released = { included: stale.included.length, compressed: stale.compressed.length };
+        stale.included = [];
+        stale.compressed = [];
+      }
       s.current = state;
       s.generations.push(g);
       s.pending = undefined;

@@ -70,6 +70,12 @@ export interface Generation {
   startedAt: number;
   /** Indicators of the latest build (`[indicators-recorded]`). */
   indicators: Indicators;
+  /**
+   * Set on a generation older than the newest `RECENT_FULL_GENERATIONS` of its agent: its
+   * included and compressed entries were released from memory (`[bounded-history]`); the workspace
+   * catalog stored them when it was built. Counts, tokens, boundary and indicators remain.
+   */
+  released?: { included: number; compressed: number };
 }
 
 /** Dropped entries an ended generation keeps for the inspector. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ContextLimitError } from '../../../../engine/refresh/ContextLimitError';
 import type { EngineEvent } from '../../../../engine/EngineEvent';
-import { RECENT_GENERATIONS } from '../../../../engine/Engine';
+import { RECENT_FULL_GENERATIONS, RECENT_GENERATIONS } from '../../../../engine/Engine';
 import { identity, item, newEngine, T0, taskItems } from '../../../support/engineFixtures';
 
 function setup(budget = 4000) {
@@ -108,6 +108,13 @@ describe('Engine', () => {
     expect(old.dropped).toEqual([]);
     expect(old.included.length).toBeGreaterThan(0);
     expect(recent.dropped.length).toBe(Math.min(recent.droppedTotal, 1000));
+    // Past the newest RECENT_FULL_GENERATIONS, the included entries are released too, with their counts kept.
+    for (let g = 0; g < RECENT_FULL_GENERATIONS; g++) engine.rebuild('worker-1', `more ${g}`);
+    const first = engine.generation('worker-1', 1);
+    expect(first.released?.included).toBeGreaterThan(0);
+    expect(first.included).toEqual([]);
+    expect(engine.generations('worker-1').at(-1)!.released).toBeUndefined();
+    expect(engine.generations('worker-1').at(-1)!.included.length).toBeGreaterThan(0);
   });
 
   it('[refresh-on-limit] [refresh-pipeline] [refresh-text] a context-limit error refreshes the same agent', () => {
