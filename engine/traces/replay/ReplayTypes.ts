@@ -1,0 +1,164 @@
+/**
+ * The values of a counterfactual replay: what the engine would have sent at every recorded step of
+ * a trace, and what that would have cost. Plain data (structured-cloneable), so a worker thread
+ * can post it as it is.
+ */
+import type { Layer } from '../../generations/Generation';
+import type { Scope } from '../../pack/Scope';
+import type { CacheProvider } from '../../providers/cacheModel';
+import type { StrategyName } from '../../strategies/Strategy';
+import type { Tokenizer } from '../../tokens/Tokenizer';
+import type { ReuseBreak } from './reuseBreak';
+
+/** Milliseconds from an arbitrary origin; only differences are used (engine overhead). */
+export type Timer = () => number;
+
+/** What every replay needs. */
+export interface ReplayCommonOptions {
+  tokenizer: Tokenizer;
+  provider: CacheProvider;
+  /** Model name priced (cache scope, Anthropic's minimum cacheable length). Default: the trace's recorded model, else a default per provider. */
+  model?: string;
+  /** Clock for the engine-overhead figures; the only non-deterministic input (default `performance.now` where it exists). */
+  timer?: Timer;
+}
+
+export interface ReplayOptions extends ReplayCommonOptions {
+  strategy: StrategyName;
+  /** The agent's token budget (the engine never packs beyond it). */
+  budget: number;
+  /**
+   * The provider's context window, in tokens. A step whose recorded prompt was larger, or whose
+   * built request is larger, is refused like a provider would (`ContextLimitError`) and the engine
+   * refreshes (`Engine.maybeRefresh`, at most twice per step). Absent: no window check.
+   */
+  window?: number;
+  /** Let indicators refresh a context (`EngineOptions.autoRefresh`, off by default). */
+  autoRefresh?: boolean;
+  /** The agent's scope (default `{}`, as the runtime registers agents). */
+  scope?: Scope;
+}
+
+export interface BaselineOptions extends ReplayCommonOptions {
+  /** Send the recorded system/developer instructions first, as the recording agent did (default true). */
+  instructions?: boolean;
+}
+
+/** What happened at one recorded step (one LLM call of the main agent). */
+export interface StepMetrics {
+  /** 0-based position among the replayed steps. */
+  index: number;
+  /** The trace's step number (importer `step`). */
+  step: number;
+  /** When the request was priced (ms since the epoch): the step's recorded time, or the +30 s fallback. */
+  at: number;
+  /** Tokens of the request as priced: input + cacheRead + cacheWrite. */
+  promptTokens: number;
+  /** The engine's own count of the prompt it built (`Generation.tokens`, L3 reserve included); absent for the baseline. */
+  engineTokens?: number;
+  /** Tokens per prompt layer as the engine counted them (L3 = its reserve); absent for the baseline. */
+  layers?: Record<Layer, number>;
+  /** UTF-8 bytes of the request text, and of its prefix shared with the previous request. */
+  promptBytes: number;
+  reusedBytes: number;
+  /** reusedBytes / promptBytes (0 for the first step). */
+  prefixReuse: number;
+  /** Where the prefix shared with the previous request ended (`reuseBreak.ts`); absent for the first step. */
+  reuseBreak?: ReuseBreak;
+  input: number;
+  cacheRead: number;
+  cacheWrite: number;
+  output: number;
+  /** Paths and symbols the recorded action names, and how many of them the request holds. */
+  references: number;
+  referencesHeld: number;
+  /** referencesHeld / references; undefined when the action names none. */
+  neededReferenceRecall?: number;
+  /** Tool results rendered in the request, and those whose call is not rendered in it. */
+  toolResults: number;
+  orphanedToolResults: number;
+  /** The generation the request was built in (1 for the baseline's single transcript). */
+  generation: number;
+  /** The kind of boundary this step's build began with, if it began a generation. */
+  boundary?: 'start' | 'rebuild' | 'refresh';
+  /** Generation boundaries of kind refresh at this step (context-limit refreshes included). */
+  refreshes: number;
+  /** Of those, the refreshes forced by a context-limit refusal. */
+  limitRefreshes: number;
+  /** The request's priced tokens are over the budget (the engine's count never is, unless mandatory items overflow). */
+  overBudget: boolean;
+  /** The recorded step's prompt was over the window given in the options. */
+  recordedOverWindow: boolean;
+  /** Wall time of the engine build(s) of this step, and the part spent counting tokens of new material. */
+  overheadMs: number;
+  tokenizeMs: number;
+}
+
+/** Sums and rates over all steps of a replay. */
+export interface ReplayTotals {
+  steps: number;
+  promptTokens: number;
+  input: number;
+  cacheRead: number;
+  cacheWrite: number;
+  output: number;
+  /** cacheRead / (input + cacheRead + cacheWrite); 0 when nothing was sent. */
+  hitRate: number;
+  /** Anthropic list-price units: uncached 1, cache read 0.1, cache write 1.25 per token. */
+  cost: number;
+  promptBytes: number;
+  reusedBytes: number;
+  /** Byte-weighted reuse over the steps after the first (DESIGN.md "Metrics": an agent's reuse). */
+  prefixReuse: number;
+  /** Unweighted mean of the per-step reuse over the steps after the first. */
+  meanPrefixReuse: number;
+  /** Steps after the first by where their shared prefix ended, and the bytes they did not reuse. */
+  reuseBreaks: Record<ReuseBreak, number>;
+  lostBytes: Record<ReuseBreak, number>;
+  meanPromptTokens: number;
+  maxPromptTokens: number;
+  references: number;
+  referencesHeld: number;
+  /** Mean of the per-step recall over the steps whose action names something; undefined when none does. */
+  neededReferenceRecall?: number;
+  /** referencesHeld / references over all steps; undefined when there are none. */
+  pooledReferenceRecall?: number;
+  toolResults: number;
+  orphanedToolResults: number;
+  /** Generations the run went through (the last step's generation number). */
+  generations: number;
+  rebuilds: number;
+  refreshes: number;
+  limitRefreshes: number;
+  overBudgetSteps: number;
+  recordedOverWindowSteps: number;
+  overheadMs: number;
+  overheadP50Ms: number;
+  overheadP95Ms: number;
+  tokenizeMs: number;
+  /** p50 of (overhead − tokenize) per step: the engine's own work once token counts are known. */
+  overheadExclTokenizeP50Ms: number;
+}
+
+/** What the conversion of the trace into items and messages had to leave out, by kind. */
+export interface ReplayRepairs {
+  /** Results whose call never appears (never rendered: they would be orphans). */
+  unmatchedResults: number;
+  /** Second results for a call, and calls whose id was used before. */
+  duplicates: number;
+  /** Results recorded before their call line, held until the call came. */
+  reorderedResults: number;
+  /** Subagent events left out of the main thread. */
+  subagentEvents: number;
+}
+
+export interface ReplayResult {
+  strategy: StrategyName | 'full_history_baseline';
+  /** The budget of an engine replay; null for the baseline (no truncation). */
+  budget: number | null;
+  provider: CacheProvider;
+  model: string;
+  steps: StepMetrics[];
+  totals: ReplayTotals;
+  repairs: ReplayRepairs;
+}

@@ -1,0 +1,132 @@
+/**
+ * What the recording agent's provider actually billed (`[replay-truth]`), from the trace's usage
+ * events, and how far the cache model's pricing of the full-history baseline is from it
+ * (`[replay-model-accuracy]`). Main thread only, one usage per step (its last). Pure.
+ */
+import { cacheHitRate } from '../../metrics/cacheHitRate';
+import type { TraceEvent } from '../TraceEvent';
+import type { ReplayResult } from './ReplayTypes';
+import { mainThread, recordedPrompt, traceSteps } from './traceSteps';
+
+export interface RecordedStep {
+  step: number;
+  input: number;
+  cacheRead: number;
+  cacheWrite: number;
+  output: number;
+  /** input + cacheRead + cacheWrite. */
+  prompt: number;
+}
+
+export interface RecordedTruth {
+  /** Main-agent steps, and those with a recorded usage. */
+  steps: number;
+  callsWithUsage: number;
+  promptTokens: number;
+  input: number;
+  cacheRead: number;
+  cacheWrite: number;
+  output: number;
+  /** cacheRead / (input + cacheRead + cacheWrite); 0 when nothing was recorded. */
+  hitRate: number;
+  model?: string;
+  perStep: RecordedStep[];
+}
+
+export function recordedTruth(events: readonly TraceEvent[]): RecordedTruth {
+  const steps = traceSteps(mainThread(events).events);
+  const perStep: RecordedStep[] = steps.flatMap((s) =>
+    s.usage ? [{ step: s.step, input: s.usage.input, cacheRead: s.usage.cacheRead, cacheWrite: s.usage.cacheWrite, output: s.usage.output, prompt: recordedPrompt(s.usage) }] : [],
+  );
+  const sum = (pick: (r: RecordedStep) => number) => perStep.reduce((n, r) => n + pick(r), 0);
+  const input = sum((r) => r.input);
+  const cacheRead = sum((r) => r.cacheRead);
+  const cacheWrite = sum((r) => r.cacheWrite);
+  const model = steps.find((s) => s.usage?.model)?.usage?.model;
+  return {
+    steps: steps.length,
+    callsWithUsage: perStep.length,
+    promptTokens: input + cacheRead + cacheWrite,
+    input,
+    cacheRead,
+    cacheWrite,
+    output: sum((r) => r.output),
+    hitRate: cacheHitRate({ input, cacheRead, cacheWrite }),
+    ...(model ? { model } : {}),
+    perStep,
+  };
+}
+
+export interface StepAccuracy {
+  step: number;
+  recordedPrompt: number;
+  modelPrompt: number;
+  recordedCacheRead: number;
+  modelCacheRead: number;
+  /** (model − recorded) / recorded; undefined when the recorded figure is 0. */
+  promptError?: number;
+  cacheReadError?: number;
+  /** Modelled hit rate minus recorded hit rate (cacheRead / prompt of each), in absolute terms. */
+  hitRateDelta: number;
+}
+
+export interface ModelAccuracy {
+  /** Steps present in both, with a recorded usage. */
+  matched: number;
+  perStep: StepAccuracy[];
+  /** Relative error of the summed prompt tokens and cache reads over the matched steps. */
+  promptError?: number;
+  cacheReadError?: number;
+  /** Means of the per-step absolute relative errors. */
+  meanAbsPromptError?: number;
+  meanAbsCacheReadError?: number;
+  recordedHitRate: number;
+  modelHitRate: number;
+}
+
+const relative = (model: number, recorded: number) => (recorded === 0 ? undefined : (model - recorded) / recorded);
+const meanAbs = (xs: (number | undefined)[]) => {
+  const d = xs.filter((x): x is number => x !== undefined);
+  return d.length === 0 ? undefined : d.reduce((a, b) => a + Math.abs(b), 0) / d.length;
+};
+
+/** The cache model's error against the recorded usage, step by step (aligned on the trace's step numbers) and in total. */
+export function modelAccuracy(recorded: RecordedTruth, replay: ReplayResult): ModelAccuracy {
+  const byStep = new Map(replay.steps.map((s) => [s.step, s]));
+  const perStep: StepAccuracy[] = [];
+  for (const r of recorded.perStep) {
+    const m = byStep.get(r.step);
+    if (!m) continue;
+    const a: StepAccuracy = {
+      step: r.step,
+      recordedPrompt: r.prompt,
+      modelPrompt: m.promptTokens,
+      recordedCacheRead: r.cacheRead,
+      modelCacheRead: m.cacheRead,
+      hitRateDelta: (m.promptTokens > 0 ? m.cacheRead / m.promptTokens : 0) - (r.prompt > 0 ? r.cacheRead / r.prompt : 0),
+    };
+    const pe = relative(m.promptTokens, r.prompt);
+    const ce = relative(m.cacheRead, r.cacheRead);
+    if (pe !== undefined) a.promptError = pe;
+    if (ce !== undefined) a.cacheReadError = ce;
+    perStep.push(a);
+  }
+  const sum = (pick: (a: StepAccuracy) => number) => perStep.reduce((n, a) => n + pick(a), 0);
+  const recordedPromptSum = sum((a) => a.recordedPrompt);
+  const modelPromptSum = sum((a) => a.modelPrompt);
+  const out: ModelAccuracy = {
+    matched: perStep.length,
+    perStep,
+    recordedHitRate: recordedPromptSum > 0 ? sum((a) => a.recordedCacheRead) / recordedPromptSum : 0,
+    modelHitRate: modelPromptSum > 0 ? sum((a) => a.modelCacheRead) / modelPromptSum : 0,
+  };
+  const pe = relative(modelPromptSum, recordedPromptSum);
+  const ce = relative(sum((a) => a.modelCacheRead), sum((a) => a.recordedCacheRead));
+  const mp = meanAbs(perStep.map((a) => a.promptError));
+  const mc = meanAbs(perStep.map((a) => a.cacheReadError));
+  if (pe !== undefined) out.promptError = pe;
+  if (ce !== undefined) out.cacheReadError = ce;
+  if (mp !== undefined) out.meanAbsPromptError = mp;
+  if (mc !== undefined) out.meanAbsCacheReadError = mc;
+  return out;
+}

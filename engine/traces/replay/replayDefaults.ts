@@ -1,0 +1,25 @@
+/** Defaults and small helpers shared by the engine replay and the full-history baseline. Pure. */
+import type { Tokenizer } from '../../tokens/Tokenizer';
+import type { TraceEvent } from '../TraceEvent';
+import type { Timer } from './ReplayTypes';
+import type { TraceStep } from './traceSteps';
+
+export const DEFAULT_REPLAY_MODEL = { anthropic: 'claude-sonnet-4-5', openai: 'gpt-5' } as const;
+
+/** `performance.now` where the platform has it, else `Date.now`. */
+export const defaultTimer: Timer = (() => {
+  const perf = (globalThis as { performance?: { now(): number } }).performance;
+  return perf ? () => perf.now() : () => Date.now();
+})();
+
+/** The model of the trace's first main-thread usage event that names one. */
+export function recordedModel(events: readonly TraceEvent[]): string | undefined {
+  for (const e of events) if (e.type === 'usage' && e.agentId === undefined && e.model) return e.model;
+  return undefined;
+}
+
+/** Output tokens of a step: as recorded, else counted from its text and call arguments. */
+export function outputTokens(step: TraceStep, tokenizer: Tokenizer): number {
+  return step.usage?.output ?? tokenizer.count([...step.texts, ...step.calls.map((c) => c.arguments)].join('\n'));
+}
+

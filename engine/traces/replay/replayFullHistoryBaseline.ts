@@ -1,0 +1,125 @@
+/**
+ * The plain full-history baseline (`[replay-baseline]`): at each recorded step, everything the
+ * main agent had seen so far as provider messages, with no truncation, priced by the same cache
+ * model as the engine replay. The recorded instructions come first as system blocks (breakpoint on
+ * the last, as the recording agents send them), then the history in recorded order (user input,
+ * one assistant message per step with its text and calls, the calls' results, compaction
+ * summaries as user messages) with a breakpoint on the last message. It is what the recording
+ * agent would have sent without compaction, so it is the reference for the recorded usage. Pure.
+ */
+import type { AssistantMessage, HistoryMessage, Message } from '../../conversation/Message';
+import { createCacheModel } from '../../providers/cacheModel';
+import { commonPrefixBytes, utf8Length } from '../../text/utf8';
+import type { TraceEvent } from '../TraceEvent';
+import { actionReferences, heldReferences } from './actionReferences';
+import { SegmentPricer, type RequestSegment } from './replayRequest';
+import { replayTotals } from './replayTotals';
+import { reuseBreak, type LayerEnds } from './reuseBreak';
+import { DEFAULT_REPLAY_MODEL, outputTokens, recordedModel } from './replayDefaults';
+import type { BaselineOptions, ReplayResult, StepMetrics } from './ReplayTypes';
+import { walkTrace } from './walkTrace';
+
+/** The text a message is cached and measured as (role line, content, calls), as `priceWithCacheModel` segments it. */
+export function messageText(m: Message): string {
+  if (m.role === 'assistant') return `assistant\n${m.content}${m.toolCalls.map((c) => `\n${c.id} ${c.name} ${c.arguments}`).join('')}`;
+  if (m.role === 'tool') return `tool ${m.toolCallId}${m.isError ? ' error' : ''}\n${m.content}`;
+  return `${m.role}\n${m.content}`;
+}
+
+/** Tool results in `messages` whose call is in no earlier assistant message of the same list. */
+export function orphanedResults(messages: readonly Message[]): number {
+  const calls = new Set<string>();
+  let orphans = 0;
+  for (const m of messages) {
+    if (m.role === 'assistant') for (const c of m.toolCalls) calls.add(c.id);
+    else if (m.role === 'tool' && !calls.has(m.toolCallId)) orphans++;
+  }
+  return orphans;
+}
+
+export function replayFullHistoryBaseline(events: readonly TraceEvent[], options: BaselineOptions): ReplayResult {
+  const { provider, tokenizer } = options;
+  const model = options.model ?? recordedModel(events) ?? DEFAULT_REPLAY_MODEL[provider];
+  const pricer = new SegmentPricer(createCacheModel({ provider }), (t) => tokenizer.count(t));
+  const system: string[] = [];
+  const history: HistoryMessage[] = [];
+  const historyTexts: string[] = [];
+  let systemOpen = options.instructions !== false;
+  let text = '';
+  let previousText: string | undefined;
+  let previousEnds: LayerEnds | undefined;
+  let systemBytes = 0;
+  let ids = 0;
+  const steps: StepMetrics[] = [];
+
+  const push = (m: HistoryMessage) => {
+    systemOpen = false;
+    const t = messageText(m);
+    history.push(m);
+    historyTexts.push(t);
+    text += t;
+  };
+
+  const repairs = walkTrace(events, {
+    instructions: (t, role) => {
+      if (options.instructions === false) return;
+      if (systemOpen) {
+        system.push(t);
+        text += t;
+        systemBytes += utf8Length(t);
+      } else push({ id: `m${ids++}`, role: 'user', content: `[${role} instructions]\n${t}` });
+    },
+    userInput: (t) => push({ id: `m${ids++}`, role: 'user', content: t }),
+    toolResult: (call, result) => push({ id: `m${ids++}`, role: 'tool', toolCallId: call.callId, content: result.content, isError: result.isError }),
+    compaction: (summary) => push({ id: `m${ids++}`, role: 'user', content: summary }),
+    step: (s, index, at) => {
+      const segments: RequestSegment[] = [
+        ...system.map((t, i) => ({ text: t, breakpoint: i === system.length - 1 })),
+        ...historyTexts.map((t, i) => ({ text: t, breakpoint: i === historyTexts.length - 1 })),
+      ];
+      if (segments.length === 0) segments.push({ text: '', breakpoint: false });
+      const usage = pricer.price(segments, { at, model, cacheKey: 'replay:baseline', outputTokens: outputTokens(s, tokenizer) });
+      const promptBytes = utf8Length(text);
+      const previous = previousText;
+      previousText = text;
+      const reusedBytes = previous === undefined ? 0 : commonPrefixBytes(previous, text);
+      // The whole transcript is history: it only ever appends after the instructions.
+      const ends: LayerEnds = { l0: 0, static: systemBytes, l2: promptBytes, total: promptBytes };
+      const breakKind = previousEnds === undefined ? undefined : reuseBreak(reusedBytes, previousEnds, ends);
+      previousEnds = ends;
+      const refs = actionReferences(s.texts, s.calls);
+      const held = heldReferences(text, refs);
+      const m: StepMetrics = {
+        index,
+        step: s.step,
+        at,
+        promptTokens: usage.promptTokens,
+        promptBytes,
+        reusedBytes,
+        prefixReuse: previous === undefined || promptBytes === 0 ? 0 : reusedBytes / promptBytes,
+        input: usage.input,
+        cacheRead: usage.cacheRead,
+        cacheWrite: usage.cacheWrite,
+        output: usage.output,
+        references: refs.length,
+        referencesHeld: held,
+        toolResults: history.filter((x) => x.role === 'tool').length,
+        orphanedToolResults: orphanedResults(history),
+        generation: 1,
+        refreshes: 0,
+        limitRefreshes: 0,
+        overBudget: false,
+        recordedOverWindow: false,
+        overheadMs: 0,
+        tokenizeMs: 0,
+      };
+      if (refs.length > 0) m.neededReferenceRecall = held / refs.length;
+      if (breakKind !== undefined) m.reuseBreak = breakKind;
+      steps.push(m);
+      // The recorded action: one assistant message with the step's text and calls.
+      const assistant: AssistantMessage = { id: `m${ids++}`, role: 'assistant', content: s.texts.join('\n\n'), toolCalls: s.calls.map((c) => ({ id: c.callId, name: c.name, arguments: c.arguments })) };
+      if (assistant.content !== '' || assistant.toolCalls.length > 0) push(assistant);
+    },
+  });
+  return { strategy: 'full_history_baseline', budget: null, provider, model, steps, totals: replayTotals(steps), repairs };
+}

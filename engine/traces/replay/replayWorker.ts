@@ -1,0 +1,194 @@
+/**
+ * Runs batches of counterfactual replays (trace file × strategy × budget) in a worker thread, so a
+ * caller (the host, a benchmark) is never blocked by them (`[replay-worker]`). The one module of
+ * the replay that uses Node: `node:worker_threads`, and the trace files it reads in place.
+ *
+ * The worker runs this same module. When it is TypeScript source (tests, `tsx`), a worker thread
+ * cannot load it by itself — Node 20 does not pass the parent's loader hooks to workers, and
+ * `--import tsx` in `execArgv` does not reach a worker's entry point — so the worker starts from a
+ * small evaluated script that registers tsx's ESM hooks (`tsx/esm/api` `register()`) and then
+ * imports this file. Built JavaScript is loaded directly.
+ *
+ * Protocol: the caller posts nothing; the jobs travel in `workerData`. The worker posts
+ * `{ kind: 'progress', done, total, trace, strategy, budget }` after each job and
+ * `{ kind: 'result', index, result | error, ms }` for it; results are plain data.
+ */
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import type { CacheProvider } from '../../providers/cacheModel';
+import type { StrategyName } from '../../strategies/Strategy';
+import { createTiktokenTokenizer, type TiktokenEncodingName } from '../../tokens/tiktokenTokenizer';
+import type { Tokenizer } from '../../tokens/Tokenizer';
+import { importTraceFile } from '../importTraceFile';
+import type { TraceEvent } from '../TraceEvent';
+import { replayFullHistoryBaseline } from './replayFullHistoryBaseline';
+import { replayTrace } from './replayTrace';
+import type { ReplayResult } from './ReplayTypes';
+
+export interface ReplayJob {
+  /** Path of the trace file (read in place). */
+  trace: string;
+  /** An engine strategy, or the plain full-history baseline. */
+  strategy: StrategyName | 'full_history_baseline';
+  /** The agent's budget (ignored by the baseline). */
+  budget: number;
+  provider: CacheProvider;
+  model?: string;
+  window?: number;
+  /** Tokenizer encoding (default o200k_base). */
+  encoding?: TiktokenEncodingName;
+  /**
+   * Count every text afresh in this job instead of sharing counts with the jobs before it in the
+   * same worker, so its overhead figures do not depend on the order of the jobs (slower).
+   */
+  coldTokenizer?: boolean;
+}
+
+export interface ReplayProgress {
+  /** Jobs finished so far (over all workers) and in all. */
+  done: number;
+  total: number;
+  trace: string;
+  strategy: ReplayJob['strategy'];
+  budget: number;
+}
+
+export interface ReplayJobResult {
+  job: ReplayJob;
+  result?: ReplayResult;
+  /** Why the job failed (the trace could not be read, an invalid option…); the other jobs still run. */
+  error?: string;
+  /** Wall time of the job in the worker. */
+  ms: number;
+}
+
+export interface RunReplayJobsOptions {
+  onProgress?: (progress: ReplayProgress) => void;
+  /** Worker threads to spread the jobs over (default 1; jobs of one trace stay on one worker). */
+  workers?: number;
+}
+
+type WorkerMessage =
+  | ({ kind: 'progress' } & ReplayProgress)
+  | { kind: 'result'; index: number; result?: ReplayResult; error?: string; ms: number };
+
+interface WorkerInput {
+  strataReplayWorker: true;
+  jobs: { index: number; job: ReplayJob }[];
+}
+
+/** A tokenizer that counts each distinct text once (the jobs of a trace share most texts), its encoder loaded. */
+export function memoTokenizer(encoding: TiktokenEncodingName = 'o200k_base'): Tokenizer {
+  const inner = createTiktokenTokenizer(encoding);
+  const seen = new Map<string, number>();
+  const t: Tokenizer = {
+    encoding: inner.encoding,
+    count: (text) => {
+      let n = seen.get(text);
+      if (n === undefined) {
+        if (seen.size >= 200_000) seen.clear();
+        n = inner.count(text);
+        seen.set(text, n);
+      }
+      return n;
+    },
+  };
+  // The encoder is built on the first count (about a second): never inside a timed build.
+  inner.count('warm up the encoder');
+  return t;
+}
+
+const shared = new Map<TiktokenEncodingName, Tokenizer>();
+/** One `memoTokenizer` per encoding for the whole thread. */
+export function sharedTokenizer(encoding: TiktokenEncodingName = 'o200k_base'): Tokenizer {
+  let t = shared.get(encoding);
+  if (!t) {
+    t = memoTokenizer(encoding);
+    shared.set(encoding, t);
+  }
+  return t;
+}
+
+/** One job in the calling thread: what the worker runs for each job. */
+export function runReplayJob(job: ReplayJob, events: readonly TraceEvent[], tokenizer: Tokenizer = job.coldTokenizer ? memoTokenizer(job.encoding) : sharedTokenizer(job.encoding)): ReplayResult {
+  const common = { tokenizer, provider: job.provider, ...(job.model ? { model: job.model } : {}) };
+  if (job.strategy === 'full_history_baseline') return replayFullHistoryBaseline(events, common);
+  return replayTrace(events, { ...common, strategy: job.strategy, budget: job.budget, ...(job.window !== undefined ? { window: job.window } : {}) });
+}
+
+function workerMain(input: WorkerInput): void {
+  const port = parentPort;
+  if (!port) return;
+  let loaded: { path: string; events: TraceEvent[] } | undefined;
+  input.jobs.forEach(({ index, job }, k) => {
+    const t0 = performance.now();
+    let message: WorkerMessage;
+    try {
+      if (loaded?.path !== job.trace) loaded = { path: job.trace, events: importTraceFile(job.trace).events };
+      message = { kind: 'result', index, result: runReplayJob(job, loaded.events), ms: performance.now() - t0 };
+    } catch (err) {
+      message = { kind: 'result', index, error: err instanceof Error ? err.message : String(err), ms: performance.now() - t0 };
+    }
+    port.postMessage(message);
+    port.postMessage({ kind: 'progress', done: k + 1, total: input.jobs.length, trace: job.trace, strategy: job.strategy, budget: job.budget } satisfies WorkerMessage);
+  });
+}
+
+if (!isMainThread && (workerData as Partial<WorkerInput> | null)?.strataReplayWorker === true) workerMain(workerData as WorkerInput);
+
+/** The URL of tsx's ESM registration API (its `import` build). */
+function tsxApiUrl(): string {
+  const meta = import.meta as ImportMeta & { resolve?: (specifier: string) => string };
+  try {
+    if (typeof meta.resolve === 'function') return meta.resolve('tsx/esm/api');
+  } catch {
+    // Not resolvable this way here (a test runner's module system): use the path below.
+  }
+  return pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
+}
+
+function startWorker(data: WorkerInput): Worker {
+  const self = import.meta.url;
+  if (!fileURLToPath(self).endsWith('.ts')) return new Worker(new URL(self), { workerData: data });
+  const boot = `import(${JSON.stringify(tsxApiUrl())}).then(({ register }) => { register(); return import(${JSON.stringify(self)}); });`;
+  return new Worker(boot, { eval: true, workerData: data });
+}
+
+/**
+ * Runs `jobs` in worker threads and resolves with one result per job, in job order; `onProgress`
+ * hears after every job. The calling thread only receives messages. A job that fails carries its
+ * error; a worker that dies fails the jobs it had not finished.
+ */
+export function runReplayJobs(jobs: readonly ReplayJob[], options: RunReplayJobsOptions = {}): Promise<ReplayJobResult[]> {
+  const results: (ReplayJobResult | undefined)[] = jobs.map(() => undefined);
+  if (jobs.length === 0) return Promise.resolve([]);
+  // Jobs of one trace go to the same worker, so it reads and tokenizes the trace once.
+  const traces = [...new Set(jobs.map((j) => j.trace))];
+  const count = Math.max(1, Math.min(options.workers ?? 1, traces.length));
+  const shares: WorkerInput[] = Array.from({ length: count }, () => ({ strataReplayWorker: true, jobs: [] }));
+  jobs.forEach((job, index) => (shares[traces.indexOf(job.trace) % count] as WorkerInput).jobs.push({ index, job }));
+  let done = 0;
+  const runs = shares.map(
+    (share) =>
+      new Promise<void>((resolve) => {
+        const worker = startWorker(share);
+        const finish = (why?: string) => {
+          for (const { index, job } of share.jobs) results[index] ??= { job, error: why ?? 'the worker exited before this job finished', ms: 0 };
+          resolve();
+        };
+        worker.on('message', (m: WorkerMessage) => {
+          if (m.kind === 'result') {
+            const job = jobs[m.index] as ReplayJob;
+            results[m.index] = m.result ? { job, result: m.result, ms: m.ms } : { job, error: m.error ?? 'unknown error', ms: m.ms };
+          } else {
+            done++;
+            options.onProgress?.({ done, total: jobs.length, trace: m.trace, strategy: m.strategy, budget: m.budget });
+          }
+        });
+        worker.on('error', (err) => finish(`the replay worker failed: ${err instanceof Error ? err.message : String(err)}`));
+        worker.on('exit', () => finish());
+      }),
+  );
+  return Promise.all(runs).then(() => results as ReplayJobResult[]);
+}
