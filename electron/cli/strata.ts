@@ -1,6 +1,7 @@
 import { openHost } from '../shared/openHost';
 import { parseShellOptions, UsageError } from '../shared/shellOptions';
 import { serveControlRoom } from '../web/serveControlRoom';
+import { compareCommand, compareUsage } from './compareCommand';
 
 const usage = `strata ${__STRATA_VERSION__}: variable context engine for coding agents
 
@@ -9,6 +10,10 @@ Usage: strata <command> [options]
 Commands:
   web            serve the control room on http://127.0.0.1 (prints the address with its token)
   health         print the workspace's health as JSON (catalog path, schema version, agents)
+  compare <files or folders> [--strategies a,b] [--budget n] [--json f] [--csv f]
+                 replay recorded agent sessions (Claude Code, Codex, OpenAI-style messages) under
+                 each context strategy and print what each would have sent and cost ('strata
+                 compare --help' for the options)
   import-legacy <file>
                  import the project memory of a version-1 catalog through the memory intake
                  (refused rows are dropped and counted; a non-JSON row fails the whole import)
@@ -25,6 +30,13 @@ Environment:
   STRATA_DEMO_TICK_MS  milliseconds between demo scenario steps (0 pauses; default 1500)`;
 
 async function main(argv: string[]): Promise<number> {
+  if (argv[0] === 'compare') {
+    if (argv.includes('--help') || argv.includes('-h')) {
+      console.log(compareUsage);
+      return 0;
+    }
+    return compareCommand(argv.slice(1));
+  }
   const opts = parseShellOptions(argv);
   const [command = 'help', ...rest] = opts.positional;
   if (opts.help || command === 'help') {

@@ -1,0 +1,85 @@
+import { readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { CacheProvider } from '../../providers/cacheModel';
+import type { StrategyName } from '../../strategies/Strategy';
+import { runReplayJob, runReplayJobs, type ReplayJob, type ReplayJobResult, type ReplayProgress } from '../replay/replayWorker';
+import { importTraceFile } from '../importTraceFile';
+import type { TraceEvent } from '../TraceEvent';
+import type { ReplayResult } from '../replay/ReplayTypes';
+import { compareRows, type CompareRow } from './compareTable';
+
+/** Trace files under `paths` (files as given; folders searched recursively for .jsonl, .json and .traj). */
+export function traceFiles(paths: readonly string[]): string[] {
+  const out: string[] = [];
+  const walk = (p: string) => {
+    const info = statSync(p, { throwIfNoEntry: false });
+    if (!info) throw new Error(`${p}: no such file or folder`);
+    if (info.isFile()) return void out.push(p);
+    for (const name of readdirSync(p).sort()) {
+      const child = join(p, name);
+      if (statSync(child).isDirectory()) walk(child);
+      else if (/\.(jsonl|json|traj)$/.test(name)) out.push(child);
+    }
+  };
+  for (const p of paths) walk(resolve(p));
+  return [...new Set(out)];
+}
+
+export interface CompareOptions {
+  files: readonly string[];
+  strategies: readonly (StrategyName | 'full_history_baseline')[];
+  budgets: readonly number[];
+  provider: CacheProvider;
+  workers?: number;
+  /**
+   * Run in the calling thread (one job after another, yielding between jobs) instead of worker
+   * threads: for a bundled CLI, whose single file cannot be a worker entry.
+   */
+  inThread?: boolean;
+  onProgress?: (p: ReplayProgress) => void;
+}
+
+export interface CompareRun {
+  results: ReplayResult[];
+  /** Jobs that failed (a malformed trace, …) with why; the others still ran. */
+  errors: { trace: string; strategy: string; budget: number; error: string }[];
+  rows: CompareRow[];
+  seconds: number;
+}
+
+/**
+ * Replay every file under every strategy at every budget in worker threads (`[replay-worker]`),
+ * and sum the results per strategy and budget. A trace that cannot be read fails its own jobs only.
+ */
+export async function runCompare(o: CompareOptions): Promise<CompareRun> {
+  const t0 = performance.now();
+  const jobs: ReplayJob[] = o.files.flatMap((trace) => o.strategies.flatMap((strategy) => (strategy === 'full_history_baseline' ? [o.budgets[0] ?? 0] : o.budgets).map((budget) => ({ trace, strategy, budget, provider: o.provider }))));
+  const done = o.inThread ? await runInThread(jobs, o.onProgress) : await runReplayJobs(jobs, { workers: o.workers ?? 2, ...(o.onProgress ? { onProgress: o.onProgress } : {}) });
+  const results = done.flatMap((d) => (d.result ? [d.result] : []));
+  const errors = done.flatMap((d) => (d.error ? [{ trace: d.job.trace, strategy: d.job.strategy, budget: d.job.budget, error: d.error }] : []));
+  return { results, errors, rows: compareRows(results), seconds: (performance.now() - t0) / 1000 };
+}
+
+async function runInThread(jobs: readonly ReplayJob[], onProgress?: (p: ReplayProgress) => void): Promise<ReplayJobResult[]> {
+  const out: ReplayJobResult[] = [];
+  let loaded: { path: string; events?: TraceEvent[]; error?: string } | undefined;
+  for (const [k, job] of jobs.entries()) {
+    const t0 = performance.now();
+    if (loaded?.path !== job.trace) {
+      try {
+        loaded = { path: job.trace, events: importTraceFile(job.trace).events };
+      } catch (err) {
+        loaded = { path: job.trace, error: err instanceof Error ? err.message : String(err) };
+      }
+    }
+    try {
+      if (!loaded.events) throw new Error(loaded.error ?? 'unreadable trace');
+      out.push({ job, result: runReplayJob(job, loaded.events), ms: performance.now() - t0 });
+    } catch (err) {
+      out.push({ job, error: err instanceof Error ? err.message : String(err), ms: performance.now() - t0 });
+    }
+    onProgress?.({ done: k + 1, total: jobs.length, trace: job.trace, strategy: job.strategy, budget: job.budget });
+    await new Promise((r) => setImmediate(r));
+  }
+  return out;
+}

@@ -1,0 +1,87 @@
+// The comparison benchmark: every shared trace (read in place from ../shared/traces, never copied)
+// under every engine strategy, the full-history baseline and every peer library, at budgets 32k and
+// 100k; the provider cache model prices every call. Prints one table per budget and the issue's
+// targets with what was measured; writes bench/results/compare.json and compare.md. Not a test: it
+// asserts nothing. Run with `npm run bench:compare` (`-- <files or folders>` to pick traces,
+// `-- --no-peers` to leave the peers out).
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { strategies } from '../../engine/strategies/strategies';
+import type { StrategyName } from '../../engine/strategies/Strategy';
+import { compareRows, formatCompareTable, type CompareRow } from '../../engine/traces/compare/compareTable';
+import { runCompare, traceFiles } from '../../engine/traces/compare/runCompare';
+import { importTraceFile } from '../../engine/traces/importTraceFile';
+import type { ReplayResult } from '../../engine/traces/replay/ReplayTypes';
+import { memoTokenizer } from '../../engine/traces/replay/replayWorker';
+import { replayPeer } from './compare/peerReplay';
+import { peerAdapters } from './compare/peers';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const args = process.argv.slice(2);
+const paths = args.filter((a) => !a.startsWith('--'));
+const tracesDir = process.env.STRATA_TRACES_DIR ?? resolve(root, '../shared/traces');
+if (paths.length === 0 && !existsSync(tracesDir)) {
+  console.log(`bench:compare: no traces (${tracesDir} does not exist; pass files or set STRATA_TRACES_DIR)`);
+  process.exit(0);
+}
+const files = traceFiles(paths.length ? paths : [join(tracesDir, 'openai-messages-json'), join(tracesDir, 'claude-code-jsonl'), join(tracesDir, 'codex-rollout-jsonl'), join(tracesDir, 'mini-swe-agent-traj-json')].filter(existsSync));
+const BUDGETS = [32_000, 100_000];
+const engineStrategies = Object.keys(strategies) as StrategyName[];
+const withPeers = !args.includes('--no-peers');
+
+const t0 = performance.now();
+process.stderr.write(`bench:compare: ${files.length} traces × (${engineStrategies.length} strategies × ${BUDGETS.length} budgets + baseline)${withPeers ? ` + ${peerAdapters.length} peers × ${BUDGETS.length} budgets` : ''}\n`);
+const enginePart = runCompare({
+  files,
+  strategies: [...engineStrategies, 'full_history_baseline'],
+  budgets: BUDGETS,
+  provider: 'anthropic',
+  workers: 2,
+  onProgress: (p) => process.stderr.write(`\r  engine [${p.done}/${p.total}] ${p.strategy} @ ${p.budget}`.padEnd(70)),
+});
+const peerResults: ReplayResult[] = [];
+if (withPeers) {
+  const tokenizer = memoTokenizer();
+  for (const file of files) {
+    const events = importTraceFile(file).events;
+    for (const peer of peerAdapters) for (const budget of BUDGETS) peerResults.push(await replayPeer(events, peer, { budget, tokenizer, provider: 'anthropic' }));
+  }
+}
+const run = await enginePart;
+const seconds = (performance.now() - t0) / 1000;
+process.stderr.write('\n');
+const all = [...run.results, ...peerResults];
+const rows = compareRows(all);
+for (const budget of BUDGETS) {
+  console.log(`\nbudget ${budget.toLocaleString('en-US')} tokens (baseline: no truncation)`);
+  console.log(formatCompareTable(rows.filter((r) => r.budget === budget || (r.budget === null && budget === BUDGETS[0]))));
+}
+
+// The issue's targets, measured.
+const lines: string[] = [];
+const long = run.results.filter((r) => r.strategy === 'variable' && r.totals.steps > 50);
+for (const budget of BUDGETS) {
+  const at = long.filter((r) => r.budget === budget);
+  const met = at.filter((r) => r.totals.prefixReuse >= 0.95);
+  lines.push(`variable @ ${budget}: prefix reuse >= 95% on ${met.length} of ${at.length} traces longer than 50 steps (lowest ${(Math.min(...at.map((r) => r.totals.prefixReuse)) * 100).toFixed(1)}%); orphaned tool results ${at.reduce((n, r) => n + r.totals.orphanedToolResults, 0)}`);
+  const v = rows.find((r) => r.name === 'variable' && r.budget === budget);
+  const peers = rows.filter((r) => r.budget === budget && peerAdapters.some((p) => p.name === r.name) && r.name !== 'fullHistory');
+  const best = peers.sort((a, b) => a.uncachedTokens - b.uncachedTokens)[0];
+  if (v && best) lines.push(`variable @ ${budget} vs best peer (${best.name}): ${(best.uncachedTokens / Math.max(1, v.uncachedTokens)).toFixed(2)}x fewer uncached prompt tokens (target 3x); recall ${fmt(v.neededReferenceRecall)} vs ${fmt(best.neededReferenceRecall)}`);
+  const p50 = at.map((r) => r.totals.overheadP50Ms).sort((a, b) => a - b);
+  lines.push(`variable @ ${budget}: per-step engine overhead p50 ${p50[Math.floor(p50.length / 2)]?.toFixed(1)} ms (median over traces; target < 5 ms)`);
+}
+lines.push(`whole benchmark: ${seconds.toFixed(0)} s (target < 300 s), ${run.errors.length} failed jobs`);
+console.log(`\ntargets:\n${lines.map((l) => `  ${l}`).join('\n')}`);
+
+function fmt(x: number | null): string {
+  return x === null ? '-' : `${(x * 100).toFixed(1)}%`;
+}
+
+const out = join(root, 'bench', 'results');
+mkdirSync(out, { recursive: true });
+writeFileSync(join(out, 'compare.json'), `${JSON.stringify({ seconds, files, rows, targets: lines, errors: run.errors, results: all.map((r) => ({ ...r, steps: r.steps })) })}\n`);
+const md = [`# Strategy comparison`, '', `${files.length} traces, ${seconds.toFixed(0)} s.`, '', ...BUDGETS.flatMap((b) => [`## Budget ${b}`, '', '```', formatCompareTable(rows.filter((r: CompareRow) => r.budget === b || (r.budget === null && b === BUDGETS[0]))), '```', '']), '## Targets', '', ...lines.map((l) => `- ${l}`), ''].join('\n');
+writeFileSync(join(out, 'compare.md'), md);
+console.log(`\nwrote bench/results/compare.json and compare.md`);
