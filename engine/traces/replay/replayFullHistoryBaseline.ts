@@ -18,6 +18,7 @@ import { reuseBreak, type LayerEnds } from './reuseBreak';
 import { DEFAULT_REPLAY_MODEL, outputTokens, recordedModel } from './replayDefaults';
 import type { BaselineOptions, ReplayResult, StepMetrics } from './ReplayTypes';
 import { walkTrace } from './walkTrace';
+import type { TraceStep } from './traceSteps';
 
 /** The text a message is cached and measured as (role line, content, calls), as `priceWithCacheModel` segments it. */
 export function messageText(m: Message): string {
@@ -35,6 +36,53 @@ export function orphanedResults(messages: readonly Message[]): number {
     else if (m.role === 'tool' && !calls.has(m.toolCallId)) orphans++;
   }
   return orphans;
+}
+
+/**
+ * The metrics of one step whose request is a list of provider messages (the baseline, a peer's
+ * selection): prompt and reuse from the request text, usage as priced, recall against the text,
+ * tool results and orphans counted in the messages themselves. Engine-specific fields are neutral.
+ */
+export function messagesStepMetrics(i: {
+  index: number;
+  step: TraceStep;
+  at: number;
+  usage: { promptTokens: number; input: number; cacheRead: number; cacheWrite: number; output: number };
+  text: string;
+  previousText: string | undefined;
+  messages: readonly Message[];
+  budget?: number;
+}): StepMetrics {
+  const promptBytes = utf8Length(i.text);
+  const reusedBytes = i.previousText === undefined ? 0 : commonPrefixBytes(i.previousText, i.text);
+  const refs = actionReferences(i.step.texts, i.step.calls);
+  const held = heldReferences(i.text, refs);
+  const m: StepMetrics = {
+    index: i.index,
+    step: i.step.step,
+    at: i.at,
+    promptTokens: i.usage.promptTokens,
+    promptBytes,
+    reusedBytes,
+    prefixReuse: i.previousText === undefined || promptBytes === 0 ? 0 : reusedBytes / promptBytes,
+    input: i.usage.input,
+    cacheRead: i.usage.cacheRead,
+    cacheWrite: i.usage.cacheWrite,
+    output: i.usage.output,
+    references: refs.length,
+    referencesHeld: held,
+    toolResults: i.messages.filter((x) => x.role === 'tool').length,
+    orphanedToolResults: orphanedResults(i.messages),
+    generation: 1,
+    refreshes: 0,
+    limitRefreshes: 0,
+    overBudget: i.budget !== undefined && i.usage.promptTokens > i.budget,
+    recordedOverWindow: false,
+    overheadMs: 0,
+    tokenizeMs: 0,
+  };
+  if (refs.length > 0) m.neededReferenceRecall = held / refs.length;
+  return m;
 }
 
 export function replayFullHistoryBaseline(events: readonly TraceEvent[], options: BaselineOptions): ReplayResult {
@@ -79,41 +127,13 @@ export function replayFullHistoryBaseline(events: readonly TraceEvent[], options
       ];
       if (segments.length === 0) segments.push({ text: '', breakpoint: false });
       const usage = pricer.price(segments, { at, model, cacheKey: 'replay:baseline', outputTokens: outputTokens(s, tokenizer) });
-      const promptBytes = utf8Length(text);
       const previous = previousText;
       previousText = text;
-      const reusedBytes = previous === undefined ? 0 : commonPrefixBytes(previous, text);
+      const m = messagesStepMetrics({ index, step: s, at, usage, text, previousText: previous, messages: history });
       // The whole transcript is history: it only ever appends after the instructions.
-      const ends: LayerEnds = { l0: 0, static: systemBytes, l2: promptBytes, total: promptBytes };
-      const breakKind = previousEnds === undefined ? undefined : reuseBreak(reusedBytes, previousEnds, ends);
+      const ends: LayerEnds = { l0: 0, static: systemBytes, l2: m.promptBytes, total: m.promptBytes };
+      const breakKind = previousEnds === undefined ? undefined : reuseBreak(m.reusedBytes, previousEnds, ends);
       previousEnds = ends;
-      const refs = actionReferences(s.texts, s.calls);
-      const held = heldReferences(text, refs);
-      const m: StepMetrics = {
-        index,
-        step: s.step,
-        at,
-        promptTokens: usage.promptTokens,
-        promptBytes,
-        reusedBytes,
-        prefixReuse: previous === undefined || promptBytes === 0 ? 0 : reusedBytes / promptBytes,
-        input: usage.input,
-        cacheRead: usage.cacheRead,
-        cacheWrite: usage.cacheWrite,
-        output: usage.output,
-        references: refs.length,
-        referencesHeld: held,
-        toolResults: history.filter((x) => x.role === 'tool').length,
-        orphanedToolResults: orphanedResults(history),
-        generation: 1,
-        refreshes: 0,
-        limitRefreshes: 0,
-        overBudget: false,
-        recordedOverWindow: false,
-        overheadMs: 0,
-        tokenizeMs: 0,
-      };
-      if (refs.length > 0) m.neededReferenceRecall = held / refs.length;
       if (breakKind !== undefined) m.reuseBreak = breakKind;
       steps.push(m);
       // The recorded action: one assistant message with the step's text and calls.

@@ -8,15 +8,14 @@
  */
 import type { AssistantMessage, HistoryMessage, Message } from '../../../engine/conversation/Message';
 import { createCacheModel, type CacheProvider } from '../../../engine/providers/cacheModel';
-import { commonPrefixBytes, utf8Length } from '../../../engine/text/utf8';
 import type { Tokenizer } from '../../../engine/tokens/Tokenizer';
 import type { TraceEvent } from '../../../engine/traces/TraceEvent';
-import { actionReferences, heldReferences } from '../../../engine/traces/replay/actionReferences';
-import { messageText, orphanedResults } from '../../../engine/traces/replay/replayFullHistoryBaseline';
+import { messagesStepMetrics, messageText } from '../../../engine/traces/replay/replayFullHistoryBaseline';
 import { DEFAULT_REPLAY_MODEL, outputTokens, recordedModel } from '../../../engine/traces/replay/replayDefaults';
 import { SegmentPricer } from '../../../engine/traces/replay/replayRequest';
 import { replayTotals } from '../../../engine/traces/replay/replayTotals';
 import type { ReplayResult, StepMetrics } from '../../../engine/traces/replay/ReplayTypes';
+import type { TraceStep } from '../../../engine/traces/replay/traceSteps';
 import { walkTrace } from '../../../engine/traces/replay/walkTrace';
 import type { PeerAdapter } from './peers/PeerAdapter';
 
@@ -29,13 +28,12 @@ export async function replayPeer(events: readonly TraceEvent[], peer: PeerAdapte
   let systemOpen = true;
   let ids = 0;
   let previousText: string | undefined;
-  const pending: { s: Parameters<Parameters<typeof walkTrace>[1]['step']>[0]; index: number; at: number }[] = [];
   const push = (m: HistoryMessage) => {
     systemOpen = false;
     history.push(m);
   };
   // walkTrace is synchronous and the peers are async: collect the steps with the history as it was, then select.
-  const snapshots: { messages: Message[]; s: (typeof pending)[number]['s']; index: number; at: number }[] = [];
+  const snapshots: { messages: Message[]; s: TraceStep; index: number; at: number }[] = [];
   const repairs = walkTrace(events, {
     instructions: (t, role) => {
       if (systemOpen) system.push(t);
@@ -59,37 +57,9 @@ export async function replayPeer(events: readonly TraceEvent[], peer: PeerAdapte
     if (segments.length === 0) segments.push({ text: '', breakpoint: false });
     const usage = pricer.price(segments, { at, model, cacheKey: `replay:${peer.name}`, outputTokens: outputTokens(s, tokenizer) });
     const text = texts.join('');
-    const promptBytes = utf8Length(text);
     const previous = previousText;
     previousText = text;
-    const reusedBytes = previous === undefined ? 0 : commonPrefixBytes(previous, text);
-    const refs = actionReferences(s.texts, s.calls);
-    const held = heldReferences(text, refs);
-    const m: StepMetrics = {
-      index,
-      step: s.step,
-      at,
-      promptTokens: usage.promptTokens,
-      promptBytes,
-      reusedBytes,
-      prefixReuse: previous === undefined || promptBytes === 0 ? 0 : reusedBytes / promptBytes,
-      input: usage.input,
-      cacheRead: usage.cacheRead,
-      cacheWrite: usage.cacheWrite,
-      output: usage.output,
-      references: refs.length,
-      referencesHeld: held,
-      toolResults: selected.filter((x) => x.role === 'tool').length,
-      orphanedToolResults: orphanedResults(selected),
-      generation: 1,
-      refreshes: 0,
-      limitRefreshes: 0,
-      overBudget: usage.promptTokens > budget,
-      recordedOverWindow: false,
-      overheadMs: 0,
-      tokenizeMs: 0,
-    };
-    if (refs.length > 0) m.neededReferenceRecall = held / refs.length;
+    const m = messagesStepMetrics({ index, step: s, at, usage, text, previousText: previous, messages: selected, budget });
     steps.push(m);
   }
   return { strategy: peer.name as ReplayResult['strategy'], budget, provider, model, steps, totals: replayTotals(steps), repairs };
