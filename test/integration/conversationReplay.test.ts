@@ -14,8 +14,7 @@ import { checkAnthropicOrder, checkOpenAIOrder, orphanedResults, unansweredCalls
 import type { GroupInput } from '../../engine/conversation/readGroup';
 import { manualClock } from '../../engine/ports/Clock';
 import { sequentialIds } from '../../engine/ports/IdSource';
-import { createTiktokenTokenizer } from '../../engine/tokens/tiktokenTokenizer';
-import type { Tokenizer } from '../../engine/tokens/Tokenizer';
+import { memoTokenizer } from '../../engine/tokens/memoTokenizer';
 import { importTraceFile } from '../../engine/traces/importTraceFile';
 import type { TraceFormat } from '../../engine/traces/TraceEvent';
 import { toConversationGroups } from '../../engine/traces/toConversationGroups';
@@ -52,25 +51,6 @@ const traces: Trace[] = available
     })
   : [];
 
-/**
- * o200k (a stand-in for every model here) with each distinct text counted once: the four runs of a
- * trace append the same messages, and counting is what costs (about 1 MB of text a second).
- */
-function memoTokenizer(): Tokenizer {
-  const inner = createTiktokenTokenizer('o200k_base');
-  const seen = new Map<string, number>();
-  return {
-    encoding: inner.encoding,
-    count: (text) => {
-      let n = seen.get(text);
-      if (n === undefined) {
-        n = inner.count(text);
-        seen.set(text, n);
-      }
-      return n;
-    },
-  };
-}
 const tokenizer = memoTokenizer();
 
 type Strategy = 'truncate' | 'compress';

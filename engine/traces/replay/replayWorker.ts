@@ -18,7 +18,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import type { CacheProvider } from '../../providers/cacheModel';
 import type { StrategyName } from '../../strategies/Strategy';
-import { createTiktokenTokenizer, type TiktokenEncodingName } from '../../tokens/tiktokenTokenizer';
+import type { TiktokenEncodingName } from '../../tokens/tiktokenTokenizer';
 import type { Tokenizer } from '../../tokens/Tokenizer';
 import { importTraceFile } from '../importTraceFile';
 import type { TraceEvent } from '../TraceEvent';
@@ -78,26 +78,8 @@ interface WorkerInput {
   jobs: { index: number; job: ReplayJob }[];
 }
 
-/** A tokenizer that counts each distinct text once (the jobs of a trace share most texts), its encoder loaded. */
-export function memoTokenizer(encoding: TiktokenEncodingName = 'o200k_base'): Tokenizer {
-  const inner = createTiktokenTokenizer(encoding);
-  const seen = new Map<string, number>();
-  const t: Tokenizer = {
-    encoding: inner.encoding,
-    count: (text) => {
-      let n = seen.get(text);
-      if (n === undefined) {
-        if (seen.size >= 200_000) seen.clear();
-        n = inner.count(text);
-        seen.set(text, n);
-      }
-      return n;
-    },
-  };
-  // The encoder is built on the first count (about a second): never inside a timed build.
-  inner.count('warm up the encoder');
-  return t;
-}
+export { memoTokenizer };
+import { memoTokenizer } from '../../tokens/memoTokenizer';
 
 const shared = new Map<TiktokenEncodingName, Tokenizer>();
 /** One `memoTokenizer` per encoding for the whole thread. */

@@ -8,7 +8,7 @@ import { type BaseMessage, trimMessages } from '@langchain/core/messages';
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../../../engine/conversation/Message';
 import { orphanedResults, unansweredCalls } from '../../../engine/conversation/providerValidity';
-import { createTiktokenTokenizer } from '../../../engine/tokens/tiktokenTokenizer';
+import { memoTokenizer } from '../../../engine/tokens/memoTokenizer';
 import type { Tokenizer } from '../../../engine/tokens/Tokenizer';
 import { conversationTokens, fullHistory, langchainTrim, mastraTokenLimiter, mastraTokenLimiterOwnEncoder, peerAdapters, vercelPruneMessages } from '../../bench/compare/peers';
 import { fromLangChain, toLangChain } from '../../bench/compare/peers/langchainTrim';
@@ -17,22 +17,6 @@ import { originalsOf, RAW_ARGUMENTS_KEY } from '../../bench/compare/peers/messag
 import { fromModelMessages, PRUNE_OPTIONS, toModelMessages, WINDOW_KEEP_LAST } from '../../bench/compare/peers/vercelPruneMessages';
 import { SYSTEM_ID, syntheticConversation } from './syntheticConversation';
 
-/** o200k with each distinct text counted once: the sweeps below count the same texts hundreds of times. */
-function memoTokenizer(): Tokenizer {
-  const inner = createTiktokenTokenizer('o200k_base');
-  const seen = new Map<string, number>();
-  return {
-    encoding: inner.encoding,
-    count: (text) => {
-      let n = seen.get(text);
-      if (n === undefined) {
-        n = inner.count(text);
-        seen.set(text, n);
-      }
-      return n;
-    },
-  };
-}
 const tokenizer = memoTokenizer();
 const ids = (ms: readonly Message[]) => ms.map((m) => m.id);
 

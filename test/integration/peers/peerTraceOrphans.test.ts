@@ -11,8 +11,7 @@ import { describe, expect, it } from 'vitest';
 import type { Message } from '../../../engine/conversation/Message';
 import { checkAnthropicOrder, checkOpenAIOrder, orphanedResults, unansweredCalls } from '../../../engine/conversation/providerValidity';
 import { withId } from '../../../engine/conversation/readGroup';
-import { createTiktokenTokenizer } from '../../../engine/tokens/tiktokenTokenizer';
-import type { Tokenizer } from '../../../engine/tokens/Tokenizer';
+import { memoTokenizer } from '../../../engine/tokens/memoTokenizer';
 import { importTraceFile } from '../../../engine/traces/importTraceFile';
 import { toConversationGroups } from '../../../engine/traces/toConversationGroups';
 import { conversationTokens, type PeerAdapter, peerAdapters } from '../../bench/compare/peers';
@@ -36,22 +35,6 @@ function smallestTrace(): { file: string } | { skip: string } {
 }
 const trace = smallestTrace();
 
-/** o200k with each distinct text counted once (every step re-counts the same messages). */
-function memoTokenizer(): Tokenizer {
-  const inner = createTiktokenTokenizer('o200k_base');
-  const seen = new Map<string, number>();
-  return {
-    encoding: inner.encoding,
-    count: (text) => {
-      let n = seen.get(text);
-      if (n === undefined) {
-        n = inner.count(text);
-        seen.set(text, n);
-      }
-      return n;
-    },
-  };
-}
 
 interface Figures {
   adapter: PeerAdapter;
