@@ -63,8 +63,14 @@ export interface CompactionEvent {
   tokensAfter: number;
   /** The manager's audit of a local compaction. */
   audit?: Audit;
-  /** The checkpoint a local compress/fallback made, or the one a native runtime returned. */
+  /**
+   * The checkpoint a local compress/fallback made, or the one a native runtime returned. In the
+   * kept event trail it is present only while the checkpoint is among the newest CHECKPOINT_LIMIT
+   * (`[checkpoints-bounded]`); after that the event says `checkpointReleased`.
+   */
   checkpoint?: ContextCheckpoint;
+  /** The event's checkpoint aged out of the kept checkpoints; the trail no longer holds its summary. */
+  checkpointReleased?: true;
   /** Why a checkpoint was refused (it is then absent, never repaired). */
   checkpointError?: CheckpointError;
   deniedBy?: string;
@@ -147,6 +153,9 @@ export interface AgentConversationSnapshot {
 export const EVENT_TRAIL_LIMIT = 200;
 export const CHECKPOINT_LIMIT = 20;
 
+/** Identifies a checkpoint across a snapshot round trip (which copies it). */
+const checkpointKey = (k: ContextCheckpoint): string => `${k.sourceTurnIds.join('\u0000')}\u0001${k.summary}`;
+
 const errorText = (err: unknown): string => clipField(err instanceof Error ? err.message : String(err), 200);
 const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
 
@@ -192,6 +201,7 @@ export class AgentConversation {
       throw new ContextError('invalid_snapshot', 'events must be a list of conversation events; nothing restored');
     }
     conversation.#events = (s.events ?? []).slice(-EVENT_TRAIL_LIMIT);
+    conversation.#shareCheckpoints();
     return conversation;
   }
 
@@ -323,7 +333,28 @@ export class AgentConversation {
       }
       if (failures.length > 0) event = { ...event, postHookFailures: failures };
     }
-    return this.#emit(event);
+    const emitted = this.#emit(event);
+    if (event.checkpoint) this.#shareCheckpoints();
+    return emitted;
+  }
+
+  /**
+   * Memory stays bounded over a long run (`[checkpoints-bounded]`): an event in the trail holds its
+   * checkpoint only while that checkpoint is one of the kept ones (the same value, not a copy);
+   * older events keep their figures and say `checkpointReleased`. Two hundred compaction events
+   * each holding a multi-kilobyte summary were most of a 50-agent soak's heap growth.
+   */
+  #shareCheckpoints(): void {
+    const held = new Set(this.#checkpoints);
+    let kept: Map<string, ContextCheckpoint> | undefined;
+    this.#events = this.#events.map((e) => {
+      if (e.kind !== 'compaction' || !e.checkpoint || held.has(e.checkpoint)) return e;
+      kept ??= new Map(this.#checkpoints.map((k) => [checkpointKey(k), k]));
+      const same = kept.get(checkpointKey(e.checkpoint));
+      if (same) return { ...e, checkpoint: same };
+      const { checkpoint: _released, ...rest } = e;
+      return { ...rest, checkpointReleased: true };
+    });
   }
 
   async #localCompaction(method: 'truncate' | 'compress' | 'fallback') {

@@ -54,9 +54,9 @@ export interface Generation {
   layerTokens: Record<Layer, number>;
   included: IncludedEntry[];
   /**
-   * What was left out and why: near misses first. The current generation lists every item;
-   * an ended generation keeps its first `DROPPED_KEPT` entries (`droppedTotal` keeps the count),
-   * so a long run's memory does not grow with pool size times generations.
+   * What was left out and why: near misses first. Every generation, the current one too, keeps
+   * its first `DROPPED_KEPT` entries (`droppedTotal` keeps the count), so a long run's memory does
+   * not grow with pool size, builds or generations.
    */
   dropped: DroppedEntry[];
   droppedTotal: number;

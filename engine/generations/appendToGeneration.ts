@@ -9,6 +9,7 @@ import type { DroppedEntry, Generation, IncludedEntry } from './Generation';
 import { droppedLogOf } from './DroppedLog';
 import type { GenerationState } from './GenerationState';
 import { l2Order } from './layerOrder';
+import { MAX_PACK_RATIO } from './startGeneration';
 
 export interface AppendInput {
   identity: AgentIdentity;
@@ -28,8 +29,8 @@ export interface AppendInput {
  * (`[L2-append]`); nothing is reordered, compressed or evicted here (`[boundary-only-evict]`).
  * The agent's own new items always append (they are its conversation); others append when they
  * pass scope, strategy and relevance. Returns `full` without changing anything when the agent's own
- * new items and the new tier 1-2 items would exceed the budget: the caller then starts a new
- * generation (`[rebuild-at-budget]`); other agents' optional items that do not fit are dropped until
+ * new items and the new tier-1 items would exceed the budget: the caller then starts a new
+ * generation (`[rebuild-at-budget]`); other agents' tier 2-4 items that do not fit are dropped until
  * the next boundary instead (`[optional-waits]`).
  */
 export function appendToGeneration(a: AppendInput): 'full' | 'appended' {
@@ -67,30 +68,34 @@ export function appendToGeneration(a: AppendInput): 'full' | 'appended' {
 
   const needed = fresh.reduce((n, e) => n + e.tokens, 0);
   const base = state.l0Tokens + state.l1Tokens + state.l2Tokens + a.reserve;
-  if (base + needed > generation.budget && generation.overflow === 0) {
-    // Only what the agent must see forces a new generation: its own items and tiers 1-2. Other
-    // agents' optional material (tiers 3-4) that does not fit waits for the next boundary, so a
-    // busy pool does not re-pack (and miss the prompt cache) on every build.
-    const required = fresh.filter((e) => e.item.provenance.agentId === identity.agentId || e.tier <= 2);
-    let room = generation.budget - base - required.reduce((n, e) => n + e.tokens, 0);
-    if (room < 0) return 'full';
-    const optional = fresh.filter((e) => !required.includes(e)).sort((x, y) => (y.score ?? 0) - (x.score ?? 0));
-    const fits = new Set<IncludedEntry>();
-    for (const e of optional) {
-      if (e.tokens > room) {
-        dropped.push({ item: e.item, tokens: e.tokens, reason: `budget: optional material from ${e.item.provenance.agentId} waits for the next boundary`, ...(e.score !== undefined ? { score: e.score } : {}) });
-        continue;
-      }
-      room -= e.tokens;
-      fits.add(e);
-    }
-    fresh.splice(0, fresh.length, ...fresh.filter((e) => required.includes(e) || fits.has(e)));
-  } else if (base + needed > generation.budget) {
+  if (generation.overflow > 0 && base + needed > generation.budget) {
     // Pinned content already overflows, so a new generation could not fit more either: protected
     // items still enter (the overflow grows and is recorded), the rest wait for a boundary.
     const kept = fresh.filter((e) => e.item.pinned || e.item.mandatory);
     for (const e of fresh) if (!kept.includes(e)) dropped.push({ item: e.item, tokens: e.tokens, reason: 'budget: pinned content already overflows the budget' });
     fresh.splice(0, fresh.length, ...kept);
+  } else {
+    // Only what the agent must see forces a new generation: its own items and tier 1 (pins,
+    // objectives, constraints). Other agents' code reads, failures and findings (tiers 2-4) append
+    // only up to the others' ceiling, which keeps half of the generation's headroom for the agent's
+    // own turns; the rest waits for the next boundary, where it competes in the full pack.
+    // Otherwise fifty busy workers sharing a pool fill each other's headroom and re-pack (and miss
+    // the prompt cache) every other turn.
+    const required = fresh.filter((e) => e.item.provenance.agentId === identity.agentId || e.tier === 1);
+    const requiredTokens = required.reduce((n, e) => n + e.tokens, 0);
+    if (base + requiredTokens > generation.budget) return 'full';
+    let room = othersCeiling(generation.budget, state.strategy.packRatio) - base - requiredTokens;
+    const optional = fresh.filter((e) => !required.includes(e)).sort((x, y) => x.tier - y.tier || (y.score ?? 0) - (x.score ?? 0));
+    const fits = new Set<IncludedEntry>();
+    for (const e of optional) {
+      if (e.tokens > room) {
+        dropped.push({ item: e.item, tokens: e.tokens, reason: `budget: tier-${e.tier} material from ${e.item.provenance.agentId} waits for the next boundary`, ...(e.score !== undefined ? { score: e.score } : {}) });
+        continue;
+      }
+      room -= e.tokens;
+      fits.add(e);
+    }
+    if (fits.size < optional.length) fresh.splice(0, fresh.length, ...fresh.filter((e) => required.includes(e) || fits.has(e)));
   }
 
   for (const e of fresh) {
@@ -107,4 +112,13 @@ export function appendToGeneration(a: AppendInput): 'full' | 'appended' {
   else generation.dropped.push(...dropped);
   generation.droppedTotal += dropped.length;
   return 'appended';
+}
+
+/**
+ * How far other agents' tier 2-4 material may fill a generation (`[optional-waits]`): the pack
+ * target plus half of the headroom above it, so the other half stays for the agent's own turns.
+ */
+export function othersCeiling(budget: number, packRatio: number): number {
+  const target = Math.floor(budget * Math.min(packRatio, MAX_PACK_RATIO));
+  return target + Math.floor((budget - target) / 2);
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ContextLimitError } from '../../../../engine/refresh/ContextLimitError';
 import type { EngineEvent } from '../../../../engine/EngineEvent';
 import { RECENT_FULL_GENERATIONS, RECENT_GENERATIONS } from '../../../../engine/Engine';
+import { othersCeiling } from '../../../../engine/generations/appendToGeneration';
 import { identity, item, newEngine, T0, taskItems } from '../../../support/engineFixtures';
 
 function setup(budget = 4000) {
@@ -94,6 +95,65 @@ describe('Engine', () => {
     const r = engine.build('worker-1', { phase: 'implement', files: ['src/auth/refresh.ts'] });
     expect(r.started).toBe(true);
     expect(r.generation.boundary).toEqual({ kind: 'rebuild', reason: expect.stringMatching(/^budget reached/) });
+  });
+
+  it('[optional-waits] [rebuild-at-budget] other agents\' code reads and failures (tier 2) wait too; another agent\'s constraint (tier 1) forces the boundary', () => {
+    const { engine } = setup(1200);
+    engine.build('worker-1', { phase: 'implement' });
+    for (let fill = 0; engine.build('worker-1', { phase: 'implement' }).generation.tokens < 1050 && fill < 40; fill++) {
+      engine.addItem(item({ id: `mine${fill}`, kind: 'tool_output', class: 'ephemeral', content: `mine ${fill} `.repeat(20) }));
+    }
+    const gen = engine.currentGeneration('worker-1');
+    engine.addItem(item({ id: 'their-read', agentId: 'worker-2', kind: 'code', class: 'ephemeral', content: 'export function rotate() {}\n'.repeat(40), files: ['src/auth/refresh.ts'] }));
+    engine.addItem(item({ id: 'their-failure', agentId: 'worker-2', kind: 'failure', class: 'task_state', content: 'FAIL test/auth.test.ts rotate twice\n'.repeat(20), files: ['src/auth/refresh.ts'] }));
+    const r = engine.build('worker-1', { phase: 'implement', files: ['src/auth/refresh.ts'] });
+    expect(r.started).toBe(false);
+    expect(engine.currentGeneration('worker-1')).toBe(gen);
+    const waiting = r.generation.dropped.filter((d) => /^budget: tier-2 material from worker-2 waits/.test(d.reason)).map((d) => d.item.id);
+    expect(waiting.sort()).toEqual(['their-failure', 'their-read']);
+
+    engine.addItem(item({ id: 'their-constraint', agentId: 'worker-2', kind: 'constraint', class: 'task_state', content: 'Never log refresh tokens. '.repeat(30) }));
+    const forced = engine.build('worker-1', { phase: 'implement', files: ['src/auth/refresh.ts'] });
+    expect(forced.started).toBe(true);
+    expect(forced.generation.boundary).toEqual({ kind: 'rebuild', reason: expect.stringMatching(/^budget reached/) });
+    expect(forced.generation.included.map((e) => e.item.id)).toContain('their-constraint');
+  });
+
+  it('[optional-waits] other agents\' material fills at most half of the headroom above the pack target; the other half stays for the agent\'s own turns', () => {
+    const { engine } = setup(4000);
+    const first = engine.build('worker-1', { phase: 'implement', files: ['src/auth/refresh.ts'] });
+    const ceiling = othersCeiling(4000, 0.6);
+    expect(ceiling).toBe(3200);
+    for (let i = 0; i < 30; i++) {
+      engine.addItem(item({ id: `theirs${i}`, agentId: `worker-${2 + (i % 3)}`, kind: 'code', class: 'ephemeral', content: `export const rotate${i} = () => token;\n`.repeat(12), files: ['src/auth/refresh.ts'] }));
+      const r = engine.build('worker-1', { phase: 'implement', files: ['src/auth/refresh.ts'] });
+      expect(r.started).toBe(false);
+      expect(r.generation.tokens).toBeLessThanOrEqual(ceiling);
+    }
+    const g = engine.generation('worker-1', first.generation.number);
+    expect(g.dropped.some((d) => /^budget: tier-2 material from worker-\d waits/.test(d.reason))).toBe(true);
+    // The agent's own turns still append above the ceiling, up to the budget, in the same generation.
+    let own = 0;
+    for (; own < 20; own++) {
+      engine.addItem(item({ id: `mine${own}`, kind: 'tool_output', class: 'ephemeral', content: `mine ${own} `.repeat(30) }));
+      const r = engine.build('worker-1', { phase: 'implement', files: ['src/auth/refresh.ts'] });
+      if (r.started) break;
+      expect(r.generation.tokens).toBeLessThanOrEqual(4000);
+    }
+    expect(engine.generation('worker-1', first.generation.number).tokens).toBeGreaterThan(ceiling);
+    expect(own).toBeGreaterThan(3);
+  });
+
+  it('[bounded-history] a generation living through many builds in a busy pool keeps its first 1000 dropped entries and counts the rest', () => {
+    const { engine } = setup(1200);
+    const first = engine.build('worker-1', { phase: 'implement' });
+    for (let b = 0; b < 30; b++) {
+      for (let k = 0; k < 50; k++) engine.addItem(item({ id: `noise-${b}-${k}`, agentId: 'worker-2', kind: 'tool_output', class: 'ephemeral', content: `unrelated build log line ${b} ${k} `.repeat(30) }));
+      expect(engine.build('worker-1', { phase: 'implement' }).started).toBe(false);
+    }
+    const g = engine.generation('worker-1', first.generation.number);
+    expect(g.droppedTotal).toBeGreaterThanOrEqual(1500);
+    expect(g.dropped).toHaveLength(1000);
   });
 
   it('[bounded-history] generations older than the newest 4 release their dropped sample but keep their included entries and counts', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AgentConversation, fallbackSummarizer, type AgentConversationOptions, type ConversationEvent } from '../../../../../engine/conversation/AgentConversation';
+import { AgentConversation, CHECKPOINT_LIMIT, fallbackSummarizer, type AgentConversationOptions, type ConversationEvent } from '../../../../../engine/conversation/AgentConversation';
 import type { ContextCheckpoint } from '../../../../../engine/conversation/checkpoint';
 import { DEFAULT_CONTEXT_CONFIG, type ContextConfig } from '../../../../../engine/conversation/contextConfig';
 import { ContextError } from '../../../../../engine/conversation/ContextError';
@@ -64,6 +64,32 @@ describe('AgentConversation: the [context] strategy over max_tokens', () => {
     expect(conv.manager.snapshot().summary?.sourceTurnIds).toEqual(last.sourceTurnIds);
     expect(new Set(conv.manager.groups().map((g) => g.turnId))).toEqual(new Set(last.retainedTurnIds));
     expect(events.filter((e) => e.kind === 'compaction').every((e) => e.kind === 'compaction' && e.method === 'compress')).toBe(true);
+  });
+
+  it('[checkpoints-bounded] a long run keeps the newest 20 checkpoints; older compaction events keep their figures but release their summaries, also across a snapshot', async () => {
+    const { conv } = conversation({ config: config({ strategy: 'compress' }) });
+    for (let n = 0; n < 80; n++) {
+      exchange(conv, n);
+      conv.prepareRequest();
+      await conv.afterTurn();
+    }
+    const check = (c: AgentConversation) => {
+      const kept = c.checkpoints();
+      expect(kept).toHaveLength(CHECKPOINT_LIMIT);
+      const compacted = c.events().filter((e) => e.kind === 'compaction' && e.outcome === 'compacted');
+      expect(compacted.length).toBeGreaterThan(CHECKPOINT_LIMIT);
+      const holding = compacted.filter((e) => e.kind === 'compaction' && e.checkpoint);
+      const released = compacted.filter((e) => e.kind === 'compaction' && e.checkpointReleased);
+      expect(holding).toHaveLength(CHECKPOINT_LIMIT);
+      expect(released).toHaveLength(compacted.length - CHECKPOINT_LIMIT);
+      // The kept events hold the kept checkpoints themselves, newest last; the released ones come first.
+      expect(holding.map((e) => e.kind === 'compaction' && e.checkpoint)).toEqual(kept);
+      expect(holding.every((e, i) => e.kind === 'compaction' && e.checkpoint === kept[i])).toBe(true);
+      expect(compacted.slice(0, released.length)).toEqual(released);
+      expect(released.every((e) => e.kind === 'compaction' && e.checkpoint === undefined && e.tokensAfter < e.tokensBefore)).toBe(true);
+    };
+    check(conv);
+    check(AgentConversation.restore(JSON.parse(JSON.stringify(conv.snapshot())), testPorts(), { config: config({ strategy: 'compress' }), summarizer: extractiveSummarizer(wordTokenizer) }));
   });
 
   it('[compress-atomic] a failing summarizer leaves the conversation byte-identical, writes a failed event and owes no reminder', async () => {
