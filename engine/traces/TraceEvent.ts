@@ -1,7 +1,8 @@
 /**
  * One normalized, typed event stream for recorded coding-agent sessions, whatever tool wrote them
- * (OpenAI-style message lists, Claude Code JSONL, Codex rollouts). Importers turn a file's text
- * into these events; `toConversationGroups` turns the events into ContextManager groups.
+ * (OpenAI-style message lists, Claude Code JSONL, Codex rollouts, SWE-agent trajectories). Importers
+ * turn a file's text into these events; `toConversationGroups` turns the events into ContextManager
+ * groups.
  *
  * Pure TypeScript: no Node built-ins here or in the importers; only `importTraceFile` reads files.
  *
@@ -22,7 +23,7 @@
  */
 
 /** The trace formats an importer exists for (names as in the traces' SOURCES.md). */
-export type TraceFormat = 'openai-messages-json' | 'claude-code-jsonl' | 'codex-rollout-jsonl';
+export type TraceFormat = 'openai-messages-json' | 'claude-code-jsonl' | 'codex-rollout-jsonl' | 'swe-agent-traj';
 
 /** Where an event was read from. */
 export interface TraceSource {

@@ -213,6 +213,39 @@ export function arrayElementLines(text: string, key?: string): number[] {
   return lines;
 }
 
+/**
+ * The keys of the root object of JSON `text` whose value is an array, read without parsing: format
+ * detection looks at a pretty-printed (or truncated) document this way, whose first line is just
+ * `{`. Empty when the root is not an object. One pass, strings skipped.
+ */
+export function rootArrayKeys(text: string): Set<string> {
+  const keys = new Set<string>();
+  let depth = 0;
+  let lastKey: string | undefined;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      const begin = i + 1;
+      for (i++; i < text.length && text.charCodeAt(i) !== 0x22; i++) if (text.charCodeAt(i) === 0x5c) i++;
+      if (depth === 1) {
+        let j = i + 1;
+        while (j < text.length && /\s/.test(text[j] ?? '')) j++;
+        lastKey = text[j] === ':' ? text.slice(begin, i) : undefined;
+      }
+      continue;
+    }
+    if (c === 0x7b || c === 0x5b) {
+      if (depth === 0 && c === 0x5b) return keys;
+      if (depth === 1 && c === 0x5b && lastKey !== undefined) keys.add(lastKey);
+      depth++;
+    } else if (c === 0x7d || c === 0x5d) {
+      depth--;
+      if (depth === 0) return keys;
+    }
+  }
+  return keys;
+}
+
 /** An ISO-8601 time from recorded ISO text or epoch time (milliseconds, or seconds when it is clearly seconds). */
 export function isoTime(v: unknown): string | undefined {
   let ms: number;

@@ -25,7 +25,7 @@ if (paths.length === 0 && !existsSync(tracesDir)) {
   console.log(`bench:compare: no traces (${tracesDir} does not exist; pass files or set STRATA_TRACES_DIR)`);
   process.exit(0);
 }
-const files = traceFiles(paths.length ? paths : [join(tracesDir, 'openai-messages-json'), join(tracesDir, 'claude-code-jsonl'), join(tracesDir, 'codex-rollout-jsonl'), join(tracesDir, 'mini-swe-agent-traj-json')].filter(existsSync));
+const files = traceFiles(paths.length ? paths : [join(tracesDir, 'openai-messages-json'), join(tracesDir, 'claude-code-jsonl'), join(tracesDir, 'codex-rollout-jsonl'), join(tracesDir, 'mini-swe-agent-traj-json'), join(tracesDir, 'swe-agent-traj')].filter(existsSync));
 const BUDGETS = [32_000, 100_000];
 const engineStrategies = Object.keys(strategies) as StrategyName[];
 const withPeers = !args.includes('--no-peers');

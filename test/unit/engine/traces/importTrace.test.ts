@@ -3,13 +3,16 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { detectTraceFormat, importTraceText } from '../../../../engine/traces/importTrace';
 import { importTraceFile } from '../../../../engine/traces/importTraceFile';
-import { arrayElementLines, findJsonSyntaxError, isoTime, lineColumnAt } from '../../../../engine/traces/jsonText';
+import { arrayElementLines, findJsonSyntaxError, isoTime, lineColumnAt, rootArrayKeys } from '../../../../engine/traces/jsonText';
 import { TraceImportError } from '../../../../engine/traces/TraceEvent';
 import { tempDir } from '../../../support/tempDir';
 
 const claudeLine = JSON.stringify({ type: 'user', sessionId: 's', uuid: 'u', message: { role: 'user', content: 'hi' } });
 const codexLine = JSON.stringify({ timestamp: '2026-01-01T00:00:00Z', type: 'session_meta', payload: { id: 'x' } });
 const messagesDoc = JSON.stringify({ messages: [{ role: 'user', content: 'hi' }] }, null, 2);
+const sweTraj = { trajectory: [{ action: 'ls', observation: 'a.py', thought: 'List.' }], history: [{ role: 'user', content: 'go', agent: 'main' }], info: {} };
+/** A mini-swe-agent `.traj.json` (its shape, made up): a message list, read as OpenAI-style messages. */
+const miniSweAgent = { info: { model_stats: { instance_cost: 0, api_calls: 1 } }, messages: [{ role: 'user', content: 'x' }], trajectory_format: 'mini-swe-agent-1.1' };
 
 describe('trace format detection and dispatch', () => {
   it('detects each format from its first record', () => {
@@ -18,6 +21,26 @@ describe('trace format detection and dispatch', () => {
     expect(detectTraceFormat(messagesDoc, 'a')).toBe('openai-messages-json');
     expect(detectTraceFormat(JSON.stringify({ messages: [] }), 'a')).toBe('openai-messages-json');
     expect(detectTraceFormat('[{"role":"user","content":"x"}]', 'a')).toBe('openai-messages-json');
+  });
+
+  it('[trace-detect] a SWE-agent trajectory is detected pretty-printed, on one line and truncated; documents with messages (mini-swe-agent) stay OpenAI-style', () => {
+    const pretty = JSON.stringify(sweTraj, null, 2);
+    expect(pretty.split('\n')[0]).toBe('{');
+    expect(detectTraceFormat(pretty, 'a.traj')).toBe('swe-agent-traj');
+    expect(detectTraceFormat(JSON.stringify(sweTraj), 'a.traj')).toBe('swe-agent-traj');
+    expect(detectTraceFormat(`\n${pretty.slice(0, pretty.indexOf('"ls"'))}`, 'a.traj')).toBe('swe-agent-traj');
+    expect(detectTraceFormat(JSON.stringify(miniSweAgent, null, 2), 'm.traj.json')).toBe('openai-messages-json');
+    expect(detectTraceFormat(JSON.stringify(miniSweAgent), 'm.traj.json')).toBe('openai-messages-json');
+    expect(detectTraceFormat(JSON.stringify({ trajectory: [], messages: [] }, null, 2), 'b.json')).toBe('openai-messages-json');
+    // a "trajectory" array that is not the root's, or only text in a string, is no SWE-agent trajectory
+    expect(detectTraceFormat(JSON.stringify({ meta: { trajectory: [] }, note: '"trajectory": [' }, null, 2), 'c.json')).toBe('openai-messages-json');
+  });
+
+  it('[trace-detect] importTraceText dispatches a SWE-agent trajectory to its importer, whose errors name the file and line', () => {
+    const pretty = JSON.stringify(sweTraj, null, 2);
+    expect(importTraceText(pretty, 'a.traj')).toMatchObject({ format: 'swe-agent-traj', events: [{ type: 'user_input', text: 'go' }, { type: 'assistant_text', step: 0 }, { type: 'tool_call', callId: 'step-0', name: 'ls' }, { type: 'tool_result', callId: 'step-0' }] });
+    const cut = pretty.slice(0, pretty.indexOf('a.py'));
+    expect(() => importTraceText(cut, 'a.traj')).toThrow(new RegExp(`^a\\.traj:${cut.split('\n').length}:\\d+: not valid JSON: unterminated string`));
   });
 
   it('refuses empty text and text of no known format with the file and line', () => {
@@ -60,6 +83,12 @@ describe('JSON text helpers', () => {
     expect(findJsonSyntaxError('{"a": [1,')).toEqual({ offset: 9, problem: 'unexpected end of input (the file may be truncated)' });
     expect(findJsonSyntaxError('{} {}')).toEqual({ offset: 3, problem: 'unexpected text after the JSON value' });
     expect(findJsonSyntaxError('"a\\qb"')?.problem).toBe('bad escape \\q in a string');
+  });
+
+  it('[trace-detect] rootArrayKeys lists the array keys of the root object from the text, ignoring nested keys and strings, and reads truncated text', () => {
+    expect([...rootArrayKeys('{\n  "a": 1,\n  "b": {"c": [1]},\n  "s": "\\"d\\": [",\n  "e" : [\n  {"f": []}\n  ],\n  "g": []\n}')]).toEqual(['e', 'g']);
+    expect([...rootArrayKeys('{\n  "trajectory": [\n    {"action": "l')]).toEqual(['trajectory']);
+    expect([...rootArrayKeys('[{"trajectory": []}]')]).toEqual([]);
   });
 
   it('lineColumnAt is 1-based', () => {
