@@ -186,13 +186,9 @@ export function arrayElementLines(text: string, key?: string): number[] {
     if (awaiting && c !== 0x5d) lines.push(line);
     awaiting = false;
     if (c === 0x22) {
-      const begin = i + 1;
-      for (i++; i < text.length && text.charCodeAt(i) !== 0x22; i++) if (text.charCodeAt(i) === 0x5c) i++;
-      if (depth === 1) {
-        let j = i + 1;
-        while (j < text.length && /\s/.test(text[j] ?? '')) j++;
-        lastKey = text[j] === ':' ? text.slice(begin, i) : undefined;
-      }
+      const str = scanString(text, i);
+      if (depth === 1) lastKey = str.key;
+      i = str.end;
       continue;
     }
     if (c === 0x7b || c === 0x5b) {
@@ -214,6 +210,18 @@ export function arrayElementLines(text: string, key?: string): number[] {
 }
 
 /**
+ * The JSON string that opens at `start` (a `"`): the index of its closing quote, and its raw text
+ * when it is an object key (followed by `:`). Escapes are skipped, not decoded.
+ */
+function scanString(text: string, start: number): { end: number; key: string | undefined } {
+  let i = start + 1;
+  for (; i < text.length && text.charCodeAt(i) !== 0x22; i++) if (text.charCodeAt(i) === 0x5c) i++;
+  let j = i + 1;
+  while (j < text.length && /\s/.test(text[j] ?? '')) j++;
+  return { end: i, key: text[j] === ':' ? text.slice(start + 1, i) : undefined };
+}
+
+/**
  * The keys of the root object of JSON `text` whose value is an array, read without parsing: format
  * detection looks at a pretty-printed (or truncated) document this way, whose first line is just
  * `{`. Empty when the root is not an object. One pass, strings skipped.
@@ -225,13 +233,9 @@ export function rootArrayKeys(text: string): Set<string> {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x22) {
-      const begin = i + 1;
-      for (i++; i < text.length && text.charCodeAt(i) !== 0x22; i++) if (text.charCodeAt(i) === 0x5c) i++;
-      if (depth === 1) {
-        let j = i + 1;
-        while (j < text.length && /\s/.test(text[j] ?? '')) j++;
-        lastKey = text[j] === ':' ? text.slice(begin, i) : undefined;
-      }
+      const str = scanString(text, i);
+      if (depth === 1) lastKey = str.key;
+      i = str.end;
       continue;
     }
     if (c === 0x7b || c === 0x5b) {
