@@ -5,7 +5,6 @@ import {
   type ApiFailure,
   type Classified,
   contextLimitError,
-  InvalidRequestError,
   isAnthropicContextLimit,
   MalformedResponseError,
   parseAnthropicContextLimit,
@@ -14,8 +13,8 @@ import {
   providerErrorFromApi,
 } from './errors';
 import { ProviderError, type Provider, type ProviderRequest, type ProviderResponse } from './Provider';
-import { DEFAULT_MAX_BACKOFF_MS, DEFAULT_MAX_RETRY_AFTER_MS, defaultSleep, type AttemptState, type RetryInfo, runWithRetries, type Sleep } from './retry';
-import { resolveProvider, type SecretKey } from './settings';
+import type { AttemptState } from './retry';
+import { sdkAdapterFrame, type SdkAdapterOptions } from './sdkAdapter';
 
 /**
  * The Anthropic adapter of the provider port, over the official `@anthropic-ai/sdk` (messages).
@@ -25,80 +24,21 @@ import { resolveProvider, type SecretKey } from './settings';
  * The key lives only in the SDK client, inside this closure.
  */
 
-export interface AnthropicProviderOptions {
-  /** The key; else `ANTHROPIC_API_KEY` from `env`. */
-  apiKey?: string | SecretKey | null;
-  /** The base URL (without /v1); else `ANTHROPIC_BASE_URL`; else the SDK default. */
-  baseURL?: string | null;
-  /** Used when a request leaves `model` empty. */
-  model?: string | null;
-  /** Idle deadline of one attempt (no response, or no stream event, for this long). */
-  timeoutMs: number;
-  /** Retries after the first call (at most `maxRetries + 1` calls). */
-  maxRetries: number;
-  /** Backoff ceiling of the first retry; doubles per retry, full jitter. */
-  retryBaseMs: number;
-  maxBackoffMs?: number;
-  maxRetryAfterMs?: number;
-  random?: () => number;
-  sleep?: Sleep;
-  onRetry?: (info: RetryInfo) => void;
-  /** Where the fallbacks are read; defaults to `process.env`. */
-  env?: Readonly<Record<string, string | undefined>>;
-  /** A custom fetch for the SDK (proxies, tests). */
-  fetch?: typeof fetch;
-}
+/** Options of the Anthropic adapter: the key falls back to `ANTHROPIC_API_KEY`, the base URL (without /v1) to `ANTHROPIC_BASE_URL`. */
+export type AnthropicProviderOptions = SdkAdapterOptions;
 
 const PROVIDER = 'anthropic';
 export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
 
 export function createAnthropicProvider(options: AnthropicProviderOptions): Provider {
-  const settings = resolveProvider(PROVIDER, options.env ?? process.env, { apiKey: options.apiKey ?? null, baseUrl: options.baseURL ?? null, model: options.model ?? null });
-  const key = settings.key;
-  if (key === null) throw new ProviderError('auth', `${PROVIDER}: no API key (set it in settings or ANTHROPIC_API_KEY)`, PROVIDER, undefined, 0);
-  const secret = key.reveal();
-  const defaultModel = settings.view.model;
+  const frame = sdkAdapterFrame(PROVIDER, 'ANTHROPIC_API_KEY', ANTHROPIC_DEFAULT_BASE_URL, options);
+  const client = new Anthropic(frame.client);
 
-  const client = new Anthropic({
-    apiKey: secret,
-    baseURL: settings.view.baseUrl ?? ANTHROPIC_DEFAULT_BASE_URL,
-    maxRetries: 0,
-    timeout: options.timeoutMs,
-    logLevel: 'off',
-    ...(options.fetch ? { fetch: options.fetch } : {}),
-  });
-
-  const policy = {
-    maxRetries: options.maxRetries,
-    retryBaseMs: options.retryBaseMs,
-    maxBackoffMs: options.maxBackoffMs ?? DEFAULT_MAX_BACKOFF_MS,
-    maxRetryAfterMs: options.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS,
-    random: options.random ?? Math.random,
-    sleep: options.sleep ?? defaultSleep,
-  };
-
-  const classify = (err: unknown, state: AttemptState): Classified => classifyAnthropicError(err, state, secret);
-
-  async function complete(request: ProviderRequest): Promise<ProviderResponse> {
-    const model = request.model.length > 0 ? request.model : defaultModel;
-    if (!model) throw providerError(PROVIDER, 'bad_request', 'no model given (request.model or the model setting)', secret, undefined, 0);
-    let params: ReturnType<typeof toAnthropicParams>;
-    try {
-      params = toAnthropicParams(request, model);
-    } catch (err) {
-      // A request that cannot be sent (bad tool-call JSON, too many breakpoints) fails before any call.
-      if (err instanceof InvalidRequestError) throw providerError(PROVIDER, 'bad_request', err.message.replace(/^anthropic: /, ''), secret, undefined, 0);
-      throw err;
-    }
-
-    return runWithRetries({
-      provider: PROVIDER,
-      policy,
-      timeoutMs: options.timeoutMs,
-      ...(request.signal ? { signal: request.signal } : {}),
-      ...(options.onRetry ? { onRetry: options.onRetry } : {}),
-      classify,
-      attempt: async ({ signal, touch }) => {
+  function complete(request: ProviderRequest): Promise<ProviderResponse> {
+    return frame.call(
+      request,
+      toAnthropicParams,
+      async (params, { signal, touch }) => {
         if (!request.stream) {
           const body: unknown = await client.messages.create(params, { signal });
           return fromAnthropicMessage(body);
@@ -109,7 +49,8 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
         if (signal.aborted) throw new APIUserAbortError();
         return fromAnthropicMessage(message);
       },
-    });
+      classifyAnthropicError,
+    );
   }
 
   const provider: Provider = { name: PROVIDER, complete };

@@ -4,7 +4,6 @@ import {
   type ApiFailure,
   type Classified,
   contextLimitError,
-  InvalidRequestError,
   isOpenAIContextLimit,
   MalformedResponseError,
   parseOpenAIContextLimit,
@@ -14,8 +13,8 @@ import {
 } from './errors';
 import { fromOpenAICompletion, OpenAIStreamAssembler, toOpenAIParams } from './openaiMapping';
 import { ProviderError, type Provider, type ProviderRequest, type ProviderResponse } from './Provider';
-import { DEFAULT_MAX_BACKOFF_MS, DEFAULT_MAX_RETRY_AFTER_MS, defaultSleep, type AttemptState, type RetryInfo, runWithRetries, type Sleep } from './retry';
-import { resolveProvider, type SecretKey } from './settings';
+import type { AttemptState } from './retry';
+import { sdkAdapterFrame, type SdkAdapterOptions } from './sdkAdapter';
 
 /**
  * The OpenAI adapter of the provider port, over the official `openai` SDK (chat completions).
@@ -24,79 +23,21 @@ import { resolveProvider, type SecretKey } from './settings';
  * inside this closure: the returned object serialises to `{"name":"openai"}`.
  */
 
-export interface OpenAIProviderOptions {
-  /** The key; else `OPENAI_API_KEY` from `env`. */
-  apiKey?: string | SecretKey | null;
-  /** The base URL (…/v1); else `OPENAI_BASE_URL`; else the SDK default. */
-  baseURL?: string | null;
-  /** Used when a request leaves `model` empty. */
-  model?: string | null;
-  /** Idle deadline of one attempt (no response, or no stream chunk, for this long). */
-  timeoutMs: number;
-  /** Retries after the first call (at most `maxRetries + 1` calls). */
-  maxRetries: number;
-  /** Backoff ceiling of the first retry; doubles per retry, full jitter. */
-  retryBaseMs: number;
-  maxBackoffMs?: number;
-  maxRetryAfterMs?: number;
-  random?: () => number;
-  sleep?: Sleep;
-  onRetry?: (info: RetryInfo) => void;
-  /** Where the fallbacks are read; defaults to `process.env`. */
-  env?: Readonly<Record<string, string | undefined>>;
-  /** A custom fetch for the SDK (proxies, tests). */
-  fetch?: typeof fetch;
-}
+/** Options of the OpenAI adapter: the key falls back to `OPENAI_API_KEY`, the base URL (…/v1) to `OPENAI_BASE_URL`. */
+export type OpenAIProviderOptions = SdkAdapterOptions;
 
 const PROVIDER = 'openai';
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 
 export function createOpenAIProvider(options: OpenAIProviderOptions): Provider {
-  const settings = resolveProvider(PROVIDER, options.env ?? process.env, { apiKey: options.apiKey ?? null, baseUrl: options.baseURL ?? null, model: options.model ?? null });
-  const key = settings.key;
-  if (key === null) throw new ProviderError('auth', `${PROVIDER}: no API key (set it in settings or OPENAI_API_KEY)`, PROVIDER, undefined, 0);
-  const secret = key.reveal();
-  const defaultModel = settings.view.model;
+  const frame = sdkAdapterFrame(PROVIDER, 'OPENAI_API_KEY', OPENAI_DEFAULT_BASE_URL, options);
+  const client = new OpenAI(frame.client);
 
-  const client = new OpenAI({
-    apiKey: secret,
-    baseURL: settings.view.baseUrl ?? OPENAI_DEFAULT_BASE_URL,
-    maxRetries: 0,
-    timeout: options.timeoutMs,
-    logLevel: 'off',
-    ...(options.fetch ? { fetch: options.fetch } : {}),
-  });
-
-  const policy = {
-    maxRetries: options.maxRetries,
-    retryBaseMs: options.retryBaseMs,
-    maxBackoffMs: options.maxBackoffMs ?? DEFAULT_MAX_BACKOFF_MS,
-    maxRetryAfterMs: options.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS,
-    random: options.random ?? Math.random,
-    sleep: options.sleep ?? defaultSleep,
-  };
-
-  const classify = (err: unknown, state: AttemptState): Classified => classifyOpenAIError(err, state, secret);
-
-  async function complete(request: ProviderRequest): Promise<ProviderResponse> {
-    const model = request.model.length > 0 ? request.model : defaultModel;
-    if (!model) throw providerError(PROVIDER, 'bad_request', 'no model given (request.model or the model setting)', secret, undefined, 0);
-    let params: ReturnType<typeof toOpenAIParams>;
-    try {
-      params = toOpenAIParams(request, model);
-    } catch (err) {
-      if (err instanceof InvalidRequestError) throw providerError(PROVIDER, 'bad_request', err.message, secret, undefined, 0);
-      throw err;
-    }
-
-    return runWithRetries({
-      provider: PROVIDER,
-      policy,
-      timeoutMs: options.timeoutMs,
-      ...(request.signal ? { signal: request.signal } : {}),
-      ...(options.onRetry ? { onRetry: options.onRetry } : {}),
-      classify,
-      attempt: async ({ signal, touch }) => {
+  function complete(request: ProviderRequest): Promise<ProviderResponse> {
+    return frame.call(
+      request,
+      toOpenAIParams,
+      async (params, { signal, touch }) => {
         if (!request.stream) {
           const body: unknown = await client.chat.completions.create(params, { signal });
           return fromOpenAICompletion(body);
@@ -111,7 +52,8 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): Provider {
         if (signal.aborted) throw new APIUserAbortError();
         return assembler.result();
       },
-    });
+      classifyOpenAIError,
+    );
   }
 
   const provider: Provider = { name: PROVIDER, complete };
