@@ -36,6 +36,8 @@ export interface RunSpec {
   clock: Clock;
   /** Called before each turn (the demo moves its scenario clock forward here). */
   beforeTurn?: () => void;
+  /** An agent is done after this many turns (the runtime's default when absent). */
+  maxTurnsPerAgent?: number;
 }
 
 export interface HostRunDeps {
@@ -113,6 +115,7 @@ export class HostRun {
       ...(spec.toolItems ? { toolItems: spec.toolItems } : {}),
       ...(spec.priceCall ? { priceCall: spec.priceCall } : {}),
       ...(spec.summarizer ? { summarizer: spec.summarizer } : {}),
+      ...(spec.maxTurnsPerAgent ? { maxTurnsPerAgent: spec.maxTurnsPerAgent } : {}),
       ...(deps.skills ? { skills: deps.skills } : {}),
       ...(deps.beforeBuild ? { beforeBuild: deps.beforeBuild } : {}),
       ...(deps.onConversationEvent ? { onConversationEvent: deps.onConversationEvent } : {}),

@@ -3,7 +3,8 @@
 // the trace driver, the provider cache model, the catalog mirror in one transaction per turn).
 // Prints turns per second, host heap at start and end, and the catalog size; writes
 // test/bench/results/soak.json. Not a test: it asserts nothing and never fails on timing.
-// Run with `npm run bench:soak` (`-- --turns 2000` for a shorter run).
+// Run with `npm run bench:soak` (`-- --turns 2000` for a shorter run, `-- --agents 5` for fewer,
+// longer-lived agents: each then reaches its per-agent history caps and the heap levels off).
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -97,6 +98,7 @@ const run = new HostRun(
     priceCall: priceWithCacheModel(createCacheModel({ provider: 'anthropic' }), tokenizer),
     clock,
     beforeTurn: () => clock.advance(2_000),
+    maxTurnsPerAgent: Math.ceil(TURNS / Math.max(1, AGENTS - 1)) + 2,
   },
   { catalog, engine, tokenizer, context: { ...DEFAULT_CONTEXT_CONFIG, strategy: 'compress', maxTokens: 8000, preserveRecentTurns: 2 }, scheduler: systemScheduler, wallClock: systemClock, onRuntimeEvent: () => {}, onAgent: () => {}, onLog: () => {}, onRunChanged: () => {} },
 );
