@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { COMPARISON_BUDGET } from '../../engine/contract';
 import type { CacheProvider } from '../../engine/providers/cacheModel';
 import { strategies } from '../../engine/strategies/strategies';
 import type { StrategyName } from '../../engine/strategies/Strategy';
@@ -46,7 +47,7 @@ export function parseCompareArgs(argv: readonly string[]): CompareArgs {
       case '--budget': {
         const raw = value();
         const budgets = raw.split(',').map((b) => Number(b.trim()));
-        if (budgets.some((b) => !Number.isSafeInteger(b) || b < 1000 || b > 2_000_000)) throw new UsageError(`--budget takes whole token counts from 1000 to 2000000 (got "${raw}").`);
+        if (budgets.some((b) => !Number.isSafeInteger(b) || b < COMPARISON_BUDGET.min || b > COMPARISON_BUDGET.max)) throw new UsageError(`--budget takes whole token counts from ${COMPARISON_BUDGET.min} to ${COMPARISON_BUDGET.max} (got "${raw}").`);
         out.budgets = budgets;
         break;
       }

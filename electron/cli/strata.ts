@@ -2,6 +2,7 @@ import { openHost } from '../shared/openHost';
 import { parseShellOptions, UsageError } from '../shared/shellOptions';
 import { serveControlRoom } from '../web/serveControlRoom';
 import { compareCommand, compareUsage } from './compareCommand';
+import { importCommand } from './importCommand';
 
 const usage = `strata ${__STRATA_VERSION__}: variable context engine for coding agents
 
@@ -14,6 +15,9 @@ Commands:
                  replay recorded agent sessions (Claude Code, Codex, OpenAI-style messages) under
                  each context strategy and print what each would have sent and cost ('strata
                  compare --help' for the options)
+  import <file>  import a recorded session (the same formats) into the workspace catalog for the
+                 control room's comparisons and print it as JSON (id, name, format, steps, tool
+                 calls); importing the same bytes again changes nothing and prints the same id
   import-legacy <file>
                  import the project memory of a version-1 catalog through the memory intake
                  (refused rows are dropped and counted; a non-JSON row fails the whole import)
@@ -42,6 +46,10 @@ async function main(argv: string[]): Promise<number> {
   if (opts.help || command === 'help') {
     console.log(usage);
     return 0;
+  }
+  if (command === 'import') {
+    if (rest.length !== 1) throw new UsageError('import needs exactly one file: the trace to import.');
+    return importCommand(rest[0] as string, opts.workspace);
   }
   if (command === 'import-legacy') {
     if (rest.length !== 1) throw new UsageError('import-legacy needs exactly one file: the version-1 catalog to import.');

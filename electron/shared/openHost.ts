@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { modelRunDeps } from '../../engine/host/modelRunDeps';
 import { Host, locateWorkspace, type WorkspaceLocation } from '../../engine/host';
 
@@ -28,6 +28,17 @@ export function demoTickMs(env: NodeJS.ProcessEnv = process.env): number {
   return n;
 }
 
+/**
+ * The replay worker's build entry (`out/main/replayWorker.js`, see electron.vite.config.ts) beside
+ * this bundle (out/main or out/main/chunks), or undefined when running from source, where the worker
+ * starts from the replay module itself.
+ */
+export function builtReplayWorker(): URL | undefined {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const found = [here, dirname(here)].map((dir) => join(dir, 'replayWorker.js')).find((file) => existsSync(file));
+  return found ? pathToFileURL(found) : undefined;
+}
+
 export interface OpenedHost {
   host: Host;
   location: WorkspaceLocation;
@@ -48,6 +59,7 @@ export function openHost(o: { workspace?: string | undefined; userDataDir?: stri
     memory: process.env.STRATA_MEMORY !== 'off',
     demoTickMs: demoTickMs(),
     onInternalError: (err, command) => console.error(`strata: command "${command}" failed:`, err),
+    replayWorkerUrl: builtReplayWorker(),
   });
   return { host, location };
 }

@@ -1,9 +1,10 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { AgentDto, LogEntry, LogLevel } from '../contract';
+import type { AgentDto, LogEntry, LogLevel, TraceDto } from '../contract';
 import type { Generation } from '../generations/Generation';
 import type { ContextItem } from '../items/ContextItem';
+import type { TraceEvent } from '../traces/TraceEvent';
 import { CatalogLock } from './CatalogLock';
 import { statementCache } from './statementCache';
 import { grantMemoryAccess } from './memoryAccess';
@@ -15,7 +16,11 @@ export type AgentRecord = Omit<AgentDto, 'cacheHitRate'>;
 
 /** A failure to open or migrate a catalog; the message names the file and what to do. */
 export class CatalogError extends Error {
-  constructor(message: string) {
+  /** @param locked the catalog is held by another writer (`CatalogLock`), so a caller can say who. */
+  constructor(
+    message: string,
+    readonly locked = false,
+  ) {
     super(message);
     this.name = 'CatalogError';
   }
@@ -62,6 +67,33 @@ const toRecord = (r: AgentRow): AgentRecord => ({
   updatedAt: r.updated_at,
 });
 
+interface TraceRow {
+  id: string;
+  name: string;
+  format: string;
+  source_path: string;
+  sha256: string;
+  imported_at: string;
+  steps: number;
+  tool_calls: number;
+  event_count: number;
+}
+
+/** The columns of a trace without its event stream, which only a replay reads. */
+const TRACE_COLUMNS = 'id, name, format, source_path, sha256, imported_at, steps, tool_calls, event_count';
+
+const toTraceDto = (r: TraceRow): TraceDto => ({
+  id: r.id,
+  name: r.name,
+  format: r.format as TraceDto['format'],
+  sourcePath: r.source_path,
+  sha256: r.sha256,
+  importedAt: r.imported_at,
+  steps: r.steps,
+  toolCalls: r.tool_calls,
+  eventCount: r.event_count,
+});
+
 const toLogEntry = (r: EventRow): LogEntry => ({
   seq: r.seq,
   at: r.at,
@@ -99,7 +131,7 @@ export class Catalog {
     try {
       lock = path === ':memory:' ? undefined : CatalogLock.acquire(path);
     } catch (err) {
-      throw new CatalogError((err as Error).message);
+      throw new CatalogError((err as Error).message, true);
     }
     let db: Database.Database;
     try {
@@ -288,6 +320,35 @@ export class Catalog {
     ).map((r) => ({ number: r.number, tokens: r.tokens, boundaryReason: r.boundary_reason, droppedTotal: r.dropped_total }));
   }
 
+  /** Store an imported trace with its normalized events (`[trace-catalog]`); the caller checked its sha256 is new. */
+  insertTrace(trace: TraceDto, events: readonly TraceEvent[]): void {
+    this.sql(
+      `INSERT INTO traces (id, name, format, source_path, sha256, imported_at, steps, tool_calls, event_count, events)
+       VALUES (@id, @name, @format, @sourcePath, @sha256, @importedAt, @steps, @toolCalls, @eventCount, @events)`,
+    ).run({ ...trace, events: JSON.stringify(events) });
+  }
+
+  traceBySha256(sha256: string): TraceDto | undefined {
+    const row = this.sql(`SELECT ${TRACE_COLUMNS} FROM traces WHERE sha256 = ?`).get(sha256) as TraceRow | undefined;
+    return row ? toTraceDto(row) : undefined;
+  }
+
+  getTrace(id: string): TraceDto | undefined {
+    const row = this.sql(`SELECT ${TRACE_COLUMNS} FROM traces WHERE id = ?`).get(id) as TraceRow | undefined;
+    return row ? toTraceDto(row) : undefined;
+  }
+
+  /** Every imported trace, newest first (events not read). */
+  listTraces(): TraceDto[] {
+    return (this.sql(`SELECT ${TRACE_COLUMNS} FROM traces ORDER BY imported_at DESC, rowid DESC`).all() as TraceRow[]).map(toTraceDto);
+  }
+
+  /** The normalized events of a stored trace, or undefined when there is none with that id. */
+  traceEvents(id: string): TraceEvent[] | undefined {
+    const row = this.sql('SELECT events FROM traces WHERE id = ?').get(id) as { events: string } | undefined;
+    return row ? (JSON.parse(row.events) as TraceEvent[]) : undefined;
+  }
+
   /**
    * Rows of a table, for inspection and export (`[memory-only-module]`): the generic accessors
    * refuse the memory table, which only the memory module reads or writes.
@@ -319,7 +380,7 @@ export class Catalog {
 }
 
 const MEMORY_REFUSAL = 'The memory table is reachable only through the memory module (engine/memory), so every write passes its intake.';
-const READABLE_TABLES = new Set(['meta', 'agents', 'events', 'items', 'generations', 'generation_entries', 'schema_migrations']);
+const READABLE_TABLES = new Set(['meta', 'agents', 'events', 'items', 'generations', 'generation_entries', 'traces', 'schema_migrations']);
 
 function currentVersion(db: Database.Database): number {
   const row = db.prepare('SELECT max(version) AS v FROM schema_migrations').get() as { v: number | null };

@@ -114,6 +114,25 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX memory_by_partition_state ON memory(partition, state);
     `,
   },
+  {
+    version: 3,
+    name: 'imported traces with their normalized event streams',
+    sql: `
+      CREATE TABLE traces (
+        id          TEXT PRIMARY KEY,
+        name        TEXT NOT NULL,
+        format      TEXT NOT NULL,
+        source_path TEXT NOT NULL,
+        sha256      TEXT NOT NULL UNIQUE CHECK (length(sha256) = 64),
+        imported_at TEXT NOT NULL,
+        steps       INTEGER NOT NULL CHECK (steps >= 0),
+        tool_calls  INTEGER NOT NULL CHECK (tool_calls >= 0),
+        event_count INTEGER NOT NULL CHECK (event_count >= 0),
+        events      TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX traces_by_imported_at ON traces(imported_at);
+    `,
+  },
 ];
 
 /** The schema version this build writes. A catalog with a higher version is refused, not touched. */

@@ -4,6 +4,7 @@ import { GenerationDiffDtoSchema, GenerationDtoSchema, GenerationSummaryDtoSchem
 import { MemoryEntryDtoSchema, PurgeReportDtoSchema } from './memoryDto';
 import { ConversationDtoSchema, SkillsDtoSchema } from './conversationDto';
 import { ProviderSettingsDtoSchema, RunDtoSchema, StartRunArgsSchema, UsageDtoSchema } from './runDto';
+import { ComparisonDtoSchema, StartComparisonArgsSchema, TraceDtoSchema } from './traceDto';
 import { eventNames, type EventName } from './events';
 
 const EventNameSchema = z.enum(eventNames as [EventName, ...EventName[]]);
@@ -143,6 +144,26 @@ export const Commands = {
   getUsage: { args: z.object({ agentId: Id, limit: z.number().int().min(1).max(500).optional() }).strict(), result: UsageDtoSchema },
   /** Provider settings as the host sees them: base URL, model, and whether a key is set (never the key). */
   getProviderSettings: { args: z.object({}).strict(), result: z.object({ providers: z.array(ProviderSettingsDtoSchema) }) },
+  /**
+   * Import the recorded agent session at `path` (a file on the host's machine, read by the host)
+   * into the workspace catalog. The same bytes imported again return the stored trace with
+   * `alreadyImported`. `not_found` when there is no such file; `invalid_args` naming the file and
+   * line when it is not a trace the importers read; nothing is written then.
+   */
+  importTrace: {
+    args: z.object({ path: z.string().min(1).max(4096) }).strict(),
+    result: z.object({ trace: TraceDtoSchema, alreadyImported: z.boolean() }),
+  },
+  /** The imported traces, newest first. */
+  listTraces: { args: z.object({}).strict(), result: z.object({ traces: z.array(TraceDtoSchema) }) },
+  /**
+   * Replay each trace under each strategy at `budget`, off the host's thread; answers at once with
+   * status `running` and announces `comparison.progress`. `not_found` for an unknown trace id and
+   * `conflict` while too many comparisons run; nothing is started then.
+   */
+  startComparison: { args: StartComparisonArgsSchema, result: z.object({ comparison: ComparisonDtoSchema }) },
+  /** A comparison's status, progress, per-replay totals and per-step series (the newest 20 are kept). */
+  getComparison: { args: z.object({ comparisonId: Id }).strict(), result: z.object({ comparison: ComparisonDtoSchema }) },
 } as const;
 
 export type CommandName = keyof typeof Commands;

@@ -3,6 +3,7 @@ import { AgentDtoSchema, LogEntrySchema } from './dto';
 import { BoundaryDtoSchema, ItemChangeSchema, ItemDtoSchema } from './engineDto';
 import { MemoryEntryDtoSchema } from './memoryDto';
 import { CallDtoSchema, RunDtoSchema } from './runDto';
+import { ComparisonStatusSchema, TraceDtoSchema } from './traceDto';
 
 /**
  * Every push from the host to the views, by name. A view receives only the events it subscribed
@@ -54,6 +55,18 @@ export const Events = {
   'context.refreshed': z.object({ refreshes: z.array(z.object({ agentId: z.string(), from: z.number().int().nonnegative(), to: z.number().int().positive(), reason: z.string() })) }),
   /** Provider calls accounted since the last batch (provider figures, or the cache model's when `modeled`). */
   'usage.recorded': z.object({ calls: z.array(CallDtoSchema) }),
+  /** A trace was imported into the workspace catalog (not sent when the same bytes were already there). */
+  'trace.imported': z.object({ trace: TraceDtoSchema }),
+  /**
+   * A comparison's replays progressed or it ended: at most one per finished replay and at most
+   * about 20 a second over all comparisons; the last one of a comparison carries its final status.
+   */
+  'comparison.progress': z.object({
+    comparisonId: z.string(),
+    done: z.number().int().nonnegative(),
+    total: z.number().int().positive(),
+    status: ComparisonStatusSchema,
+  }),
 } as const;
 
 export type EventName = keyof typeof Events;

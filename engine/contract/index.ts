@@ -3,6 +3,7 @@ export * from './engineDto';
 export * from './memoryDto';
 export * from './conversationDto';
 export * from './runDto';
+export * from './traceDto';
 export * from './events';
 export * from './commands';
 export * from './errors';

@@ -16,6 +16,7 @@ import type { Scheduler } from '../ports/Scheduler';
 import type { Tokenizer } from '../tokens/Tokenizer';
 import { createTiktokenTokenizer } from '../tokens/tiktokenTokenizer';
 import { AgentConversations } from './AgentConversations';
+import { Comparisons } from './Comparisons';
 import type { ClientSession } from './ClientSession';
 import { dispatch } from './dispatch';
 import { toItemDto } from './engineDtos';
@@ -52,6 +53,11 @@ export interface HostOptions {
   runDeps?: Pick<RunManagerDeps, 'makeProvider' | 'makeToolbox' | 'providerSettings' | 'toolItems'>;
   /** Where unexpected handler failures are reported (they also reach the caller as `internal`). */
   onInternalError?: (err: unknown, command: string) => void;
+  /**
+   * The replay worker's own build entry (`out/main/replayWorker.js`) for a bundled host; absent
+   * when running from source, where the worker starts from the replay module itself.
+   */
+  replayWorkerUrl?: URL;
 }
 
 /** A view connected to the host: call commands, receive subscribed events. */
@@ -79,6 +85,7 @@ export class Host {
   private held: (() => void)[] | undefined;
   readonly runs: RunManager;
   readonly conversations: AgentConversations;
+  readonly comparisons: Comparisons;
 
   private constructor(
     readonly catalog: Catalog,
@@ -104,16 +111,18 @@ export class Host {
         return new Map(run ? run.runtime.agentIds().map((id) => [id, run.runtime.conversation(id)]) : []);
       },
     });
+    const scheduler = options.scheduler ?? systemScheduler;
+    const emit = (e: StrataEvent) => {
+      if (!this.closed) this.hub.emit(e);
+    };
     this.runs = new RunManager({
       catalog,
       tokenizer,
       context: () => context,
       skills: () => this.conversations.registry,
-      scheduler: options.scheduler ?? systemScheduler,
+      scheduler,
       wallClock: clock,
-      emit: (e) => {
-        if (!this.closed) this.hub.emit(e);
-      },
+      emit,
       onLog: (entry) => {
         if (!this.closed) this.hub.emit({ name: 'log', payload: { entry } });
       },
@@ -138,6 +147,7 @@ export class Host {
       onConversationEvent: (agentId, e) => this.conversationEvent(agentId, e),
       ...runDeps,
     });
+    this.comparisons = new Comparisons({ catalog, clock, scheduler, emit, workerUrl: options.replayWorkerUrl });
     this.handlers = createHandlers({
       catalog,
       version: options.version,
@@ -150,6 +160,9 @@ export class Host {
       memoryChanged: (change, entry) => this.memoryChanged(change, entry),
       conversations: this.conversations,
       runs: this.runs,
+      now: () => clock.now(),
+      traceImported: (trace) => emit({ name: 'trace.imported', payload: { trace } }),
+      comparisons: this.comparisons,
     });
   }
 
@@ -350,6 +363,7 @@ export class Host {
     if (this.closed) return;
     this.closed = true;
     this.runs.close();
+    this.comparisons.close();
     this.hub.closeAll();
     this.catalog.close();
   }

@@ -1,14 +1,16 @@
 import type { z } from 'zod';
-import { type CommandName, type CommandResult, Commands, StrataError } from '../contract';
+import { type CommandName, type CommandResult, Commands, StrataError, type TraceDto } from '../contract';
 import type { Catalog } from '../catalog/Catalog';
 import type { Engine } from '../Engine';
 import type { AgentConversations } from './AgentConversations';
+import type { Comparisons } from './Comparisons';
 import type { RunManager } from './RunManager';
 import type { ClientSession } from './ClientSession';
 import type { MemoryRecord } from '../memory/MemoryRecord';
 import type { MemoryStore } from '../memory/store/MemoryStore';
 import type { WorktreeView } from '../memory/recall/WorktreeView';
 import { toGenerationDiffDto, toGenerationDto, toGenerationSummary, toItemDto } from './engineDtos';
+import { importTraceIntoCatalog } from './importTraceIntoCatalog';
 import { proposalFromItem, toMemoryDto } from './memoryDtos';
 import { toAgentDto } from './toAgentDto';
 
@@ -31,6 +33,12 @@ export interface HostContext {
   conversations: AgentConversations;
   /** The runs of this workspace (at most one active). */
   runs: RunManager;
+  /** Wall-clock milliseconds since the epoch. */
+  now(): number;
+  /** Announce a trace imported into the catalog. */
+  traceImported(trace: TraceDto): void;
+  /** Replays of imported traces under several strategies. */
+  comparisons: Comparisons;
 }
 
 /** Arguments after validation (defaults applied). */
@@ -164,6 +172,15 @@ export function createHandlers(ctx: HostContext): Handlers {
     controlAgent: ({ agentId, action }) => ({ agentId, status: ctx.runs.controlAgent(agentId, action) }),
     getUsage: ({ agentId, limit }) => ctx.runs.usage(agentId, limit),
     getProviderSettings: () => ({ providers: ctx.runs.providerSettings() }),
+
+    importTrace: ({ path }) => {
+      const imported = importTraceIntoCatalog(catalog, path, ctx.now());
+      if (!imported.alreadyImported) ctx.traceImported(imported.trace);
+      return imported;
+    },
+    listTraces: () => ({ traces: catalog.listTraces() }),
+    startComparison: (args) => ({ comparison: ctx.comparisons.start(args) }),
+    getComparison: ({ comparisonId }) => ({ comparison: ctx.comparisons.get(comparisonId) }),
 
     // Not in a transaction: VACUUM cannot run inside one.
     purgeMemory: ({ states }) => {

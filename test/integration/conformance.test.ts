@@ -44,6 +44,10 @@ const samples: { [K in CommandName]: CommandArgs<K> } = {
   controlAgent: { agentId: 'primary', action: 'pause' },
   getUsage: { agentId: 'primary' },
   getProviderSettings: {},
+  importTrace: { path: '/no/such/trace.jsonl' },
+  listTraces: {},
+  startComparison: { traceIds: ['tr_0000000000000000'], strategies: ['variable', 'full_history_baseline'], budget: 32_000 },
+  getComparison: { comparisonId: 'cmp-1' },
 };
 
 /** A call reached its handler: it succeeded, or the handler itself refused it (e.g. already removed). */
@@ -87,6 +91,9 @@ describe('contract conformance: every command exists on every side', () => {
       memoryChanged: () => {},
       conversations: host.conversations,
       runs: host.runs,
+      now: () => 0,
+      traceImported: () => {},
+      comparisons: host.comparisons,
     });
     expect(Object.keys(handlers).sort()).toEqual([...commandNames].sort());
   });

@@ -12,6 +12,7 @@ import { dumpCatalog } from '../support/catalogDump';
 import { latestSchemaVersion } from '../../engine/catalog/migrations';
 import { demoDir, tempDir } from '../support/tempDir';
 import { quarterTokenizer } from '../support/engineFixtures';
+import { writeSyntheticTrace } from '../support/traceFixtures';
 
 const script = generateDemoRun(1);
 const TOTAL_TURNS = [...script.scripts.values()].reduce((n, turns) => n + turns.length, 0);
@@ -102,11 +103,16 @@ describe('Host over a temp-dir catalog with the demo workspace', () => {
       stepRun: { runId: 'demo' },
       stopRun: { runId: 'demo' },
       startRun: { driver: 'trace', tickMs: 0 },
+      importTrace: { path: writeSyntheticTrace(tmp.dir) },
+      listTraces: {},
+      startComparison: undefined,
+      getComparison: { comparisonId: 'cmp-1' },
     };
     const late: Partial<Record<CommandName, () => unknown>> = {
       getMemory: () => ({ id: memId() }),
       verifyMemory: () => ({ id: memId(), revision: 1 }),
       retireMemory: () => ({ id: memId(), revision: 2 }),
+      startComparison: () => ({ traceIds: host.catalog.listTraces().map((t) => t.id), strategies: ['variable'], budget: 32_000 }),
     };
     for (const name of Object.keys(samples) as CommandName[]) {
       const { envelope } = await call(name, late[name] ? late[name]!() : samples[name]);

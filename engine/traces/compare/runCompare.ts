@@ -47,13 +47,18 @@ export interface CompareRun {
   seconds: number;
 }
 
+/** The jobs of a comparison, trace by trace: every strategy at every budget, the baseline (which has none) once. */
+export function compareJobs(o: Pick<CompareOptions, 'files' | 'strategies' | 'budgets' | 'provider'>): ReplayJob[] {
+  return o.files.flatMap((trace) => o.strategies.flatMap((strategy) => (strategy === 'full_history_baseline' ? [o.budgets[0] ?? 0] : o.budgets).map((budget) => ({ trace, strategy, budget, provider: o.provider }))));
+}
+
 /**
  * Replay every file under every strategy at every budget in worker threads (`[replay-worker]`),
  * and sum the results per strategy and budget. A trace that cannot be read fails its own jobs only.
  */
 export async function runCompare(o: CompareOptions): Promise<CompareRun> {
   const t0 = performance.now();
-  const jobs: ReplayJob[] = o.files.flatMap((trace) => o.strategies.flatMap((strategy) => (strategy === 'full_history_baseline' ? [o.budgets[0] ?? 0] : o.budgets).map((budget) => ({ trace, strategy, budget, provider: o.provider }))));
+  const jobs = compareJobs(o);
   const done = o.inThread ? await runInThread(jobs, o.onProgress) : await runReplayJobs(jobs, { workers: o.workers ?? 2, ...(o.onProgress ? { onProgress: o.onProgress } : {}) });
   const results = done.flatMap((d) => (d.result ? [d.result] : []));
   const errors = done.flatMap((d) => (d.error ? [{ trace: d.job.trace, strategy: d.job.strategy, budget: d.job.budget, error: d.error }] : []));

@@ -27,8 +27,10 @@ import { replayTrace } from './replayTrace';
 import type { ReplayResult } from './ReplayTypes';
 
 export interface ReplayJob {
-  /** Path of the trace file (read in place). */
+  /** Path of the trace file (read in place); with `events`, only the trace's name. */
   trace: string;
+  /** The trace's events when the caller already has them (a catalog's imported trace): no file is read. */
+  events?: readonly TraceEvent[];
   /** An engine strategy, or the plain full-history baseline. */
   strategy: StrategyName | 'full_history_baseline';
   /** The agent's budget (ignored by the baseline). */
@@ -67,6 +69,13 @@ export interface RunReplayJobsOptions {
   onProgress?: (progress: ReplayProgress) => void;
   /** Worker threads to spread the jobs over (default 1; jobs of one trace stay on one worker). */
   workers?: number;
+  /**
+   * The module a worker starts from, when this module is bundled into a file that cannot be one
+   * (a CLI or an Electron main bundle): a build entry of its own that is this module. Default: this module.
+   */
+  workerUrl?: URL;
+  /** Aborting terminates the workers; the jobs they had not finished fail as cancelled. */
+  signal?: AbortSignal;
 }
 
 type WorkerMessage =
@@ -102,12 +111,12 @@ export function runReplayJob(job: ReplayJob, events: readonly TraceEvent[], toke
 function workerMain(input: WorkerInput): void {
   const port = parentPort;
   if (!port) return;
-  let loaded: { path: string; events: TraceEvent[] } | undefined;
+  let loaded: { path: string; events: readonly TraceEvent[] } | undefined;
   input.jobs.forEach(({ index, job }, k) => {
     const t0 = performance.now();
     let message: WorkerMessage;
     try {
-      if (loaded?.path !== job.trace) loaded = { path: job.trace, events: importTraceFile(job.trace).events };
+      if (loaded?.path !== job.trace) loaded = { path: job.trace, events: job.events ?? importTraceFile(job.trace).events };
       message = { kind: 'result', index, result: runReplayJob(job, loaded.events), ms: performance.now() - t0 };
     } catch (err) {
       message = { kind: 'result', index, error: err instanceof Error ? err.message : String(err), ms: performance.now() - t0 };
@@ -130,21 +139,30 @@ function tsxApiUrl(): string {
   return pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
 }
 
-function startWorker(data: WorkerInput): Worker {
-  const self = import.meta.url;
-  if (!fileURLToPath(self).endsWith('.ts')) return new Worker(new URL(self), { workerData: data });
-  const boot = `import(${JSON.stringify(tsxApiUrl())}).then(({ register }) => { register(); return import(${JSON.stringify(self)}); });`;
-  return new Worker(boot, { eval: true, workerData: data });
+/**
+ * A worker thread running the module at `url` with `workerData`: TypeScript source through tsx's
+ * hooks (see the module comment), built JavaScript directly. Other modules' workers (a benchmark's)
+ * start the same way.
+ */
+export function moduleWorker(url: string, workerData: unknown): Worker {
+  if (!fileURLToPath(url).endsWith('.ts')) return new Worker(new URL(url), { workerData });
+  const boot = `import(${JSON.stringify(tsxApiUrl())}).then(({ register }) => { register(); return import(${JSON.stringify(url)}); });`;
+  return new Worker(boot, { eval: true, workerData });
+}
+
+function startWorker(data: WorkerInput, entry: URL | undefined): Worker {
+  return entry ? new Worker(entry, { workerData: data }) : moduleWorker(import.meta.url, data);
 }
 
 /**
  * Runs `jobs` in worker threads and resolves with one result per job, in job order; `onProgress`
  * hears after every job. The calling thread only receives messages. A job that fails carries its
- * error; a worker that dies fails the jobs it had not finished.
+ * error; a worker that dies (or is terminated by `signal`) fails the jobs it had not finished.
  */
 export function runReplayJobs(jobs: readonly ReplayJob[], options: RunReplayJobsOptions = {}): Promise<ReplayJobResult[]> {
   const results: (ReplayJobResult | undefined)[] = jobs.map(() => undefined);
   if (jobs.length === 0) return Promise.resolve([]);
+  if (options.signal?.aborted) return Promise.resolve(jobs.map((job) => ({ job, error: 'cancelled', ms: 0 })));
   // Jobs of one trace go to the same worker, so it reads and tokenizes the trace once.
   const traces = [...new Set(jobs.map((j) => j.trace))];
   const count = Math.max(1, Math.min(options.workers ?? 1, traces.length));
@@ -154,11 +172,17 @@ export function runReplayJobs(jobs: readonly ReplayJob[], options: RunReplayJobs
   const runs = shares.map(
     (share) =>
       new Promise<void>((resolve) => {
-        const worker = startWorker(share);
+        const worker = startWorker(share, options.workerUrl);
         const finish = (why?: string) => {
           for (const { index, job } of share.jobs) results[index] ??= { job, error: why ?? 'the worker exited before this job finished', ms: 0 };
+          options.signal?.removeEventListener('abort', cancel);
           resolve();
         };
+        const cancel = () => {
+          finish('cancelled');
+          void worker.terminate();
+        };
+        options.signal?.addEventListener('abort', cancel, { once: true });
         worker.on('message', (m: WorkerMessage) => {
           if (m.kind === 'result') {
             const job = jobs[m.index] as ReplayJob;

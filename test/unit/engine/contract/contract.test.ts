@@ -50,8 +50,12 @@ describe('contract', () => {
       'controlAgent',
       'getUsage',
       'getProviderSettings',
+      'importTrace',
+      'listTraces',
+      'startComparison',
+      'getComparison',
     ]);
-    expect(eventNames).toEqual(['agent.updated', 'log', 'generation.started', 'item.changed', 'memory.changed', 'conversation.changed', 'run.changed', 'turn.completed', 'generation.created', 'context.refreshed', 'usage.recorded']);
+    expect(eventNames).toEqual(['agent.updated', 'log', 'generation.started', 'item.changed', 'memory.changed', 'conversation.changed', 'run.changed', 'turn.completed', 'generation.created', 'context.refreshed', 'usage.recorded', 'trace.imported', 'comparison.progress']);
   });
 
   it('refuses unknown keys in every command argument object', () => {

@@ -1,0 +1,124 @@
+import { z } from 'zod';
+
+/**
+ * DTOs of imported traces and of the comparisons that replay them: a recorded agent session is
+ * imported once into the workspace catalog (its normalized event stream), and a comparison replays
+ * some of them under several context strategies at one budget, priced by the provider cache model.
+ */
+
+/** The trace formats the host imports (the importers' `TraceFormat`). */
+export const TraceFormatSchema = z.enum(['openai-messages-json', 'claude-code-jsonl', 'codex-rollout-jsonl', 'swe-agent-traj']);
+
+export const TraceDtoSchema = z.object({
+  /** `tr_` + the first 16 hex digits of the file's SHA-256: the same bytes are the same trace. */
+  id: z.string(),
+  /** The file's base name. */
+  name: z.string(),
+  format: TraceFormatSchema,
+  /** Where the file was when it was imported (it is not read again). */
+  sourcePath: z.string(),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  /** ISO-8601 time of the import. */
+  importedAt: z.string(),
+  /** The main agent's recorded LLM calls: the steps a replay prices. */
+  steps: z.number().int().nonnegative(),
+  /** The main agent's tool calls. */
+  toolCalls: z.number().int().nonnegative(),
+  /** Normalized events of the whole file (subagents included). */
+  eventCount: z.number().int().nonnegative(),
+});
+export type TraceDto = z.infer<typeof TraceDtoSchema>;
+
+/** The engine's strategies, and the plain transcript priced without the engine. */
+export const ComparisonStrategySchema = z.enum(['variable', 'full_history', 'summary', 'aggressive_refresh', 'role_optimized', 'full_history_baseline']);
+export type ComparisonStrategy = z.infer<typeof ComparisonStrategySchema>;
+
+/** Budgets a comparison accepts (the same bounds as `strata compare --budget`). */
+export const COMPARISON_BUDGET = { min: 1000, max: 2_000_000 } as const;
+/** Traces and strategies one comparison may name (at most 20 × 6 replays). */
+export const COMPARISON_MAX_TRACES = 20;
+
+export const StartComparisonArgsSchema = z
+  .object({
+    traceIds: z
+      .array(z.string().min(1).max(200))
+      .min(1)
+      .max(COMPARISON_MAX_TRACES)
+      .refine((ids) => new Set(ids).size === ids.length, 'trace ids must not repeat'),
+    strategies: z
+      .array(ComparisonStrategySchema)
+      .min(1)
+      .max(ComparisonStrategySchema.options.length)
+      .refine((s) => new Set(s).size === s.length, 'strategies must not repeat'),
+    /** The agents' token budget (the baseline ignores it). */
+    budget: z.number().int().min(COMPARISON_BUDGET.min).max(COMPARISON_BUDGET.max),
+    /** Whose prompt cache prices the calls (default anthropic). */
+    provider: z.enum(['anthropic', 'openai']).optional(),
+  })
+  .strict();
+
+export const ComparisonStatusSchema = z.enum(['running', 'finished', 'failed']);
+
+/** One replay's figures, as `strata compare` tabulates them (`compareRows` of the one result). */
+export const ComparisonTotalsDtoSchema = z.object({
+  steps: z.number().int().nonnegative(),
+  promptTokens: z.number().int().nonnegative(),
+  meanPromptTokens: z.number().int().nonnegative(),
+  /** Prompt tokens not read from a cache (uncached input and cache writes). */
+  uncachedTokens: z.number().int().nonnegative(),
+  /** Anthropic list-price units (uncached 1, cache read 0.1, cache write 1.25 per token). */
+  cost: z.number().nonnegative(),
+  hitRate: z.number().min(0).max(1),
+  prefixReuse: z.number().min(0).max(1),
+  /** Mean needed-reference recall over the steps whose action names a file or symbol; null when none does. */
+  neededReferenceRecall: z.number().min(0).max(1).nullable(),
+  orphans: z.number().int().nonnegative(),
+  refreshes: z.number().int().nonnegative(),
+  /** Median wall time of the engine's work per step (machine-dependent). */
+  overheadP50Ms: z.number().nonnegative(),
+});
+
+/** One replayed step, for the charts. */
+export const ComparisonStepDtoSchema = z.object({
+  /** The trace's step number. */
+  step: z.number().int(),
+  promptTokens: z.number().int().nonnegative(),
+  cacheRead: z.number().int().nonnegative(),
+  cacheWrite: z.number().int().nonnegative(),
+  /** promptTokens − cacheRead, as the totals count it. */
+  uncached: z.number().int().nonnegative(),
+  prefixReuse: z.number().min(0).max(1),
+  /** Needed-reference recall; null when the step's action names no file or symbol. */
+  recall: z.number().min(0).max(1).nullable(),
+});
+
+export const ComparisonResultDtoSchema = z.object({
+  traceId: z.string(),
+  strategy: ComparisonStrategySchema,
+  /** The budget replayed; null for the baseline, which does not truncate. */
+  budget: z.number().int().positive().nullable(),
+  totals: ComparisonTotalsDtoSchema,
+  /** One entry per replayed step, in order. */
+  series: z.array(ComparisonStepDtoSchema),
+});
+
+export const ComparisonDtoSchema = z.object({
+  comparisonId: z.string(),
+  status: ComparisonStatusSchema,
+  traceIds: z.array(z.string()),
+  strategies: z.array(ComparisonStrategySchema),
+  budget: z.number().int().positive(),
+  provider: z.enum(['anthropic', 'openai']),
+  /** Milliseconds since the epoch; `finishedAt` is null while running. */
+  startedAt: z.number(),
+  finishedAt: z.number().nullable(),
+  /** Replays (trace × strategy) finished, with or without an error, and in all. */
+  progress: z.object({ done: z.number().int().nonnegative(), total: z.number().int().positive() }),
+  /** The replays that finished, in (trace, strategy) order. */
+  results: z.array(ComparisonResultDtoSchema),
+  /** The replays that failed, with why (the others still ran). */
+  errors: z.array(z.object({ traceId: z.string(), strategy: ComparisonStrategySchema, error: z.string() })),
+});
+export type ComparisonDto = z.infer<typeof ComparisonDtoSchema>;
+export type ComparisonResultDto = z.infer<typeof ComparisonResultDtoSchema>;
+export type ComparisonStepDto = z.infer<typeof ComparisonStepDtoSchema>;

@@ -1,0 +1,57 @@
+import { createHash } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
+import { basename, resolve } from 'node:path';
+import { StrataError, type TraceDto } from '../contract';
+import type { Catalog } from '../catalog/Catalog';
+import { importTraceText } from '../traces/importTrace';
+import { traceCounts } from '../traces/traceCounts';
+import { TraceImportError, type TraceImport } from '../traces/TraceEvent';
+
+/** Largest trace file read (the text and its event stream are both held in memory while importing). */
+export const MAX_TRACE_BYTES = 256 * 1024 * 1024;
+
+/**
+ * Import the trace file at `path` into the catalog (`[trace-import-idempotent]`,
+ * `[trace-import-atomic]`): the same bytes, wherever they lie, are the same trace, returned as
+ * stored without reading them again. A file that is missing, unreadable or not a trace the importers
+ * read (or that records no LLM call of its main agent, so there is nothing to replay) is refused
+ * with a `StrataError` naming the file (and the line, for a malformed trace) and writes nothing; a
+ * new trace is one row, written in one statement.
+ */
+export function importTraceIntoCatalog(catalog: Catalog, path: string, now: number): { trace: TraceDto; alreadyImported: boolean } {
+  const file = resolve(path);
+  const info = statSync(file, { throwIfNoEntry: false });
+  if (!info) throw new StrataError('not_found', `No trace file at ${file}.`);
+  if (!info.isFile()) throw new StrataError('invalid_args', `${file} is not a file; give the path of one trace file.`);
+  if (info.size > MAX_TRACE_BYTES) throw new StrataError('invalid_args', `${file} is ${Math.ceil(info.size / 2 ** 20)} MiB; traces up to ${MAX_TRACE_BYTES / 2 ** 20} MiB are imported.`);
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(file);
+  } catch (err) {
+    throw new StrataError('invalid_args', `Cannot read ${file}: ${(err as Error).message}`);
+  }
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  const stored = catalog.traceBySha256(sha256);
+  if (stored) return { trace: stored, alreadyImported: true };
+
+  let imported: TraceImport;
+  try {
+    imported = importTraceText(bytes.toString('utf8'), file);
+  } catch (err) {
+    if (err instanceof TraceImportError) throw new StrataError('invalid_args', err.message);
+    throw err;
+  }
+  const counts = traceCounts(imported.events);
+  if (counts.steps === 0) throw new StrataError('invalid_args', `${file}:1: the trace records no LLM call of its main agent, so there is nothing to replay.`);
+  const trace: TraceDto = {
+    id: `tr_${sha256.slice(0, 16)}`,
+    name: basename(file),
+    format: imported.format,
+    sourcePath: file,
+    sha256,
+    importedAt: new Date(now).toISOString(),
+    ...counts,
+  };
+  catalog.insertTrace(trace, imported.events);
+  return { trace, alreadyImported: false };
+}

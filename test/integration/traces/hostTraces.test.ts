@@ -1,0 +1,147 @@
+/**
+ * Traces end to end through the host's contract: a made-up session written by the test is
+ * imported, compared under two strategies in worker threads while the host keeps answering, and
+ * read back with totals and per-step series; bad arguments are refused before anything starts.
+ */
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { CommandName, ComparisonDto, StrataEvent, TraceDto } from '../../../engine/contract';
+import { Host } from '../../../engine/host';
+import { compareRows } from '../../../engine/traces/compare/compareTable';
+import { runReplayJob } from '../../../engine/traces/replay/replayWorker';
+import { dumpCatalog } from '../../support/catalogDump';
+import { quarterTokenizer } from '../../support/engineFixtures';
+import { tempDir } from '../../support/tempDir';
+import { SYNTHETIC_TRACE, writeSyntheticTrace, writeTruncatedTrace } from '../../support/traceFixtures';
+
+describe('traces and comparisons through the host', () => {
+  let tmp: ReturnType<typeof tempDir>;
+  let host: Host;
+  let catalogPath: string;
+  const events: StrataEvent[] = [];
+
+  beforeEach(() => {
+    tmp = tempDir();
+    catalogPath = join(tmp.dir, '.strata', 'catalog.sqlite');
+    host = Host.open({ catalogPath, workspaceName: 'traces', version: '1', workspaceDir: tmp.dir, tokenizer: quarterTokenizer });
+    events.length = 0;
+  });
+  afterEach(() => {
+    host.close();
+    tmp.remove();
+  });
+
+  const connect = async () => {
+    const conn = host.connect((e) => events.push(e));
+    await conn.call('subscribe', { events: ['trace.imported', 'comparison.progress'] });
+    return conn;
+  };
+  const value = async <T,>(name: CommandName, args: unknown): Promise<T> => {
+    const envelope = await host.connect(() => {}).call(name, args);
+    if (!envelope.ok) throw new Error(`${name}: ${envelope.error.code} ${envelope.error.message}`);
+    return envelope.value as T;
+  };
+  const error = async (name: CommandName, args: unknown) => {
+    const envelope = await host.connect(() => {}).call(name, args);
+    if (envelope.ok) throw new Error(`${name} succeeded: ${JSON.stringify(envelope.value)}`);
+    return envelope.error;
+  };
+
+  it('[trace-import-idempotent] [trace-catalog] importTrace stores and announces a trace once; listTraces lists it', async () => {
+    const conn = await connect();
+    const file = writeSyntheticTrace(tmp.dir);
+    const first = await conn.call('importTrace', { path: file });
+    expect(first).toMatchObject({ ok: true, value: { alreadyImported: false, trace: { name: 'session.json', format: SYNTHETIC_TRACE.format, steps: SYNTHETIC_TRACE.steps, toolCalls: SYNTHETIC_TRACE.toolCalls } } });
+    const trace = (first as { value: { trace: TraceDto } }).value.trace;
+    expect(events).toEqual([{ name: 'trace.imported', payload: { trace } }]);
+    expect(await conn.call('importTrace', { path: file })).toEqual({ ok: true, value: { trace, alreadyImported: true } });
+    expect(events).toHaveLength(1);
+    expect(await value('listTraces', {})).toEqual({ traces: [trace] });
+  });
+
+  it('[trace-import-atomic] a malformed file is invalid_args naming its line, a missing one not_found; nothing is written or announced', async () => {
+    await connect();
+    const before = dumpCatalog(catalogPath);
+    const truncated = writeTruncatedTrace(tmp.dir);
+    expect(await error('importTrace', { path: truncated })).toMatchObject({ code: 'invalid_args', message: expect.stringContaining(`${truncated}:9:`) });
+    expect(await error('importTrace', { path: join(tmp.dir, 'gone.jsonl') })).toMatchObject({ code: 'not_found' });
+    expect(await error('importTrace', { path: '' })).toMatchObject({ code: 'invalid_args', issues: [{ path: 'path' }] });
+    expect(dumpCatalog(catalogPath)).toEqual(before);
+    expect(events).toEqual([]);
+  });
+
+  it.each([
+    ['no trace', { traceIds: [], strategies: ['variable'], budget: 32_000 }, 'traceIds'],
+    ['a repeated trace', { traceIds: ['tr_a', 'tr_a'], strategies: ['variable'], budget: 32_000 }, 'traceIds'],
+    ['an unknown strategy', { traceIds: ['tr_a'], strategies: ['magic'], budget: 32_000 }, 'strategies.0'],
+    ['a repeated strategy', { traceIds: ['tr_a'], strategies: ['variable', 'variable'], budget: 32_000 }, 'strategies'],
+    ['no strategy', { traceIds: ['tr_a'], strategies: [], budget: 32_000 }, 'strategies'],
+    ['a budget too small', { traceIds: ['tr_a'], strategies: ['variable'], budget: 999 }, 'budget'],
+    ['a budget too large', { traceIds: ['tr_a'], strategies: ['variable'], budget: 2_000_001 }, 'budget'],
+    ['a fractional budget', { traceIds: ['tr_a'], strategies: ['variable'], budget: 32_000.5 }, 'budget'],
+    ['an unknown provider', { traceIds: ['tr_a'], strategies: ['variable'], budget: 32_000, provider: 'gemini' }, 'provider'],
+    ['an unknown key', { traceIds: ['tr_a'], strategies: ['variable'], budget: 32_000, window: 1 }, ''],
+  ])('[trace-compare] startComparison with %s is invalid_args and starts nothing', async (_what, args, path) => {
+    const refused = await error('startComparison', args);
+    expect(refused.code).toBe('invalid_args');
+    expect(refused.issues?.map((i) => i.path)).toContain(path);
+    expect(await error('getComparison', { comparisonId: 'cmp-1' })).toMatchObject({ code: 'not_found' });
+  });
+
+  it('[trace-compare] an unknown trace id is not_found and starts nothing', async () => {
+    const { trace } = await value<{ trace: TraceDto }>('importTrace', { path: writeSyntheticTrace(tmp.dir) });
+    expect(await error('startComparison', { traceIds: [trace.id, 'tr_0000000000000000'], strategies: ['variable'], budget: 32_000 })).toMatchObject({ code: 'not_found', message: expect.stringContaining('tr_0000000000000000') });
+    expect(await error('getComparison', { comparisonId: 'cmp-1' })).toMatchObject({ code: 'not_found' });
+  });
+
+  it('[trace-compare] [trace-compare-progress] [replay-worker] compares two strategies in worker threads, with progress, while the host keeps answering', async () => {
+    const conn = await connect();
+    const { trace } = await value<{ trace: TraceDto }>('importTrace', { path: writeSyntheticTrace(tmp.dir) });
+    const started = await conn.call('startComparison', { traceIds: [trace.id], strategies: ['variable', 'full_history_baseline'], budget: 32_000 });
+    expect(started).toMatchObject({ ok: true, value: { comparison: { comparisonId: 'cmp-1', status: 'running', progress: { done: 0, total: 2 }, budget: 32_000, provider: 'anthropic' } } });
+
+    // The replays run in workers: this thread (the host's) keeps firing timers and answering calls.
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 10);
+    const deadline = Date.now() + 90_000;
+    let comparison: ComparisonDto;
+    for (;;) {
+      comparison = (await value<{ comparison: ComparisonDto }>('getComparison', { comparisonId: 'cmp-1' })).comparison;
+      if (comparison.status !== 'running' || Date.now() > deadline) break;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    clearInterval(timer);
+    expect(ticks).toBeGreaterThan(0);
+    expect(await value('health', {})).toMatchObject({ ok: true });
+
+    expect(comparison).toMatchObject({ status: 'finished', progress: { done: 2, total: 2 }, errors: [], traceIds: [trace.id], strategies: ['variable', 'full_history_baseline'] });
+    expect(comparison.results.map((r) => [r.traceId, r.strategy, r.budget])).toEqual([
+      [trace.id, 'variable', 32_000],
+      [trace.id, 'full_history_baseline', null],
+    ]);
+    const stored = host.catalog.traceEvents(trace.id)!;
+    for (const r of comparison.results) {
+      expect(r.series).toHaveLength(trace.steps);
+      expect(r.totals.steps).toBe(trace.steps);
+      expect(r.series.reduce((n, s) => n + s.promptTokens, 0)).toBe(r.totals.promptTokens);
+      expect(r.series.every((s) => s.uncached === s.promptTokens - s.cacheRead && (s.recall === null || (s.recall >= 0 && s.recall <= 1)))).toBe(true);
+      // The figures are the table's, for the same replay made in this thread (timings aside).
+      const inThread = runReplayJob({ trace: trace.id, strategy: r.strategy, budget: 32_000, provider: 'anthropic' }, stored);
+      const { name, budget, traces, ...row } = compareRows([inThread])[0]!;
+      void [name, budget, traces];
+      const { overheadP50Ms, ...totals } = r.totals;
+      expect(totals).toEqual(row);
+      expect(overheadP50Ms).toBeGreaterThanOrEqual(0);
+    }
+    expect(comparison.results.find((r) => r.strategy === 'variable')!.totals.orphans).toBe(0);
+
+    // The final progress may wait out the pacing interval.
+    const progressOf = () => events.flatMap((e) => (e.name === 'comparison.progress' ? [e.payload] : []));
+    while (progressOf().at(-1)?.status !== 'finished' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    const progress = progressOf();
+    expect(progress.length).toBeGreaterThanOrEqual(1);
+    expect(progress.length).toBeLessThanOrEqual(2);
+    expect(progress.at(-1)).toEqual({ comparisonId: 'cmp-1', done: 2, total: 2, status: 'finished' });
+    expect(progress.map((p) => p.done)).toEqual([...progress.map((p) => p.done)].sort((a, b) => a - b));
+  }, 120_000);
+});

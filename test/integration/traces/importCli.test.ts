@@ -1,0 +1,83 @@
+/**
+ * `strata import` as a process (the CLI from source through test/support/runStrataCli.ts): exit
+ * codes, stdout and stderr, and the catalog left behind.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Catalog } from '../../../engine/catalog/Catalog';
+import { dumpCatalog } from '../../support/catalogDump';
+import { tempDir } from '../../support/tempDir';
+import { SYNTHETIC_TRACE, writeSyntheticTrace, writeTruncatedTrace } from '../../support/traceFixtures';
+
+const ROOT = join(import.meta.dirname, '..', '..', '..');
+const CLI = join(ROOT, 'test', 'support', 'runStrataCli.ts');
+
+function strata(...args: string[]): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', CLI, ...args], { cwd: ROOT, encoding: 'utf8', timeout: 60_000, env: { ...process.env, STRATA_DEMO_TICK_MS: '0' } });
+  if (r.error) throw r.error;
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('[cli-import] strata import', () => {
+  let tmp: ReturnType<typeof tempDir>;
+  let workspace: string;
+  let catalogPath: string;
+  beforeEach(() => {
+    tmp = tempDir();
+    workspace = join(tmp.dir, 'project');
+    catalogPath = join(workspace, '.strata', 'catalog.sqlite');
+  });
+  afterEach(() => tmp.remove());
+
+  it('[cli-import] [trace-import-idempotent] imports a trace and prints it; a second import says so and prints the same id', () => {
+    const file = writeSyntheticTrace(tmp.dir);
+    const first = strata('import', file, '--workspace', workspace);
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    const trace = JSON.parse(first.stdout) as { id: string; name: string; format: string; steps: number; toolCalls: number };
+    expect(trace).toMatchObject({ id: expect.stringMatching(/^tr_[0-9a-f]{16}$/), name: 'session.json', format: SYNTHETIC_TRACE.format, steps: SYNTHETIC_TRACE.steps, toolCalls: SYNTHETIC_TRACE.toolCalls });
+    const before = dumpCatalog(catalogPath);
+    expect(before.traces).toHaveLength(1);
+
+    const again = strata('import', file, '--workspace', workspace);
+    expect(again.code).toBe(0);
+    expect(again.stderr).toContain(`${file} was already imported as ${trace.id}`);
+    expect(JSON.parse(again.stdout)).toEqual(JSON.parse(first.stdout));
+    expect(dumpCatalog(catalogPath).traces).toEqual(before.traces);
+  }, 120_000);
+
+  it('[cli-import] [trace-import-atomic] a malformed trace exits 1 with file:line on stderr and changes nothing', () => {
+    strata('import', writeSyntheticTrace(tmp.dir), '--workspace', workspace);
+    const before = dumpCatalog(catalogPath);
+    const truncated = writeTruncatedTrace(tmp.dir);
+    const r = strata('import', truncated, '--workspace', workspace);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(new RegExp(`^strata: ${truncated}:9:\\d+: not valid JSON`));
+    expect(dumpCatalog(catalogPath)).toEqual(before);
+  }, 120_000);
+
+  it('[cli-import] without exactly one file it is a usage error (exit 2)', () => {
+    const r = strata('import', '--workspace', workspace);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('import needs exactly one file');
+    expect(existsSync(catalogPath)).toBe(false);
+  }, 60_000);
+
+  it('[cli-import] [catalog-single-writer] a catalog held by a running Strata is refused, saying so, and nothing is imported', () => {
+    // This test process plays the running control room: it holds the workspace's catalog.
+    const running = Catalog.open(catalogPath);
+    try {
+      const r = strata('import', writeSyntheticTrace(tmp.dir), '--workspace', workspace);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain("cannot import while a running Strata (a control room or web host) holds this workspace's catalog; close it, then run 'strata import' again.");
+      expect(r.stderr).toContain(`in use by another Strata process (pid ${process.pid}`);
+      expect(running.listTraces()).toEqual([]);
+    } finally {
+      running.close();
+    }
+  }, 60_000);
+});

@@ -1,0 +1,125 @@
+import Database from 'better-sqlite3';
+import { createHash } from 'node:crypto';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Catalog } from '../../../engine/catalog/Catalog';
+import { latestSchemaVersion, migrations } from '../../../engine/catalog/migrations';
+import { StrataError } from '../../../engine/contract';
+import { importTraceIntoCatalog } from '../../../engine/host/importTraceIntoCatalog';
+import { importTraceFile } from '../../../engine/traces/importTraceFile';
+import { dumpCatalog } from '../../support/catalogDump';
+import { tempDir } from '../../support/tempDir';
+import { SYNTHETIC_TRACE, writeSyntheticTrace, writeTruncatedTrace } from '../../support/traceFixtures';
+
+const T0 = Date.parse('2026-11-29T12:00:00Z');
+
+/** The StrataError `fn` throws. */
+function refusal(fn: () => unknown): StrataError {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof StrataError) return err;
+    throw err;
+  }
+  throw new Error('expected a refusal');
+}
+
+describe('imported traces in the workspace catalog', () => {
+  let tmp: ReturnType<typeof tempDir>;
+  let path: string;
+  let catalog: Catalog;
+  beforeEach(() => {
+    tmp = tempDir();
+    path = join(tmp.dir, 'catalog.sqlite');
+    catalog = Catalog.open(path);
+  });
+  afterEach(() => {
+    catalog.close();
+    tmp.remove();
+  });
+
+  it('[trace-catalog] a version-2 catalog migrates to the traces table and keeps what it held', () => {
+    catalog.close();
+    const old = join(tmp.dir, 'v2.sqlite');
+    const raw = new Database(old);
+    raw.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL) STRICT');
+    for (const m of migrations.filter((m) => m.version <= 2)) {
+      raw.exec(m.sql);
+      raw.prepare('INSERT INTO schema_migrations VALUES (?, ?, ?)').run(m.version, m.name, 'then');
+    }
+    raw.prepare('INSERT INTO meta (key, value) VALUES (?, ?)').run('kept', 'yes');
+    raw.close();
+    catalog = Catalog.open(old);
+    expect(latestSchemaVersion).toBe(3);
+    expect(catalog.schemaVersion()).toBe(3);
+    expect(catalog.getMeta('kept')).toBe('yes');
+    expect(catalog.listTraces()).toEqual([]);
+    expect(catalog.integrityCheck()).toBe('ok');
+  });
+
+  it('[trace-catalog] stores the trace with its counts and events, and reads them back after a reopen', () => {
+    const file = writeSyntheticTrace(tmp.dir);
+    const { trace, alreadyImported } = importTraceIntoCatalog(catalog, file, T0);
+    const sha256 = createHash('sha256').update(readFileSync(file)).digest('hex');
+    expect(alreadyImported).toBe(false);
+    expect(trace).toEqual({
+      id: `tr_${sha256.slice(0, 16)}`,
+      name: 'session.json',
+      format: SYNTHETIC_TRACE.format,
+      sourcePath: file,
+      sha256,
+      importedAt: '2026-11-29T12:00:00.000Z',
+      steps: SYNTHETIC_TRACE.steps,
+      toolCalls: SYNTHETIC_TRACE.toolCalls,
+      eventCount: SYNTHETIC_TRACE.eventCount,
+    });
+    catalog.close();
+    catalog = Catalog.open(path);
+    expect(catalog.getTrace(trace.id)).toEqual(trace);
+    expect(catalog.listTraces()).toEqual([trace]);
+    expect(catalog.traceEvents(trace.id)).toEqual(importTraceFile(file).events);
+    expect(catalog.traceEvents('tr_nope')).toBeUndefined();
+  });
+
+  it('[trace-catalog] lists traces newest first', () => {
+    const first = importTraceIntoCatalog(catalog, writeSyntheticTrace(tmp.dir, 'a.json', ' (a)'), T0).trace;
+    const second = importTraceIntoCatalog(catalog, writeSyntheticTrace(tmp.dir, 'b.json', ' (b)'), T0 + 1000).trace;
+    const sameTime = importTraceIntoCatalog(catalog, writeSyntheticTrace(tmp.dir, 'c.json', ' (c)'), T0 + 1000).trace;
+    expect(catalog.listTraces().map((t) => t.name)).toEqual([sameTime.name, second.name, first.name]);
+  });
+
+  it('[trace-import-idempotent] the same bytes from another path are the stored trace: no second row', () => {
+    const file = writeSyntheticTrace(tmp.dir);
+    const first = importTraceIntoCatalog(catalog, file, T0);
+    mkdirSync(join(tmp.dir, 'elsewhere'));
+    const copy = join(tmp.dir, 'elsewhere', 'renamed.json');
+    copyFileSync(file, copy);
+    const before = dumpCatalog(path);
+    const again = importTraceIntoCatalog(catalog, copy, T0 + 60_000);
+    expect(again).toEqual({ trace: first.trace, alreadyImported: true });
+    expect(dumpCatalog(path)).toEqual(before);
+    expect(catalog.listTraces()).toHaveLength(1);
+    // Different bytes are a different trace.
+    writeFileSync(copy, `${readFileSync(file, 'utf8')}\n`);
+    expect(importTraceIntoCatalog(catalog, copy, T0).alreadyImported).toBe(false);
+    expect(catalog.listTraces()).toHaveLength(2);
+  });
+
+  it('[trace-import-atomic] a missing file, a folder, a malformed trace and one without LLM calls are refused, naming the file, and write nothing', () => {
+    importTraceIntoCatalog(catalog, writeSyntheticTrace(tmp.dir), T0);
+    const before = dumpCatalog(path);
+    const missing = join(tmp.dir, 'no-such.jsonl');
+    expect(refusal(() => importTraceIntoCatalog(catalog, missing, T0))).toMatchObject({ code: 'not_found', message: `No trace file at ${missing}.` });
+    expect(refusal(() => importTraceIntoCatalog(catalog, tmp.dir, T0))).toMatchObject({ code: 'invalid_args', message: expect.stringContaining(`${tmp.dir} is not a file`) });
+    const truncated = writeTruncatedTrace(tmp.dir);
+    expect(refusal(() => importTraceIntoCatalog(catalog, truncated, T0))).toMatchObject({ code: 'invalid_args', message: expect.stringMatching(new RegExp(`^${truncated}:9:\\d+: not valid JSON`)) });
+    const notATrace = join(tmp.dir, 'notes.txt');
+    writeFileSync(notATrace, 'just some notes\n');
+    expect(refusal(() => importTraceIntoCatalog(catalog, notATrace, T0))).toMatchObject({ code: 'invalid_args', message: expect.stringMatching(/notes\.txt:1: unrecognised trace format/) });
+    const userOnly = join(tmp.dir, 'user-only.json');
+    writeFileSync(userOnly, JSON.stringify({ messages: [{ role: 'user', content: 'hello' }] }));
+    expect(refusal(() => importTraceIntoCatalog(catalog, userOnly, T0))).toMatchObject({ code: 'invalid_args', message: expect.stringContaining('user-only.json:1: the trace records no LLM call') });
+    expect(dumpCatalog(path)).toEqual(before);
+  });
+});

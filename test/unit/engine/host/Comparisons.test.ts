@@ -1,0 +1,169 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Catalog } from '../../../../engine/catalog/Catalog';
+import { type EventPayload, StrataError, type StrataEvent } from '../../../../engine/contract';
+import { Comparisons, COMPARISONS_KEPT, PROGRESS_INTERVAL_MS } from '../../../../engine/host/Comparisons';
+import { importTraceIntoCatalog } from '../../../../engine/host/importTraceIntoCatalog';
+import { manualClock } from '../../../../engine/ports/Clock';
+import { manualScheduler } from '../../../../engine/ports/Scheduler';
+import { compareRows } from '../../../../engine/traces/compare/compareTable';
+import { runReplayJob, type ReplayJob, type ReplayJobResult, type RunReplayJobsOptions } from '../../../../engine/traces/replay/replayWorker';
+import { quarterTokenizer } from '../../../support/engineFixtures';
+import { tempDir } from '../../../support/tempDir';
+import { SYNTHETIC_TRACE, writeSyntheticTrace } from '../../../support/traceFixtures';
+
+/** A batch the test finishes by hand. */
+interface Batch {
+  jobs: readonly ReplayJob[];
+  options: RunReplayJobsOptions;
+  resolve(results: ReplayJobResult[]): void;
+}
+
+/** What the worker would give, computed in this thread (a fast tokenizer: the figures need not be o200k's). */
+const replayed = (jobs: readonly ReplayJob[]): ReplayJobResult[] => jobs.map((job) => ({ job, result: runReplayJob(job, job.events ?? [], quarterTokenizer), ms: 1 }));
+
+describe('Comparisons', () => {
+  let tmp: ReturnType<typeof tempDir>;
+  let catalog: Catalog;
+  let clock: ReturnType<typeof manualClock>;
+  let scheduler: ReturnType<typeof manualScheduler>;
+  let batches: Batch[];
+  let progress: EventPayload<'comparison.progress'>[];
+  let comparisons: Comparisons;
+  let traceId: string;
+
+  beforeEach(() => {
+    tmp = tempDir();
+    catalog = Catalog.open(':memory:');
+    clock = manualClock(Date.parse('2026-11-29T12:00:00Z'));
+    scheduler = manualScheduler();
+    batches = [];
+    progress = [];
+    comparisons = new Comparisons({
+      catalog,
+      clock,
+      scheduler,
+      emit: (e: StrataEvent) => {
+        if (e.name === 'comparison.progress') progress.push(e.payload);
+      },
+      runJobs: (jobs, options = {}) => new Promise((resolve) => batches.push({ jobs, options, resolve })),
+    });
+    traceId = importTraceIntoCatalog(catalog, writeSyntheticTrace(tmp.dir), clock.now()).trace.id;
+  });
+  afterEach(() => {
+    comparisons.close();
+    catalog.close();
+    tmp.remove();
+  });
+
+  const settle = () => new Promise((r) => setImmediate(r));
+  const refusal = (fn: () => unknown): StrataError => {
+    try {
+      fn();
+    } catch (err) {
+      if (err instanceof StrataError) return err;
+      throw err;
+    }
+    throw new Error('expected a refusal');
+  };
+
+  it('[trace-compare] an unknown trace is not_found and starts nothing; a third running comparison is a conflict', () => {
+    expect(refusal(() => comparisons.start({ traceIds: [traceId, 'tr_missing'], strategies: ['variable'], budget: 32_000 }))).toMatchObject({ code: 'not_found', message: expect.stringContaining('tr_missing') });
+    expect(batches).toHaveLength(0);
+    expect(refusal(() => comparisons.get('cmp-1')).code).toBe('not_found');
+    comparisons.start({ traceIds: [traceId], strategies: ['variable'], budget: 32_000 });
+    comparisons.start({ traceIds: [traceId], strategies: ['summary'], budget: 32_000 });
+    expect(refusal(() => comparisons.start({ traceIds: [traceId], strategies: ['variable'], budget: 32_000 })).code).toBe('conflict');
+    expect(batches).toHaveLength(2);
+  });
+
+  it('[trace-compare] hands the stored events to the replays and reports compareRows figures and one series entry per step', async () => {
+    const started = comparisons.start({ traceIds: [traceId], strategies: ['variable', 'full_history_baseline'], budget: 32_000, provider: 'openai' });
+    expect(started).toMatchObject({ comparisonId: 'cmp-1', status: 'running', progress: { done: 0, total: 2 }, results: [], errors: [], provider: 'openai', finishedAt: null });
+    const [batch] = batches as [Batch];
+    expect(batch.jobs.map((j) => [j.trace, j.strategy, j.budget, j.provider])).toEqual([
+      [traceId, 'variable', 32_000, 'openai'],
+      [traceId, 'full_history_baseline', 32_000, 'openai'],
+    ]);
+    expect(batch.jobs[0]?.events).toEqual(catalog.traceEvents(traceId));
+    const results = replayed(batch.jobs);
+    batch.resolve(results);
+    await settle();
+    const done = comparisons.get('cmp-1');
+    // The value handed out earlier is not changed behind the caller's back.
+    expect(started.status).toBe('running');
+    expect(done).toMatchObject({ status: 'finished', progress: { done: 2, total: 2 }, errors: [], finishedAt: clock.now() });
+    expect(done.results.map((r) => [r.strategy, r.budget, r.series.length])).toEqual([
+      ['variable', 32_000, SYNTHETIC_TRACE.steps],
+      ['full_history_baseline', null, SYNTHETIC_TRACE.steps],
+    ]);
+    results.forEach((r, i) => {
+      const { name, budget, traces, ...row } = compareRows([r.result!])[0]!;
+      void [name, budget, traces];
+      expect(done.results[i]!.totals).toEqual({ ...row, overheadP50Ms: r.result!.totals.overheadP50Ms });
+      expect(done.results[i]!.series).toEqual(
+        r.result!.steps.map((s) => ({ step: s.step, promptTokens: s.promptTokens, cacheRead: s.cacheRead, cacheWrite: s.cacheWrite, uncached: s.promptTokens - s.cacheRead, prefixReuse: s.prefixReuse, recall: s.neededReferenceRecall ?? null })),
+      );
+    });
+  });
+
+  it('[trace-compare] failed replays are listed with why; a comparison whose replays all fail is failed', async () => {
+    comparisons.start({ traceIds: [traceId], strategies: ['variable', 'summary'], budget: 32_000 });
+    const [batch] = batches as [Batch];
+    batch.resolve([replayed(batch.jobs.slice(0, 1))[0]!, { job: batch.jobs[1]!, error: 'the replay worker failed: boom', ms: 0 }]);
+    await settle();
+    expect(comparisons.get('cmp-1')).toMatchObject({ status: 'finished', errors: [{ traceId, strategy: 'summary', error: 'the replay worker failed: boom' }] });
+    comparisons.start({ traceIds: [traceId], strategies: ['variable'], budget: 32_000 });
+    batches[1]!.resolve([{ job: batches[1]!.jobs[0]!, error: 'cancelled', ms: 0 }]);
+    await settle();
+    expect(comparisons.get('cmp-2')).toMatchObject({ status: 'failed', results: [], errors: [{ strategy: 'variable', error: 'cancelled' }] });
+  });
+
+  it('[trace-compare-progress] sends at most one progress per finished replay and per interval, and never loses the final status', async () => {
+    comparisons.start({ traceIds: [traceId], strategies: ['variable', 'full_history', 'summary', 'aggressive_refresh', 'role_optimized', 'full_history_baseline'], budget: 32_000 });
+    const [batch] = batches as [Batch];
+    for (let done = 1; done <= 6; done++) batch.options.onProgress?.({ done, total: 6, trace: traceId, strategy: 'variable', budget: 32_000 });
+    // The first went at once; the rest of this burst waits for the next interval, newest first.
+    expect(progress).toEqual([{ comparisonId: 'cmp-1', done: 1, total: 6, status: 'running' }]);
+    scheduler.tick();
+    expect(progress.at(-1)).toEqual({ comparisonId: 'cmp-1', done: 5, total: 6, status: 'running' });
+    scheduler.tick();
+    expect(progress).toHaveLength(2);
+    expect(scheduler.active()).toBe(0);
+    batch.resolve(replayed(batch.jobs));
+    await settle();
+    // Within the interval of the last one sent: it waits for the timer, then it is the last event.
+    expect(progress).toHaveLength(2);
+    scheduler.tick();
+    expect(progress.at(-1)).toEqual({ comparisonId: 'cmp-1', done: 6, total: 6, status: 'finished' });
+    expect(progress.length).toBeLessThanOrEqual(6);
+    expect(scheduler.active()).toBe(0);
+    // Once the interval has passed, a progress goes at once.
+    clock.advance(PROGRESS_INTERVAL_MS);
+    comparisons.start({ traceIds: [traceId], strategies: ['variable', 'summary'], budget: 32_000 });
+    batches[1]!.options.onProgress?.({ done: 1, total: 2, trace: traceId, strategy: 'variable', budget: 32_000 });
+    expect(progress.at(-1)).toEqual({ comparisonId: 'cmp-2', done: 1, total: 2, status: 'running' });
+  });
+
+  it(`[trace-compare] keeps the newest ${COMPARISONS_KEPT} comparisons`, async () => {
+    for (let i = 0; i < COMPARISONS_KEPT + 1; i++) {
+      comparisons.start({ traceIds: [traceId], strategies: ['variable'], budget: 32_000 });
+      batches.at(-1)!.resolve([{ job: batches.at(-1)!.jobs[0]!, error: 'skipped', ms: 0 }]);
+      await settle();
+    }
+    expect(refusal(() => comparisons.get('cmp-1')).code).toBe('not_found');
+    expect(comparisons.get('cmp-2').comparisonId).toBe('cmp-2');
+    expect(comparisons.get(`cmp-${COMPARISONS_KEPT + 1}`).status).toBe('failed');
+  });
+
+  it('[trace-compare] closing terminates the running replays and announces nothing more', async () => {
+    comparisons.start({ traceIds: [traceId], strategies: ['variable'], budget: 32_000 });
+    const [batch] = batches as [Batch];
+    comparisons.close();
+    expect(batch.options.signal?.aborted).toBe(true);
+    const before = progress.length;
+    batch.resolve([{ job: batch.jobs[0]!, error: 'cancelled', ms: 0 }]);
+    await settle();
+    scheduler.tick();
+    expect(progress).toHaveLength(before);
+  });
+});
