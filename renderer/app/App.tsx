@@ -5,11 +5,27 @@ import { AgentPane } from '../views/AgentPane';
 import { AgentTree } from '../views/AgentTree';
 import { LogStrip } from '../views/LogStrip';
 import { useStrata } from './StoreContext';
+import { ViewTabs } from './ViewTabs';
+import type { ViewName } from '../store/uiSlice';
+
+/**
+ * The view shown in the main area for each tab. Views register here; a view not built yet shows
+ * what it will hold, so the tab is never blank.
+ */
+const MAIN_VIEWS: Record<ViewName, () => React.ReactNode> = {
+  agent: () => <AgentPane />,
+  charts: () => <p className="empty">Cache and prompt charts appear here.</p>,
+  compare: () => <p className="empty">Strategy comparisons appear here.</p>,
+  memory: () => <p className="empty">Project memory appears here.</p>,
+  skills: () => <p className="empty">Skills appear here.</p>,
+  events: () => <p className="empty">The event log appears here.</p>,
+};
 
 /** The control room shell: header, agent tree on the left, the selected agent, the event log. */
 export function App() {
   const connection = useStrata((s) => s.connection);
   const totals = useStrata(useShallow(selectTotals));
+  const view = useStrata((s) => s.ui.view);
   return (
     <div className="shell">
       <header className="topbar">
@@ -33,7 +49,10 @@ export function App() {
         <AgentTree />
       </aside>
       <main className="main">
-        <AgentPane />
+        <ViewTabs />
+        <div className="view" role="tabpanel" id={`view-${view}`} aria-labelledby={`tab-${view}`}>
+          {MAIN_VIEWS[view]()}
+        </div>
       </main>
       <LogStrip />
     </div>

@@ -1,6 +1,7 @@
 import type { AgentDetailDto, AgentDto, HealthDto, StrataEvent } from '../../engine/contract';
 import type { ConnectionStatus } from '../api/wsBridge';
 import type { Transport } from '../api/pickBridge';
+import type { ViewName } from './uiSlice';
 
 /** Everything that can change the store: host events, snapshots from commands, and UI intents. */
 export type Action =
@@ -8,6 +9,7 @@ export type Action =
   | { type: 'agents.snapshot'; agents: AgentDto[] }
   | { type: 'agent.detail'; detail: AgentDetailDto }
   | { type: 'agent.select'; agentId: string | null }
+  | { type: 'view.select'; view: ViewName }
   | { type: 'tree.toggle'; agentId: string }
   | { type: 'tree.filter'; text: string }
   | { type: 'connection.status'; status: ConnectionStatus; transport?: Transport }

@@ -7,6 +7,27 @@ import { renderWithStore } from '../renderWithStore';
 describe('App', () => {
   afterEach(cleanup);
 
+  it('the view tabs switch the main area by click and by arrow keys, Home and End', async () => {
+    const { store } = renderWithStore(<App />);
+    const tab = (name: string) => screen.getByRole('tab', { name });
+    expect(tab('Agent').getAttribute('aria-selected')).toBe('true');
+    expect(screen.getByRole('tabpanel').id).toBe('view-agent');
+    act(() => tab('Memory').click());
+    expect(store.getState().ui.view).toBe('memory');
+    expect(screen.getByRole('tabpanel').getAttribute('aria-labelledby')).toBe('tab-memory');
+    const key = (el: HTMLElement, k: string) => act(() => void el.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true })));
+    key(tab('Memory'), 'ArrowRight');
+    expect(store.getState().ui.view).toBe('skills');
+    expect(document.activeElement).toBe(tab('Skills'));
+    key(tab('Skills'), 'End');
+    expect(store.getState().ui.view).toBe('events');
+    key(tab('Events'), 'ArrowRight');
+    expect(store.getState().ui.view).toBe('agent');
+    key(tab('Agent'), 'Home');
+    expect(store.getState().ui.view).toBe('agent');
+    expect(tab('Charts').tabIndex).toBe(-1);
+  });
+
   it('shows "connecting…" until health arrives, then the workspace name', () => {
     const { store } = renderWithStore(<App />);
     expect(screen.getByText('connecting…')).toBeTruthy();

@@ -27,6 +27,14 @@ describe('reduceUi', () => {
     expect(reduceUi(filtered, { type: 'agent.select', agentId: null }).selectedAgentId).toBeNull();
   });
 
+  it('view.select switches the main view and keeps the same state object when it is already shown', () => {
+    expect(uiInitialState.view).toBe('agent');
+    const charts = reduceUi(uiInitialState, { type: 'view.select', view: 'charts' });
+    expect(charts.view).toBe('charts');
+    expect(charts.selectedAgentId).toBe(uiInitialState.selectedAgentId);
+    expect(reduceUi(charts, { type: 'view.select', view: 'charts' })).toBe(charts);
+  });
+
   it('ignores actions that are not UI intents', () => {
     expect(reduceUi(uiInitialState, { type: 'connection.error', message: 'x' })).toBe(uiInitialState);
   });
