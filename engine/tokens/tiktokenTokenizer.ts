@@ -15,10 +15,11 @@ export type TiktokenEncodingName = 'o200k_base' | 'cl100k_base';
 
 const RANKS: Record<TiktokenEncodingName, TiktokenBPE> = { o200k_base: o200kBase, cl100k_base: cl100kBase };
 
-/** A built encoder and the pre-tokenization pattern it splits text with. */
+/** A built encoder, the pre-tokenization pattern it splits text with, and its per-piece counts. */
 interface Loaded {
   tiktoken: Tiktoken;
   pieces: RegExp;
+  counts: Map<string, number>;
 }
 const loaded = new Map<TiktokenEncodingName, Loaded>();
 
@@ -26,7 +27,7 @@ function load(encoding: TiktokenEncodingName): Loaded {
   let entry = loaded.get(encoding);
   if (!entry) {
     const ranks = RANKS[encoding];
-    entry = { tiktoken: new Tiktoken(ranks), pieces: new RegExp(ranks.pat_str, 'gu') };
+    entry = { tiktoken: new Tiktoken(ranks), pieces: new RegExp(ranks.pat_str, 'gu'), counts: new Map() };
     loaded.set(encoding, entry);
   }
   return entry;
@@ -38,42 +39,53 @@ function load(encoding: TiktokenEncodingName): Loaded {
 // exact up to it, within about two tokens per chunk beyond it.
 const MAX_PIECE = 128;
 
-const encodeLength = (tiktoken: Tiktoken, text: string): number =>
-  text === '' ? 0 : tiktoken.encode(text, [], []).length;
+/** Distinct pieces remembered per encoding before the memo starts over (a few MB at most). */
+const MAX_MEMO_PIECES = 200_000;
 
-/** Tokens of one over-long piece, counted chunk by chunk; runs repeat chunks, so they are memoized. */
-function countLongPiece(tiktoken: Tiktoken, piece: string, seen: Map<string, number>): number {
+/**
+ * A copy of `s` that does not keep the text it was cut from alive: V8 represents a substring of
+ * 13+ units as a view of its parent, and a memo key must not pin a whole prompt. Concatenating
+ * and slicing flattens into a fresh string of `s`'s own length.
+ */
+const detached = (s: string): string => ` ${s}`.slice(1);
+
+/**
+ * Tokens of one pre-token or chunk, memoized per encoding: the encoder splits text into the same
+ * few thousand words over and over, and merging each again dominated the counting time.
+ */
+function pieceTokens(entry: Loaded, piece: string): number {
+  let n = entry.counts.get(piece);
+  if (n === undefined) {
+    if (entry.counts.size >= MAX_MEMO_PIECES) entry.counts.clear();
+    n = entry.tiktoken.encode(piece, [], []).length;
+    entry.counts.set(detached(piece), n);
+  }
+  return n;
+}
+
+/** Tokens of one over-long piece, counted chunk by chunk. */
+function countLongPiece(entry: Loaded, piece: string): number {
   let tokens = 0;
   for (let start = 0; start < piece.length; ) {
     let end = Math.min(start + MAX_PIECE, piece.length);
     const last = piece.charCodeAt(end - 1);
     if (end < piece.length && last >= 0xd800 && last <= 0xdbff) end--;
-    const chunk = piece.slice(start, end);
-    let count = seen.get(chunk);
-    if (count === undefined) {
-      count = encodeLength(tiktoken, chunk);
-      seen.set(chunk, count);
-    }
-    tokens += count;
+    tokens += pieceTokens(entry, piece.slice(start, end));
     start = end;
   }
   return tokens;
 }
 
+/**
+ * The encoder splits text with this same pattern and merges each piece on its own (special-token
+ * text being plain text here), so the count is the sum of the pieces' counts: exactly what
+ * `encode(text, [], []).length` returns, with each distinct piece merged once.
+ */
 function countTokens(encoding: TiktokenEncodingName, text: string): number {
-  const { tiktoken, pieces } = load(encoding);
+  const entry = load(encoding);
   let tokens = 0;
-  let from = 0;
-  const seen = new Map<string, number>();
-  // The same pattern the encoder splits with, so the text between long pieces is cut at piece
-  // boundaries and encodes exactly as it would inside the whole text.
-  for (const match of text.matchAll(pieces)) {
-    if (match[0].length <= MAX_PIECE) continue;
-    tokens += encodeLength(tiktoken, text.slice(from, match.index));
-    tokens += countLongPiece(tiktoken, match[0], seen);
-    from = match.index + match[0].length;
-  }
-  return tokens + encodeLength(tiktoken, from === 0 ? text : text.slice(from));
+  for (const [piece] of text.matchAll(entry.pieces)) tokens += piece.length <= MAX_PIECE ? pieceTokens(entry, piece) : countLongPiece(entry, piece);
+  return tokens;
 }
 
 /**

@@ -1,21 +1,22 @@
 // The comparison benchmark: every shared trace (read in place from ../shared/traces, never copied)
 // under every engine strategy, the full-history baseline and every peer library, at budgets 32k and
-// 100k; the provider cache model prices every call. Prints one table per budget and the issue's
-// targets with what was measured; writes bench/results/compare.json and compare.md. Not a test: it
-// asserts nothing. Run with `npm run bench:compare` (`-- <files or folders>` to pick traces,
-// `-- --no-peers` to leave the peers out).
+// 100k; the provider cache model prices every call. Engine and peer jobs share one pool of 2 worker
+// threads (compare/compareWorker.ts: a trace's jobs stay on one worker, the largest trace first).
+// Prints one table per budget and the issue's targets with what was measured; writes
+// bench/results/compare.json and compare.md; progress on stderr. Not a test: it asserts nothing.
+// Run with `npm run bench:compare` (`-- <files or folders>` to pick traces, `-- --no-peers` to
+// leave the peers out, `-- --mastra-own-encoder` to add Mastra's limiter counting with its own
+// encoder: off by default, since it is not our tokenizer and costs more than all the rest).
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { CacheProvider } from '../../engine/providers/cacheModel';
 import { strategies } from '../../engine/strategies/strategies';
 import type { StrategyName } from '../../engine/strategies/Strategy';
 import { compareRows, formatCompareTable, type CompareRow } from '../../engine/traces/compare/compareTable';
-import { runCompare, traceFiles } from '../../engine/traces/compare/runCompare';
-import { importTraceFile } from '../../engine/traces/importTraceFile';
-import type { ReplayResult } from '../../engine/traces/replay/ReplayTypes';
-import { memoTokenizer } from '../../engine/traces/replay/replayWorker';
-import { replayPeer } from './compare/peerReplay';
-import { peerAdapters } from './compare/peers';
+import { compareJobs, traceFiles } from '../../engine/traces/compare/runCompare';
+import { type CompareJob, jobName, runCompareJobs } from './compare/compareWorker';
+import { benchPeerAdapters, mastraTokenLimiterOwnEncoder } from './compare/peers';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const args = process.argv.slice(2);
@@ -27,31 +28,25 @@ if (paths.length === 0 && !existsSync(tracesDir)) {
 }
 const files = traceFiles(paths.length ? paths : [join(tracesDir, 'openai-messages-json'), join(tracesDir, 'claude-code-jsonl'), join(tracesDir, 'codex-rollout-jsonl'), join(tracesDir, 'mini-swe-agent-traj-json'), join(tracesDir, 'swe-agent-traj')].filter(existsSync));
 const BUDGETS = [32_000, 100_000];
+const WORKERS = 2;
+const provider: CacheProvider = 'anthropic';
 const engineStrategies = Object.keys(strategies) as StrategyName[];
-const withPeers = !args.includes('--no-peers');
+const peers = args.includes('--no-peers') ? [] : [...benchPeerAdapters, ...(args.includes('--mastra-own-encoder') ? [mastraTokenLimiterOwnEncoder] : [])];
+const engineJobs = compareJobs({ files, strategies: [...engineStrategies, 'full_history_baseline'], budgets: BUDGETS, provider });
+// Trace by trace: the engine's jobs first (in runCompare's order, so `variable` counts its trace cold), then the peers'.
+const jobs: CompareJob[] = files.flatMap((trace) => [...engineJobs.filter((j) => j.trace === trace), ...peers.flatMap((p) => BUDGETS.map((budget) => ({ trace, peer: p.name, budget, provider })))]);
 
 const t0 = performance.now();
-process.stderr.write(`bench:compare: ${files.length} traces × (${engineStrategies.length} strategies × ${BUDGETS.length} budgets + baseline)${withPeers ? ` + ${peerAdapters.length} peers × ${BUDGETS.length} budgets` : ''}\n`);
-const enginePart = runCompare({
-  files,
-  strategies: [...engineStrategies, 'full_history_baseline'],
-  budgets: BUDGETS,
-  provider: 'anthropic',
-  workers: 2,
-  onProgress: (p) => process.stderr.write(`\r  engine [${p.done}/${p.total}] ${p.strategy} @ ${p.budget}`.padEnd(70)),
+process.stderr.write(`bench:compare: ${files.length} traces × (${engineStrategies.length} strategies × ${BUDGETS.length} budgets + baseline${peers.length ? ` + ${peers.length} peers × ${BUDGETS.length} budgets` : ''}) = ${jobs.length} jobs on ${WORKERS} workers\n`);
+const done = await runCompareJobs(jobs, {
+  workers: WORKERS,
+  onResult: ({ job }, n, total) => process.stderr.write(`\r  [${n}/${total}] ${jobName(job)} @ ${job.budget} ${basename(job.trace)}`.slice(0, 110).padEnd(110)),
 });
-const peerResults: ReplayResult[] = [];
-if (withPeers) {
-  const tokenizer = memoTokenizer();
-  for (const file of files) {
-    const events = importTraceFile(file).events;
-    for (const peer of peerAdapters) for (const budget of BUDGETS) peerResults.push(await replayPeer(events, peer, { budget, tokenizer, provider: 'anthropic' }));
-  }
-}
-const run = await enginePart;
 const seconds = (performance.now() - t0) / 1000;
 process.stderr.write('\n');
-const all = [...run.results, ...peerResults];
+const all = done.flatMap((d) => (d.result ? [d.result] : []));
+const errors = done.flatMap((d) => (d.error === undefined ? [] : [{ trace: d.job.trace, strategy: jobName(d.job), budget: d.job.budget, error: d.error }]));
+for (const e of errors) process.stderr.write(`  failed: ${e.strategy} @ ${e.budget} ${basename(e.trace)}: ${e.error}\n`);
 const rows = compareRows(all);
 for (const budget of BUDGETS) {
   console.log(`\nbudget ${budget.toLocaleString('en-US')} tokens (baseline: no truncation)`);
@@ -60,19 +55,19 @@ for (const budget of BUDGETS) {
 
 // The issue's targets, measured.
 const lines: string[] = [];
-const long = run.results.filter((r) => r.strategy === 'variable' && r.totals.steps > 50);
+const long = all.filter((r) => r.strategy === 'variable' && r.totals.steps > 50);
 for (const budget of BUDGETS) {
   const at = long.filter((r) => r.budget === budget);
   const met = at.filter((r) => r.totals.prefixReuse >= 0.95);
   lines.push(`variable @ ${budget}: prefix reuse >= 95% on ${met.length} of ${at.length} traces longer than 50 steps (lowest ${(Math.min(...at.map((r) => r.totals.prefixReuse)) * 100).toFixed(1)}%); orphaned tool results ${at.reduce((n, r) => n + r.totals.orphanedToolResults, 0)}`);
   const v = rows.find((r) => r.name === 'variable' && r.budget === budget);
-  const peers = rows.filter((r) => r.budget === budget && peerAdapters.some((p) => p.name === r.name) && r.name !== 'fullHistory');
-  const best = peers.sort((a, b) => a.uncachedTokens - b.uncachedTokens)[0];
+  const peerRows = rows.filter((r) => r.budget === budget && peers.some((p) => p.name === r.name) && r.name !== 'fullHistory');
+  const best = peerRows.sort((a, b) => a.uncachedTokens - b.uncachedTokens)[0];
   if (v && best) lines.push(`variable @ ${budget} vs best peer (${best.name}): ${(best.uncachedTokens / Math.max(1, v.uncachedTokens)).toFixed(2)}x fewer uncached prompt tokens (target 3x); recall ${fmt(v.neededReferenceRecall)} vs ${fmt(best.neededReferenceRecall)}`);
   const p50 = at.map((r) => r.totals.overheadP50Ms).sort((a, b) => a - b);
   lines.push(`variable @ ${budget}: per-step engine overhead p50 ${p50[Math.floor(p50.length / 2)]?.toFixed(1)} ms (median over traces; target < 5 ms)`);
 }
-lines.push(`whole benchmark: ${seconds.toFixed(0)} s (target < 300 s), ${run.errors.length} failed jobs`);
+lines.push(`whole benchmark: ${seconds.toFixed(0)} s (target < 300 s), ${errors.length} failed jobs`);
 console.log(`\ntargets:\n${lines.map((l) => `  ${l}`).join('\n')}`);
 
 function fmt(x: number | null): string {
@@ -81,7 +76,9 @@ function fmt(x: number | null): string {
 
 const out = join(root, 'bench', 'results');
 mkdirSync(out, { recursive: true });
-writeFileSync(join(out, 'compare.json'), `${JSON.stringify({ seconds, files, rows, targets: lines, errors: run.errors, results: all.map((r) => ({ ...r, steps: r.steps })) })}\n`);
+// Each job's wall time in its worker, to see where the time goes without a profiler.
+const jobTimes = done.map((d) => ({ trace: basename(d.job.trace), name: jobName(d.job), budget: d.job.budget, ms: Math.round(d.ms) }));
+writeFileSync(join(out, 'compare.json'), `${JSON.stringify({ seconds, files, rows, targets: lines, errors, jobTimes, results: all.map((r) => ({ ...r, steps: r.steps })) })}\n`);
 const md = [`# Strategy comparison`, '', `${files.length} traces, ${seconds.toFixed(0)} s.`, '', ...BUDGETS.flatMap((b) => [`## Budget ${b}`, '', '```', formatCompareTable(rows.filter((r: CompareRow) => r.budget === b || (r.budget === null && b === BUDGETS[0]))), '```', '']), '## Targets', '', ...lines.map((l) => `- ${l}`), ''].join('\n');
 writeFileSync(join(out, 'compare.md'), md);
 console.log(`\nwrote bench/results/compare.json and compare.md`);
