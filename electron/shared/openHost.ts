@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { modelRunDeps } from '../../engine/host/modelRunDeps';
+import { demoAgentsFromEnv } from '../../engine/host/demo/scaledDemoRun';
 import { Host, locateWorkspace, type WorkspaceLocation } from '../../engine/host';
 
 /**
@@ -58,6 +59,7 @@ export function openHost(o: { workspace?: string | undefined; userDataDir?: stri
     runDeps: location.demo || !o.workspace ? { providerSettings: modelRunDeps('.').providerSettings } : modelRunDeps(resolve(o.workspace)),
     memory: process.env.STRATA_MEMORY !== 'off',
     demoTickMs: demoTickMs(),
+    demoAgents: demoAgentsFromEnv(process.env),
     onInternalError: (err, command) => console.error(`strata: command "${command}" failed:`, err),
     replayWorkerUrl: builtReplayWorker(),
   });

@@ -2,7 +2,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { type StrataEvent, type WireCall, type WireReply, wirePath } from '../../engine/contract';
+import { MAX_TRACE_CONTENT_BYTES, type StrataEvent, type WireCall, type WireReply, wirePath } from '../../engine/contract';
 import type { HostConnection } from '../../engine/host';
 import { rendererCsp } from '../shared/csp';
 import { readStatic } from './staticFiles';
@@ -25,7 +25,8 @@ export interface WebHost {
   close(): Promise<void>;
 }
 
-const MAX_FRAME_BYTES = 1 << 20;
+/** Room for the largest `importTraceContent` call, JSON-escaped (quotes and backslashes double). */
+const MAX_FRAME_BYTES = 2 * MAX_TRACE_CONTENT_BYTES + (1 << 20);
 
 const sameSecret = (a: string, b: string): boolean => {
   const x = Buffer.from(a);

@@ -4,7 +4,7 @@ import { GenerationDiffDtoSchema, GenerationDtoSchema, GenerationSummaryDtoSchem
 import { MemoryEntryDtoSchema, PurgeReportDtoSchema } from './memoryDto';
 import { ConversationDtoSchema, SkillsDtoSchema } from './conversationDto';
 import { ProviderSettingsDtoSchema, RunDtoSchema, StartRunArgsSchema, UsageDtoSchema } from './runDto';
-import { ComparisonDtoSchema, StartComparisonArgsSchema, TraceDtoSchema } from './traceDto';
+import { ComparisonDtoSchema, ImportTraceContentArgsSchema, StartComparisonArgsSchema, TraceDtoSchema } from './traceDto';
 import { eventNames, type EventName } from './events';
 
 const EventNameSchema = z.enum(eventNames as [EventName, ...EventName[]]);
@@ -152,6 +152,15 @@ export const Commands = {
    */
   importTrace: {
     args: z.object({ path: z.string().min(1).max(4096) }).strict(),
+    result: z.object({ trace: TraceDtoSchema, alreadyImported: z.boolean() }),
+  },
+  /**
+   * Import a trace sent as text (a file picked or dropped in a view, whose host path is unknown):
+   * the same checks, SHA-256 idempotence and catalog row as `importTrace`; `invalid_args` over
+   * {@link MAX_TRACE_CONTENT_BYTES} UTF-8 bytes. The trace's `sourcePath` is `upload:<name>`.
+   */
+  importTraceContent: {
+    args: ImportTraceContentArgsSchema,
     result: z.object({ trace: TraceDtoSchema, alreadyImported: z.boolean() }),
   },
   /** The imported traces, newest first. */

@@ -29,6 +29,21 @@ export const TraceDtoSchema = z.object({
 });
 export type TraceDto = z.infer<typeof TraceDtoSchema>;
 
+/**
+ * Largest trace text `importTraceContent` takes, in UTF-8 bytes (a file picked or dropped in a view;
+ * larger files are imported by path). The web host's frame limit is sized from it.
+ */
+export const MAX_TRACE_CONTENT_BYTES = 16 * 2 ** 20;
+
+export const ImportTraceContentArgsSchema = z
+  .object({
+    /** The file's base name as the view has it (a path is reduced to its base name). */
+    name: z.string().min(1).max(255),
+    /** The whole file as text (a string never has fewer UTF-16 units than UTF-8 bytes are counted later). */
+    content: z.string().min(1, 'the file is empty').max(MAX_TRACE_CONTENT_BYTES, `traces up to ${MAX_TRACE_CONTENT_BYTES / 2 ** 20} MiB can be imported by content; import a larger file by its path`),
+  })
+  .strict();
+
 /** The engine's strategies, and the plain transcript priced without the engine. */
 export const ComparisonStrategySchema = z.enum(['variable', 'full_history', 'summary', 'aggressive_refresh', 'role_optimized', 'full_history_baseline']);
 export type ComparisonStrategy = z.infer<typeof ComparisonStrategySchema>;

@@ -39,6 +39,8 @@ export interface HostOptions {
   demoDir?: string;
   /** Milliseconds between demo steps; 0 or absent seeds without playing. */
   demoTickMs?: number;
+  /** Scale the demo to this many agents (load tests, `STRATA_DEMO_AGENTS`); absent: the bundled demo. */
+  demoAgents?: number;
   clock?: Clock;
   scheduler?: Scheduler;
   /** Token counting for the engine (default: o200k_base through js-tiktoken). */
@@ -127,6 +129,7 @@ export class Host {
         if (!this.closed) this.hub.emit({ name: 'log', payload: { entry } });
       },
       newEngine: (c) => this.newEngine(tokenizer, c),
+      ...(options.demoAgents !== undefined ? { demoAgents: options.demoAgents } : {}),
       turnScope: {
         open: () => {
           this.held = [];

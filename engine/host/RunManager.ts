@@ -17,6 +17,7 @@ import { hitRate } from '../runtime/UsageLedger';
 import type { SkillRegistry } from '../skills/SkillRegistry';
 import type { Tokenizer } from '../tokens/Tokenizer';
 import { generateDemoRun } from './demo/generateDemoRun';
+import { scaledDemoRun } from './demo/scaledDemoRun';
 import { EventBatcher } from './EventBatcher';
 import { HostRun, type RunSpec } from './HostRun';
 import { demoToolItems } from './demoToolItems';
@@ -53,6 +54,8 @@ export interface RunManagerDeps {
   turnScope?: { open(): void; flush(): void; close(): void };
   /** What the host knows about each provider (never a key). */
   providerSettings?: () => ProviderSettingsDto[];
+  /** Play the demo scaled to this many agents (`scaledDemoRun`, for load tests); absent: the bundled demo. */
+  demoAgents?: number;
 }
 
 /**
@@ -253,7 +256,7 @@ export class RunManager {
   }
 
   #demoRun(tickMs: number): HostRun {
-    const script = generateDemoRun(1);
+    const script = this.deps.demoAgents !== undefined ? scaledDemoRun(this.deps.demoAgents) : generateDemoRun(1);
     const clock = manualClock(DEMO_T0);
     const engine = this.#newEngine(clock);
     const model = createCacheModel({ provider: 'anthropic' });

@@ -10,7 +10,7 @@ import type { MemoryRecord } from '../memory/MemoryRecord';
 import type { MemoryStore } from '../memory/store/MemoryStore';
 import type { WorktreeView } from '../memory/recall/WorktreeView';
 import { toGenerationDiffDto, toGenerationDto, toGenerationSummary, toItemDto } from './engineDtos';
-import { importTraceIntoCatalog } from './importTraceIntoCatalog';
+import { importTraceContentIntoCatalog, importTraceIntoCatalog } from './importTraceIntoCatalog';
 import { proposalFromItem, toMemoryDto } from './memoryDtos';
 import { toAgentDto } from './toAgentDto';
 
@@ -175,6 +175,11 @@ export function createHandlers(ctx: HostContext): Handlers {
 
     importTrace: ({ path }) => {
       const imported = importTraceIntoCatalog(catalog, path, ctx.now());
+      if (!imported.alreadyImported) ctx.traceImported(imported.trace);
+      return imported;
+    },
+    importTraceContent: ({ name, content }) => {
+      const imported = importTraceContentIntoCatalog(catalog, { name, content }, ctx.now());
       if (!imported.alreadyImported) ctx.traceImported(imported.trace);
       return imported;
     },

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import { StrataError, type TraceDto } from '../contract';
+import { MAX_TRACE_CONTENT_BYTES, StrataError, type TraceDto } from '../contract';
 import type { Catalog } from '../catalog/Catalog';
 import { importTraceText } from '../traces/importTrace';
 import { traceCounts } from '../traces/traceCounts';
@@ -30,24 +30,44 @@ export function importTraceIntoCatalog(catalog: Catalog, path: string, now: numb
   } catch (err) {
     throw new StrataError('invalid_args', `Cannot read ${file}: ${(err as Error).message}`);
   }
-  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  return importTraceBytes(catalog, { bytes, name: basename(file), sourcePath: file }, now);
+}
+
+/**
+ * Import trace text sent by a view (`[trace-import-content]`): a file the user picked or dropped,
+ * whose path the host cannot know. The same checks, idempotence by SHA-256 and catalog row as
+ * {@link importTraceIntoCatalog}; `name` is the file's base name as the view had it, and is also
+ * the `sourcePath` recorded (prefixed `upload:`), since there is no host path.
+ */
+export function importTraceContentIntoCatalog(catalog: Catalog, o: { name: string; content: string }, now: number): { trace: TraceDto; alreadyImported: boolean } {
+  const name = basename(o.name.replace(/\\/g, '/'));
+  if (!name || name === '.' || name === '..') throw new StrataError('invalid_args', `"${o.name}" is not a file name; give the trace file's base name.`);
+  const bytes = Buffer.from(o.content, 'utf8');
+  if (bytes.length > MAX_TRACE_CONTENT_BYTES) {
+    throw new StrataError('invalid_args', `${name} is ${(bytes.length / 2 ** 20).toFixed(1)} MiB; traces up to ${MAX_TRACE_CONTENT_BYTES / 2 ** 20} MiB can be imported by content. Import a larger file by its path (strata import <file>).`);
+  }
+  return importTraceBytes(catalog, { bytes, name, sourcePath: `upload:${name}` }, now);
+}
+
+function importTraceBytes(catalog: Catalog, o: { bytes: Buffer; name: string; sourcePath: string }, now: number): { trace: TraceDto; alreadyImported: boolean } {
+  const sha256 = createHash('sha256').update(o.bytes).digest('hex');
   const stored = catalog.traceBySha256(sha256);
   if (stored) return { trace: stored, alreadyImported: true };
 
   let imported: TraceImport;
   try {
-    imported = importTraceText(bytes.toString('utf8'), file);
+    imported = importTraceText(o.bytes.toString('utf8'), o.sourcePath);
   } catch (err) {
     if (err instanceof TraceImportError) throw new StrataError('invalid_args', err.message);
     throw err;
   }
   const counts = traceCounts(imported.events);
-  if (counts.steps === 0) throw new StrataError('invalid_args', `${file}:1: the trace records no LLM call of its main agent, so there is nothing to replay.`);
+  if (counts.steps === 0) throw new StrataError('invalid_args', `${o.sourcePath}:1: the trace records no LLM call of its main agent, so there is nothing to replay.`);
   const trace: TraceDto = {
     id: `tr_${sha256.slice(0, 16)}`,
-    name: basename(file),
+    name: o.name,
     format: imported.format,
-    sourcePath: file,
+    sourcePath: o.sourcePath,
     sha256,
     importedAt: new Date(now).toISOString(),
     ...counts,

@@ -45,6 +45,7 @@ const samples: { [K in CommandName]: CommandArgs<K> } = {
   getUsage: { agentId: 'primary' },
   getProviderSettings: {},
   importTrace: { path: '/no/such/trace.jsonl' },
+  importTraceContent: { name: 'session.json', content: JSON.stringify({ messages: [{ role: 'user', content: 'Fix it.' }, { role: 'assistant', content: 'Fixed.' }] }) },
   listTraces: {},
   startComparison: { traceIds: ['tr_0000000000000000'], strategies: ['variable', 'full_history_baseline'], budget: 32_000 },
   getComparison: { comparisonId: 'cmp-1' },

@@ -1,4 +1,4 @@
-import { writeFileSync, mkdirSync } from 'node:fs';
+import { writeFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type CommandName, Commands, type StrataEvent } from '../../engine/contract';
@@ -104,6 +104,7 @@ describe('Host over a temp-dir catalog with the demo workspace', () => {
       stopRun: { runId: 'demo' },
       startRun: { driver: 'trace', tickMs: 0 },
       importTrace: { path: writeSyntheticTrace(tmp.dir) },
+      importTraceContent: { name: 'session.json', content: readFileSync(writeSyntheticTrace(tmp.dir, 'upload.json', ' (uploaded)'), 'utf8') },
       listTraces: {},
       startComparison: undefined,
       getComparison: { comparisonId: 'cmp-1' },

@@ -46,6 +46,18 @@ afterAll(async () => {
 });
 
 describe('headless web host: the contract over a WebSocket', () => {
+  it('[trace-import-content] carries an importTraceContent call of several MiB (the frame limit is sized from the content cap)', async () => {
+    const client = await WsTestClient.connect(wsUrl(web.token));
+    try {
+      const padding = 'x'.repeat(3 * 2 ** 20);
+      const content = JSON.stringify({ messages: [{ role: 'system', content: padding }, { role: 'user', content: 'Fix "it".' }, { role: 'assistant', content: 'Fixed.' }] }, null, 2);
+      const envelope = await client.call('importTraceContent', { name: 'large.json', content });
+      expect(envelope).toMatchObject({ ok: true, value: { alreadyImported: false, trace: { name: 'large.json', sourcePath: 'upload:large.json', steps: 1 } } });
+    } finally {
+      client.close();
+    }
+  });
+
   it('listens on 127.0.0.1 with a random port and puts the token in its URL', () => {
     expect(web.port).toBeGreaterThan(0);
     expect(web.url).toBe(`http://127.0.0.1:${web.port}/?token=${web.token}`);

@@ -51,6 +51,7 @@ describe('contract', () => {
       'getUsage',
       'getProviderSettings',
       'importTrace',
+      'importTraceContent',
       'listTraces',
       'startComparison',
       'getComparison',
