@@ -1,9 +1,14 @@
 import { useShallow } from 'zustand/react/shallow';
 import { percent } from '../components/format';
 import { selectTotals } from '../store/selectors';
-import { AgentPane } from '../views/AgentPane';
+import { AgentView } from '../views/agent/AgentView';
 import { AgentTree } from '../views/AgentTree';
+import { ChartsView } from '../views/ChartsView';
+import { EventsView } from '../views/EventsView';
 import { LogStrip } from '../views/LogStrip';
+import { CompareView } from '../views/compare/CompareView';
+import { MemoryView } from '../views/memory/MemoryView';
+import { SkillsView } from '../views/skills/SkillsView';
 import { useStrata } from './StoreContext';
 import { ViewTabs } from './ViewTabs';
 import type { ViewName } from '../store/uiSlice';
@@ -13,12 +18,12 @@ import type { ViewName } from '../store/uiSlice';
  * what it will hold, so the tab is never blank.
  */
 const MAIN_VIEWS: Record<ViewName, () => React.ReactNode> = {
-  agent: () => <AgentPane />,
-  charts: () => <p className="empty">Cache and prompt charts appear here.</p>,
-  compare: () => <p className="empty">Strategy comparisons appear here.</p>,
-  memory: () => <p className="empty">Project memory appears here.</p>,
-  skills: () => <p className="empty">Skills appear here.</p>,
-  events: () => <p className="empty">The event log appears here.</p>,
+  agent: () => <AgentView />,
+  charts: () => <ChartsView />,
+  compare: () => <CompareView />,
+  memory: () => <MemoryView />,
+  skills: () => <SkillsView />,
+  events: () => <EventsView />,
 };
 
 /** The control room shell: header, agent tree on the left, the selected agent, the event log. */

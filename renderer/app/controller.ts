@@ -1,15 +1,20 @@
 import type { StrataApi } from '../../engine/contract';
 import type { StrataStore } from '../store/store';
+import { AGENT_VIEW_EVENTS, createAgentViewController, type AgentViewController } from './agentViewController';
+import { compareMemoryEvents, createCompareMemoryController, type CompareMemoryController } from './compareMemoryController';
+import { EVENT_LOG_EVENTS, USAGE_EVENTS } from '../store/usageActions';
 
 /**
  * The service layer between the api and the store: views call these, never the transport.
  * Subscribe first, then list, so no change falls between the snapshot and the live events
  * (the agents slice drops anything older than what it holds).
  */
-export interface Controller {
+export interface Controller extends AgentViewController, CompareMemoryController {
   /** Subscribe to host events and load the workspace; call again after a reconnect. */
   sync(): Promise<void>;
   select(agentId: string | null): Promise<void>;
+  /** Backfill one agent's per call usage for the charts (live calls keep arriving as events). */
+  loadUsage(agentId: string): Promise<void>;
 }
 
 export function createController(api: StrataApi, store: StrataStore): Controller {
@@ -21,27 +26,50 @@ export function createController(api: StrataApi, store: StrataStore): Controller
     dispatch({ type: 'agent.detail', detail });
   };
 
+  const agentView = createAgentViewController(api, store);
+  const { onEvent: compareMemoryOnEvent, resync: compareMemoryResync, ...compareMemory } = createCompareMemoryController(api, store);
+
   return {
+    ...agentView,
+    ...compareMemory,
     async sync() {
       try {
-        await api.subscribe(['agent.updated', 'log'], (event) => dispatch({ type: 'event', event }));
+        // Views share events (run.changed, memory.changed…): subscribe to each once.
+        await api.subscribe([...new Set(['agent.updated', 'log', ...USAGE_EVENTS, ...EVENT_LOG_EVENTS, ...AGENT_VIEW_EVENTS, ...compareMemoryEvents] as const)], (event) => {
+          dispatch({ type: 'event', event });
+          agentView.onEvent(event);
+          compareMemoryOnEvent(event);
+        });
+        compareMemoryResync();
         const [health, list] = await Promise.all([api.health({}), api.listAgents({})]);
         dispatch({ type: 'connection.health', health });
         dispatch({ type: 'agents.snapshot', agents: list.agents });
         const selected = store.getState().ui.selectedAgentId ?? list.agents[0]?.agentId ?? null;
         if (selected) await this.select(selected);
+        await agentView.loadRuns();
       } catch (err) {
         report(err);
+      }
+    },
+    async loadUsage(agentId) {
+      dispatch({ type: 'usage.loading', agentId });
+      try {
+        dispatch({ type: 'usage.snapshot', usage: await api.getUsage({ agentId }) });
+      } catch {
+        // An agent outside the current run has no usage to load: its charts fill from live calls.
+        dispatch({ type: 'usage.failed', agentId });
       }
     },
     async select(agentId) {
       dispatch({ type: 'agent.select', agentId });
       if (!agentId) return;
+      const generations = agentView.loadGenerations(agentId);
       try {
         await loadDetail(agentId);
       } catch (err) {
         report(err);
       }
+      await generations;
     },
   };
 }

@@ -2,6 +2,9 @@ import type { AgentDetailDto, AgentDto, HealthDto, StrataEvent } from '../../eng
 import type { ConnectionStatus } from '../api/wsBridge';
 import type { Transport } from '../api/pickBridge';
 import type { ViewName } from './uiSlice';
+import type { AgentViewAction } from './agentViewActions';
+import type { UsageAction } from './usageActions';
+import type { CompareMemoryAction } from './compareMemoryActions';
 
 /** Everything that can change the store: host events, snapshots from commands, and UI intents. */
 export type Action =
@@ -14,4 +17,7 @@ export type Action =
   | { type: 'tree.filter'; text: string }
   | { type: 'connection.status'; status: ConnectionStatus; transport?: Transport }
   | { type: 'connection.health'; health: HealthDto }
-  | { type: 'connection.error'; message: string };
+  | { type: 'connection.error'; message: string }
+  | AgentViewAction
+  | UsageAction
+  | CompareMemoryAction;

@@ -16,16 +16,16 @@ const matches = (a: AgentDto, text: string) =>
 const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
- * The agent tree flattened in display order (depth-first, siblings by id). With a filter, an agent
- * shows when it or a descendant matches, so matches keep their ancestry; collapsing is ignored
+ * The agent tree flattened in display order (depth-first, siblings by id). With a filter (text and/or
+ * statuses, both must hold), an agent shows when it or a descendant matches, so matches keep their ancestry; collapsing is ignored
  * while filtering.
  */
 export const selectTreeRows = memoizeLast(
-  (s: RootState): [RootState['agents'], Record<string, true>, string] => [s.agents, s.ui.collapsed, s.ui.filter],
+  (s: RootState): [RootState['agents'], Record<string, true>, string, RootState['ui']['statusFilter']] => [s.agents, s.ui.collapsed, s.ui.filter, s.ui.statusFilter],
   buildTreeRows,
 );
 
-function buildTreeRows(agents: RootState['agents'], collapsedIds: Record<string, true>, filter: string): TreeRow[] {
+function buildTreeRows(agents: RootState['agents'], collapsedIds: Record<string, true>, filter: string, statuses: RootState['ui']['statusFilter'] = []): TreeRow[] {
   const { byId, order } = agents;
   const children = new Map<string | null, string[]>();
   for (const id of order) {
@@ -39,10 +39,12 @@ function buildTreeRows(agents: RootState['agents'], collapsedIds: Record<string,
   for (const list of children.values()) list.sort(byCodeUnits);
 
   const text = filter.trim().toLowerCase();
+  const filtering = text !== '' || statuses.length > 0;
   const visible = new Set<string>();
-  if (text) {
+  if (filtering) {
     const mark = (id: string): boolean => {
-      let any = matches(byId[id] as AgentDto, text);
+      const a = byId[id] as AgentDto;
+      let any = matches(a, text) && (statuses.length === 0 || statuses.includes(a.status));
       for (const c of children.get(id) ?? []) any = mark(c) || any;
       if (any) visible.add(id);
       return any;
@@ -52,9 +54,9 @@ function buildTreeRows(agents: RootState['agents'], collapsedIds: Record<string,
 
   const rows: TreeRow[] = [];
   const walk = (id: string, depth: number) => {
-    if (text && !visible.has(id)) return;
-    const kids = (children.get(id) ?? []).filter((c) => !text || visible.has(c));
-    const collapsed = !text && Boolean(collapsedIds[id]);
+    if (filtering && !visible.has(id)) return;
+    const kids = (children.get(id) ?? []).filter((c) => !filtering || visible.has(c));
+    const collapsed = !filtering && Boolean(collapsedIds[id]);
     rows.push({ agent: byId[id] as AgentDto, depth, hasChildren: kids.length > 0, collapsed });
     if (!collapsed) for (const c of kids) walk(c, depth + 1);
   };

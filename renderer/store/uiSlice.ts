@@ -1,3 +1,4 @@
+import type { AgentStatus } from '../../engine/contract';
 import type { Action } from './actions';
 
 /** The main area's views; the agent tree stays on the left in every one. */
@@ -10,9 +11,11 @@ export interface UiState {
   /** Collapsed tree nodes. */
   collapsed: Record<string, true>;
   filter: string;
+  /** Statuses the tree shows; empty shows every status. */
+  statusFilter: AgentStatus[];
 }
 
-export const uiInitialState: UiState = { view: 'agent', selectedAgentId: null, collapsed: {}, filter: '' };
+export const uiInitialState: UiState = { view: 'agent', selectedAgentId: null, collapsed: {}, filter: '', statusFilter: [] };
 
 export function reduceUi(state: UiState, action: Action): UiState {
   switch (action.type) {
@@ -28,6 +31,8 @@ export function reduceUi(state: UiState, action: Action): UiState {
     }
     case 'tree.filter':
       return { ...state, filter: action.text };
+    case 'tree.statusFilter':
+      return { ...state, statusFilter: [...action.statuses] };
     default:
       return state;
   }

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useController, useStrata } from '../app/StoreContext';
 import { StatusBadge } from '../components/StatusBadge';
@@ -5,8 +6,8 @@ import { UtilizationBar } from '../components/UtilizationBar';
 import { percent, timeOfDay, tokens } from '../components/format';
 import { selectChildren, selectLog, selectSelectedAgent } from '../store/selectors';
 
-/** The selected agent: identity, live figures, children and its own log. */
-export function AgentPane() {
+/** The selected agent: identity, live figures, children and its own log; `actions` go in its header, `inspector` above the log. */
+export function AgentPane({ actions, inspector }: { actions?: ReactNode; inspector?: ReactNode } = {}) {
   const agent = useStrata(selectSelectedAgent);
   const children = useStrata(useShallow((s) => (agent ? selectChildren(s, agent.agentId) : [])));
   const log = useStrata(useShallow((s) => (agent ? selectLog(s, 30, agent.agentId) : [])));
@@ -23,6 +24,7 @@ export function AgentPane() {
         <span className="pane__gen">generation {agent.generation}</span>
         <UtilizationBar used={agent.tokens} budget={agent.budget} />
         <span title="CacheRead / (Input + CacheRead + CacheWrite)">hit {percent(agent.cacheHitRate)}</span>
+        {actions}
       </header>
       <p className="pane__task">{agent.task}</p>
       <dl className="facts">
@@ -49,6 +51,7 @@ export function AgentPane() {
               ))}
         </dd>
       </dl>
+      {inspector}
       <h3>Log</h3>
       <ol className="log" aria-label={`Log of ${agent.agentId}`}>
         {log.map((e) => (

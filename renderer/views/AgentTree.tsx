@@ -1,16 +1,122 @@
-import { selectTreeRows } from '../store/selectors';
+import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import type { AgentStatus } from '../../engine/contract';
+import { selectTreeRows, type TreeRow } from '../store/selectors';
+import { selectStatusFilter } from '../store/agentViewSelectors';
 import { useController, useDispatch, useStrata } from '../app/StoreContext';
 import { StatusBadge } from '../components/StatusBadge';
 import { UtilizationBar } from '../components/UtilizationBar';
 import { percent } from '../components/format';
+import { visibleWindow } from './visibleWindow';
+import './agent.css';
 
-/** The live agent tree: primary -> workers -> probes/reviewers, with status and utilization. */
+/** Height of one tree row in pixels (two lines: the figures, then the task). Rows never wrap. */
+export const TREE_ROW_HEIGHT = 44;
+/** Viewport height assumed before the first measurement (and in a DOM without layout). */
+const FALLBACK_VIEWPORT = 640;
+const STATUSES: AgentStatus[] = ['running', 'waiting', 'refreshing', 'done', 'failed'];
+
+/**
+ * The live agent tree: primary -> workers -> probes/reviewers, with status, generation,
+ * utilization and hit rate. Only the rows in view (plus a few) are in the DOM, so hundreds of
+ * agents scroll smoothly; the tree keeps WAI-ARIA keyboard use (arrows, Home, End, Enter).
+ */
 export function AgentTree() {
   const rows = useStrata(selectTreeRows);
   const selected = useStrata((s) => s.ui.selectedAgentId);
   const filter = useStrata((s) => s.ui.filter);
+  const statuses = useStrata(selectStatusFilter);
+  const counts = useStrata(useShallow((s) => STATUSES.map((st) => s.agents.order.filter((id) => s.agents.byId[id]?.status === st).length)));
   const dispatch = useDispatch();
   const controller = useController();
+
+  const viewport = useRef<HTMLDivElement>(null);
+  const [scrollTop, setScrollTop] = useState(0);
+  const [height, setHeight] = useState(FALLBACK_VIEWPORT);
+  const [activeId, setActiveId] = useState<string | null>(null);
+  const focusPending = useRef(false);
+
+  useLayoutEffect(() => {
+    const el = viewport.current;
+    if (!el) return;
+    const measure = () => setHeight(el.clientHeight > 0 ? el.clientHeight : FALLBACK_VIEWPORT);
+    measure();
+    if (typeof ResizeObserver === 'undefined') return;
+    const ro = new ResizeObserver(measure);
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, []);
+
+  const activeIndex = Math.max(0, rows.findIndex((r) => r.agent.agentId === (activeId ?? selected)));
+  const active = rows[activeIndex];
+  const { start, end } = visibleWindow({ count: rows.length, rowHeight: TREE_ROW_HEIGHT, scrollTop, height, overscan: 6 });
+
+  // After a key moved the active row, focus it once it is rendered.
+  useEffect(() => {
+    if (!focusPending.current || !active) return;
+    focusPending.current = false;
+    const rows = viewport.current?.querySelectorAll<HTMLElement>('[role="treeitem"]') ?? [];
+    [...rows].find((el) => el.dataset.agentId === active.agent.agentId)?.focus();
+  });
+
+  const moveTo = (index: number) => {
+    const row = rows[Math.min(Math.max(index, 0), rows.length - 1)];
+    const el = viewport.current;
+    if (!row) return;
+    const i = rows.indexOf(row);
+    if (el) {
+      const top = i * TREE_ROW_HEIGHT;
+      if (top < el.scrollTop) el.scrollTop = top;
+      else if (top + TREE_ROW_HEIGHT > el.scrollTop + height) el.scrollTop = top + TREE_ROW_HEIGHT - height;
+      setScrollTop(el.scrollTop);
+    }
+    focusPending.current = true;
+    setActiveId(row.agent.agentId);
+  };
+
+  const onKey = (e: KeyboardEvent) => {
+    if (!active) return;
+    const parentIndex = () => rows.findIndex((r) => r.agent.agentId === active.agent.parent);
+    switch (e.key) {
+      case 'ArrowDown':
+        moveTo(activeIndex + 1);
+        break;
+      case 'ArrowUp':
+        moveTo(activeIndex - 1);
+        break;
+      case 'Home':
+        moveTo(0);
+        break;
+      case 'End':
+        moveTo(rows.length - 1);
+        break;
+      case 'PageDown':
+        moveTo(activeIndex + Math.max(1, Math.floor(height / TREE_ROW_HEIGHT) - 1));
+        break;
+      case 'PageUp':
+        moveTo(activeIndex - Math.max(1, Math.floor(height / TREE_ROW_HEIGHT) - 1));
+        break;
+      case 'ArrowRight':
+        if (active.hasChildren && active.collapsed) dispatch({ type: 'tree.toggle', agentId: active.agent.agentId });
+        else if (active.hasChildren) moveTo(activeIndex + 1);
+        break;
+      case 'ArrowLeft':
+        if (active.hasChildren && !active.collapsed) dispatch({ type: 'tree.toggle', agentId: active.agent.agentId });
+        else if (parentIndex() >= 0) moveTo(parentIndex());
+        break;
+      case 'Enter':
+      case ' ':
+        void controller.select(active.agent.agentId);
+        break;
+      default:
+        return;
+    }
+    e.preventDefault();
+  };
+
+  const toggleStatus = (st: AgentStatus) =>
+    dispatch({ type: 'tree.statusFilter', statuses: statuses.includes(st) ? statuses.filter((x) => x !== st) : [...statuses, st] });
+  const filtering = filter.trim() !== '' || statuses.length > 0;
 
   return (
     <nav className="tree" aria-label="Agents">
@@ -22,38 +128,84 @@ export function AgentTree() {
         value={filter}
         onChange={(e) => dispatch({ type: 'tree.filter', text: e.target.value })}
       />
-      <ul className="tree__list" role="tree">
-        {rows.map(({ agent, depth, hasChildren, collapsed }) => (
-          <li
-            key={agent.agentId}
-            role="treeitem"
-            aria-level={depth + 1}
-            aria-selected={agent.agentId === selected}
-            aria-expanded={hasChildren ? !collapsed : undefined}
-            data-agent-id={agent.agentId}
-            className={`tree__row${agent.agentId === selected ? ' tree__row--selected' : ''}`}
-            style={{ paddingLeft: `${0.5 + depth * 1.1}rem` }}
-          >
-            <button
-              className="tree__twisty"
-              aria-label={collapsed ? `Expand ${agent.agentId}` : `Collapse ${agent.agentId}`}
-              disabled={!hasChildren}
-              onClick={() => dispatch({ type: 'tree.toggle', agentId: agent.agentId })}
-            >
-              {hasChildren ? (collapsed ? '▸' : '▾') : ''}
-            </button>
-            <button className="tree__select" onClick={() => void controller.select(agent.agentId)} title={agent.task}>
-              <span className="tree__id">{agent.agentId}</span>
-              <span className="tree__role">{agent.role}</span>
-              <StatusBadge status={agent.status} />
-              <span className="tree__gen" title="generation">g{agent.generation}</span>
-              <UtilizationBar used={agent.tokens} budget={agent.budget} compact />
-              <span className="tree__hit" title="provider cache hit rate">{percent(agent.cacheHitRate)}</span>
-            </button>
-          </li>
+      <div className="tree__statuses" role="group" aria-label="Filter by status">
+        {STATUSES.map((st, i) => (
+          <button key={st} className={`chip status--${st}`} aria-pressed={statuses.includes(st)} onClick={() => toggleStatus(st)} title={`Show ${st} agents`}>
+            {st} <span className="chip__count">{counts[i]}</span>
+          </button>
         ))}
-      </ul>
-      {rows.length === 0 && <p className="empty">{filter ? 'No agent matches the filter.' : 'No agents in this workspace yet.'}</p>}
+        {statuses.length > 0 && (
+          <button className="chip chip--clear" onClick={() => dispatch({ type: 'tree.statusFilter', statuses: [] })}>
+            all
+          </button>
+        )}
+      </div>
+      <div className="tree__viewport" ref={viewport} onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}>
+        <ul className="tree__list" role="tree" aria-label="Agent tree" style={{ height: rows.length * TREE_ROW_HEIGHT }} onKeyDown={onKey}>
+          {rows.slice(start, end).map((row, k) => (
+            <TreeItem
+              key={row.agent.agentId}
+              row={row}
+              top={(start + k) * TREE_ROW_HEIGHT}
+              selected={row.agent.agentId === selected}
+              active={row === active}
+              onFocus={() => setActiveId(row.agent.agentId)}
+              onToggle={() => dispatch({ type: 'tree.toggle', agentId: row.agent.agentId })}
+              onSelect={() => {
+                setActiveId(row.agent.agentId);
+                void controller.select(row.agent.agentId);
+              }}
+            />
+          ))}
+        </ul>
+        {rows.length === 0 && <p className="empty">{filtering ? 'No agent matches the filter.' : 'No agents in this workspace yet.'}</p>}
+      </div>
     </nav>
+  );
+}
+
+function TreeItem(p: { row: TreeRow; top: number; selected: boolean; active: boolean; onFocus(): void; onToggle(): void; onSelect(): void }) {
+  const { agent, depth, hasChildren, collapsed } = p.row;
+  return (
+    <li
+      role="treeitem"
+      aria-level={depth + 1}
+      aria-selected={p.selected}
+      aria-expanded={hasChildren ? !collapsed : undefined}
+      aria-label={`${agent.agentId}, ${agent.role}, ${agent.status}, generation ${agent.generation}`}
+      data-agent-id={agent.agentId}
+      data-status={agent.status}
+      tabIndex={p.active ? 0 : -1}
+      onFocus={(e) => {
+        if (e.target === e.currentTarget) p.onFocus();
+      }}
+      className={`tree__row${p.selected ? ' tree__row--selected' : ''}`}
+      style={{ top: p.top, height: TREE_ROW_HEIGHT, paddingLeft: `${0.5 + depth * 1.1}rem` }}
+    >
+      <button
+        className="tree__twisty"
+        tabIndex={-1}
+        aria-label={collapsed ? `Expand ${agent.agentId}` : `Collapse ${agent.agentId}`}
+        disabled={!hasChildren}
+        onClick={p.onToggle}
+      >
+        {hasChildren ? (collapsed ? '▸' : '▾') : ''}
+      </button>
+      <button className="tree__select" tabIndex={-1} onClick={p.onSelect} title={agent.task}>
+        <span className="tree__line">
+          <span className="tree__id">{agent.agentId}</span>
+          <span className="tree__role">{agent.role}</span>
+          <StatusBadge status={agent.status} />
+          <span className="tree__gen" title="generation">
+            g{agent.generation}
+          </span>
+          <UtilizationBar used={agent.tokens} budget={agent.budget} compact />
+          <span className="tree__hit" title="provider cache hit rate">
+            {percent(agent.cacheHitRate)}
+          </span>
+        </span>
+        <span className="tree__task">{agent.task}</span>
+      </button>
+    </li>
   );
 }

@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { Action } from '../../../../renderer/store/actions';
 import { reduce, type RootState } from '../../../../renderer/store/reduce';
+import { eventsInitialState, reduceEvents } from '../../../../renderer/store/eventsSlice';
 import { agentUpdated, logEvent, makeAgent, makeDetail, makeLogEntry, stateWithAgents } from '../fixtures';
 
 const held: RootState = {
   ...stateWithAgents([makeAgent('a', { revision: 5 })]),
   log: { entries: [makeLogEntry(1), makeLogEntry(2)] },
+  // The event log holds the same lines.
+  events: reduceEvents(eventsInitialState, { type: 'agent.detail', detail: makeDetail(makeAgent('a', { revision: 1 }), [makeLogEntry(1), makeLogEntry(2)]) }),
 };
 
 describe('reduce', () => {

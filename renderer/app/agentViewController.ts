@@ -1,0 +1,221 @@
+import type { ItemDto, StrataApi, StrataEvent } from '../../engine/contract';
+import { agentKey, itemKey, RUN_KEY } from '../store/controlsSlice';
+import type { StrataStore } from '../store/store';
+
+/** What the agent view asks of the host: generations of the selected agent, item, agent and run controls. */
+export interface AgentViewController {
+  /** The selected agent's generation list and the generation being viewed (current unless one was picked). */
+  loadGenerations(agentId: string): Promise<void>;
+  /** Inspect generation `number` of the selected agent (null: follow the current one). */
+  viewGeneration(number: number | null): Promise<void>;
+  /** Diff two generations of the selected agent. */
+  diffGenerations(from: number, to: number): Promise<void>;
+  pin(itemId: string): Promise<void>;
+  unpin(itemId: string): Promise<void>;
+  remove(itemId: string): Promise<void>;
+  verify(itemId: string): Promise<void>;
+  /** Promote an item into the engine pool as a finding. */
+  promote(itemId: string): Promise<void>;
+  promoteToMemory(itemId: string): Promise<void>;
+  rebuild(agentId: string): Promise<void>;
+  refresh(agentId: string, reason?: string): Promise<void>;
+  loadRuns(): Promise<void>;
+  startRun(): Promise<void>;
+  pauseRun(runId: string): Promise<void>;
+  stepRun(runId: string, agentId?: string): Promise<void>;
+  stopRun(runId: string): Promise<void>;
+  /** Called with every host event after it reached the store: reload what it made stale. */
+  onEvent(event: StrataEvent): void;
+}
+
+/** Host events the agent view needs beyond `agent.updated` and `log`. */
+export const AGENT_VIEW_EVENTS = ['generation.started', 'item.changed', 'run.changed'] as const;
+
+const message = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
+export function createAgentViewController(api: StrataApi, store: StrataStore): AgentViewController {
+  const { dispatch } = store.getState();
+  const selected = () => store.getState().ui.selectedAgentId;
+
+  /** Runs `task` at most once at a time per key; a call while it runs queues exactly one more run. */
+  const inFlight = new Map<string, { again: boolean; done: Promise<void> }>();
+  const coalesce = (key: string, task: () => Promise<void>): Promise<void> => {
+    const running = inFlight.get(key);
+    if (running) {
+      running.again = true;
+      return running.done;
+    }
+    const entry = { again: false, done: Promise.resolve() };
+    entry.done = (async () => {
+      try {
+        do {
+          entry.again = false;
+          await task();
+        } while (entry.again);
+      } finally {
+        inFlight.delete(key);
+      }
+    })();
+    inFlight.set(key, entry);
+    return entry.done;
+  };
+
+  const loadList = async (agentId: string) => {
+    dispatch({ type: 'generations.loading', agentId, part: 'list' });
+    try {
+      const { generations } = await api.listGenerations({ agentId });
+      dispatch({ type: 'generations.list', agentId, generations });
+    } catch (err) {
+      dispatch({ type: 'generations.failed', agentId, part: 'list', message: message(err) });
+    }
+  };
+
+  const loadDetail = (agentId: string) =>
+    coalesce(`detail:${agentId}`, async () => {
+      const number = store.getState().generations.viewed;
+      dispatch({ type: 'generations.loading', agentId, part: 'detail' });
+      try {
+        const detail = await api.getGeneration(number === null ? { agentId } : { agentId, number });
+        // The operator may have picked another generation meanwhile; that load follows.
+        if (store.getState().generations.viewed === number) dispatch({ type: 'generation.detail', detail });
+      } catch (err) {
+        dispatch({ type: 'generations.failed', agentId, part: 'detail', message: message(err) });
+      }
+    });
+
+  const reloadAgent = (agentId: string) => coalesce(`agent:${agentId}`, () => Promise.all([loadList(agentId), loadDetail(agentId)]).then(() => undefined));
+
+  /** One control: pending, then the result line or the host's error, under `key`. */
+  const control = async <T>(key: string, label: string, call: () => Promise<T>, done: (result: T) => string | Promise<string>): Promise<void> => {
+    dispatch({ type: 'control.pending', key, label });
+    let result: T;
+    try {
+      result = await call();
+    } catch (err) {
+      dispatch({ type: 'control.failed', key, label, message: `${label} failed: ${message(err)}` });
+      return;
+    }
+    dispatch({ type: 'control.done', key, label, message: await done(result) });
+  };
+
+  const itemChanged = (change: 'pinned' | 'unpinned' | 'verified' | 'promoted', item: ItemDto) =>
+    dispatch({ type: 'event', event: { name: 'item.changed', payload: { change, itemId: item.id, item } } });
+
+  const afterItem = async () => {
+    const agentId = selected();
+    if (agentId) await loadList(agentId);
+  };
+
+  const diffGenerations = async (from: number, to: number): Promise<void> => {
+    const agentId = selected();
+    if (!agentId) return;
+    dispatch({ type: 'generation.diffPick', from, to });
+    dispatch({ type: 'generations.loading', agentId, part: 'diff' });
+    try {
+      const diff = await api.diffGenerations({ agentId, from, to });
+      dispatch({ type: 'generation.diff', diff });
+    } catch (err) {
+      dispatch({ type: 'generations.failed', agentId, part: 'diff', message: message(err) });
+    }
+  };
+
+  return {
+    loadGenerations: (agentId) => reloadAgent(agentId),
+
+    async viewGeneration(number) {
+      dispatch({ type: 'generation.view', number });
+      const agentId = selected();
+      if (agentId) await loadDetail(agentId);
+    },
+
+    diffGenerations,
+
+    pin: (itemId) =>
+      control(itemKey(itemId), 'pin', () => api.pin({ itemId }), async ({ item }) => {
+        itemChanged('pinned', item);
+        await afterItem();
+        return 'Pinned: enters every context whole, in L1, from the next boundary.';
+      }),
+    unpin: (itemId) =>
+      control(itemKey(itemId), 'unpin', () => api.unpin({ itemId }), async ({ item }) => {
+        itemChanged('unpinned', item);
+        await afterItem();
+        return 'Unpinned from the next boundary.';
+      }),
+    verify: (itemId) =>
+      control(itemKey(itemId), 'verify', () => api.verify({ itemId }), ({ item }) => {
+        itemChanged('verified', item);
+        return 'Verified.';
+      }),
+    promote: (itemId) =>
+      control(itemKey(itemId), 'promote', () => api.promote({ itemId, target: 'pool' }), ({ item }) => {
+        itemChanged('promoted', item);
+        return `Promoted into the pool as a ${item.class.replace('_', ' ')}.`;
+      }),
+    promoteToMemory: (itemId) =>
+      control(itemKey(itemId), 'promote to memory', () => api.promoteToMemory({ itemId }), ({ entry }) => `Proposed to project memory as ${entry.state} ${entry.id} (verify it in Memory).`),
+    remove: (itemId) =>
+      control(itemKey(itemId), 'remove', () => api.remove({ itemId }), async () => {
+        dispatch({ type: 'event', event: { name: 'item.changed', payload: { change: 'removed', itemId, item: null } } });
+        await afterItem();
+        return 'Removed from the pool; agents holding it rebuild at their next build.';
+      }),
+
+    rebuild: (agentId) =>
+      control(agentKey(agentId), 'rebuild', () => api.rebuild({ agentId }), async ({ generation }) => {
+        dispatch({ type: 'generation.view', number: null });
+        await reloadAgent(agentId);
+        return `Rebuilt: generation ${generation.number} · ${generation.boundary.reason}`;
+      }),
+    refresh: (agentId, reason) =>
+      control(agentKey(agentId), 'refresh', () => api.refresh(reason ? { agentId, reason } : { agentId }), async (r) => {
+        dispatch({ type: 'generation.view', number: null });
+        await reloadAgent(agentId);
+        if (r.from >= 1) await diffGenerations(r.from, r.to);
+        return r.text;
+      }),
+
+    async loadRuns() {
+      try {
+        const { runs } = await api.listRuns({});
+        dispatch({ type: 'runs.list', runs });
+      } catch (err) {
+        dispatch({ type: 'control.failed', key: RUN_KEY, label: 'list runs', message: `Runs could not be listed: ${message(err)}` });
+      }
+    },
+    startRun: () =>
+      control(RUN_KEY, 'start', () => api.startRun({ driver: 'trace' }), ({ run }) => {
+        dispatch({ type: 'run.result', run });
+        return `Run ${run.runId} ${run.status}.`;
+      }),
+    pauseRun: (runId) =>
+      control(RUN_KEY, 'pause', () => api.pauseRun({ runId }), ({ run }) => {
+        dispatch({ type: 'run.result', run });
+        return `Run ${run.runId} ${run.status}.`;
+      }),
+    stepRun: (runId, agentId) =>
+      control(RUN_KEY, 'step', () => api.stepRun(agentId ? { runId, agentId } : { runId }), ({ run }) => {
+        dispatch({ type: 'run.result', run });
+        return `Stepped: turn ${run.turns} · run ${run.status}.`;
+      }),
+    stopRun: (runId) =>
+      control(RUN_KEY, 'stop', () => api.stopRun({ runId }), ({ run }) => {
+        dispatch({ type: 'run.result', run });
+        return `Run ${run.runId} ${run.status}${run.reason ? ` · ${run.reason}` : ''}.`;
+      }),
+
+    onEvent(event) {
+      const agentId = selected();
+      if (!agentId) return;
+      if (event.name === 'generation.started' && event.payload.agentId === agentId) {
+        void reloadAgent(agentId);
+      } else if (event.name === 'agent.updated' && event.payload.agent.agentId === agentId) {
+        const detail = store.getState().generations.detail.value;
+        const a = event.payload.agent;
+        if (store.getState().generations.viewed !== null) return;
+        if (!detail || detail.number !== a.generation) void reloadAgent(agentId);
+        else if (detail.tokens !== a.tokens) void loadDetail(agentId);
+      }
+    },
+  };
+}

@@ -1,0 +1,159 @@
+import type { ComparisonStrategy, EventName, StrataApi, StrataEvent } from '../../engine/contract';
+import { ApiError } from '../api/ApiError';
+import type { StrataStore } from '../store/store';
+
+/** What the Compare, Memory and Skills views ask of the host (through the controller only). */
+export interface CompareMemoryController {
+  loadTraces(): Promise<void>;
+  /** Import a file the user picked or dropped, sent as text (`importTraceContent`); selects it. */
+  importTraceFile(file: { name: string; size: number; text(): Promise<string> }): Promise<void>;
+  startComparison(args: { traceIds: string[]; strategies: ComparisonStrategy[]; budget: number }): Promise<void>;
+  loadMemory(): Promise<void>;
+  verifyMemory(id: string, revision: number): Promise<void>;
+  retireMemory(id: string, revision: number): Promise<void>;
+  /** Promote a candidate item to project memory (lands as an unverified candidate entry). */
+  promoteCandidate(itemId: string): Promise<void>;
+  /** `confirm` must be the contract's confirmation words; the host refuses anything else. */
+  purgeMemory(confirm: string): Promise<void>;
+  loadSkills(): Promise<void>;
+  /** The promotable items of an agent's current generation. */
+  loadCandidates(agentId: string): Promise<void>;
+}
+
+/** The events these views need (added to the controller's one subscription). */
+export const compareMemoryEvents: EventName[] = ['trace.imported', 'comparison.progress', 'memory.changed'];
+
+/** Largest file the views send (the contract's MAX_TRACE_CONTENT_BYTES; the renderer may not import values from it). */
+export const MAX_UPLOAD_BYTES = 16 * 2 ** 20;
+
+/** Item classes worth keeping beyond this run. */
+const PROMOTABLE: ReadonlySet<string> = new Set(['finding', 'task_state', 'project_memory']);
+
+const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
+const codeOf = (err: unknown) => (err instanceof ApiError ? err.code : 'internal');
+
+export function createCompareMemoryController(api: StrataApi, store: StrataStore): CompareMemoryController & { onEvent(event: StrataEvent): void; resync(): void } {
+  const { dispatch } = store.getState();
+
+  const loadComparison = async (comparisonId: string) => {
+    try {
+      const { comparison } = await api.getComparison({ comparisonId });
+      dispatch({ type: 'compare.loaded', comparison });
+    } catch (err) {
+      dispatch({ type: 'compare.error', message: message(err) });
+    }
+  };
+
+  const c: CompareMemoryController & { onEvent(event: StrataEvent): void; resync(): void } = {
+    async loadTraces() {
+      dispatch({ type: 'traces.loading' });
+      try {
+        const { traces } = await api.listTraces({});
+        dispatch({ type: 'traces.snapshot', traces });
+        const form = store.getState().comparisons.form;
+        if (!form.traceId && traces[0]) dispatch({ type: 'compare.form', form: { traceId: traces[0].id } });
+      } catch (err) {
+        dispatch({ type: 'traces.error', message: message(err) });
+      }
+    },
+    async importTraceFile(file) {
+      if (file.size > MAX_UPLOAD_BYTES) {
+        dispatch({ type: 'traces.error', message: `${file.name} is ${(file.size / 2 ** 20).toFixed(1)} MiB; traces up to ${MAX_UPLOAD_BYTES / 2 ** 20} MiB can be imported here. Import a larger file by its path (strata import <file>).` });
+        return;
+      }
+      dispatch({ type: 'traces.importing', name: file.name });
+      try {
+        const content = await file.text();
+        const { trace, alreadyImported } = await api.importTraceContent({ name: file.name, content });
+        dispatch({ type: 'traces.imported', trace, alreadyImported });
+        dispatch({ type: 'compare.form', form: { traceId: trace.id } });
+      } catch (err) {
+        dispatch({ type: 'traces.error', message: `Could not import ${file.name}: ${message(err)}` });
+      }
+    },
+    async startComparison(args) {
+      dispatch({ type: 'compare.starting' });
+      try {
+        const { comparison } = await api.startComparison(args);
+        dispatch({ type: 'compare.loaded', comparison, current: true });
+        // The run may have ended before the subscription saw it.
+        if (comparison.status !== 'running') await loadComparison(comparison.comparisonId);
+      } catch (err) {
+        dispatch({ type: 'compare.error', message: message(err) });
+      }
+    },
+    async loadMemory() {
+      dispatch({ type: 'memory.loading' });
+      try {
+        const { entries } = await api.listMemory({});
+        dispatch({ type: 'memory.snapshot', entries });
+      } catch (err) {
+        dispatch({ type: 'memory.error', message: message(err) });
+      }
+    },
+    async verifyMemory(id, revision) {
+      dispatch({ type: 'memory.changing', id });
+      try {
+        dispatch({ type: 'memory.entry', entry: (await api.verifyMemory({ id, revision })).entry });
+      } catch (err) {
+        dispatch({ type: 'memory.entryError', id, code: codeOf(err), message: message(err) });
+      }
+    },
+    async retireMemory(id, revision) {
+      dispatch({ type: 'memory.changing', id });
+      try {
+        dispatch({ type: 'memory.entry', entry: (await api.retireMemory({ id, revision })).entry });
+      } catch (err) {
+        dispatch({ type: 'memory.entryError', id, code: codeOf(err), message: message(err) });
+      }
+    },
+    async promoteCandidate(itemId) {
+      dispatch({ type: 'memory.changing', id: itemId });
+      try {
+        const { entry } = await api.promoteToMemory({ itemId });
+        dispatch({ type: 'memory.entry', entry });
+      } catch (err) {
+        dispatch({ type: 'memory.entryError', id: itemId, code: codeOf(err), message: message(err) });
+      }
+    },
+    async purgeMemory(confirm) {
+      dispatch({ type: 'memory.purging' });
+      try {
+        const report = await api.purgeMemory({ confirm: confirm as 'purge project memory' });
+        dispatch({ type: 'memory.purged', report });
+        await c.loadMemory();
+      } catch (err) {
+        dispatch({ type: 'memory.error', message: `Purge failed: ${message(err)}` });
+      }
+    },
+    async loadSkills() {
+      dispatch({ type: 'skills.loading' });
+      try {
+        dispatch({ type: 'skills.snapshot', skills: await api.listSkills({}) });
+      } catch (err) {
+        dispatch({ type: 'skills.error', message: message(err) });
+      }
+    },
+    async loadCandidates(agentId) {
+      try {
+        const generation = await api.getGeneration({ agentId, droppedLimit: 0 });
+        const items = generation.included.map((i) => i.item).filter((item) => PROMOTABLE.has(item.class) || item.kind === 'decision' || item.kind === 'constraint');
+        dispatch({ type: 'memory.candidates', agentId, items });
+      } catch (err) {
+        dispatch({ type: 'memory.candidates', agentId, items: [], error: message(err) });
+      }
+    },
+    onEvent(event) {
+      if (event.name === 'comparison.progress' && event.payload.status !== 'running') void loadComparison(event.payload.comparisonId);
+      if (event.name === 'memory.changed' && event.payload.change === 'purged') void c.loadMemory();
+    },
+    /** After a reconnect: lists again what these views show. */
+    resync() {
+      void c.loadTraces();
+      void c.loadMemory();
+      const current = store.getState().comparisons.currentId;
+      if (current) void loadComparison(current);
+    },
+  };
+  return c;
+}

@@ -1,0 +1,80 @@
+import { Area, AreaChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import type { ChartMarker, TokenPoint } from '../store/usageSelectors';
+import { axisStyle, clockTick, gridStroke, legendStyle, pointLabel, tok, tooltipStyle } from './chartFormat';
+import { markerLines } from './Markers';
+
+export interface TokensChartProps {
+  data: TokenPoint[];
+  markers: ChartMarker[];
+  labelMarkers: boolean;
+  hasProvider: boolean;
+  hasModel: boolean;
+  width?: number;
+  height?: number;
+}
+
+const PARTS = [
+  { key: 'read', label: 'cache read', color: 'var(--ok)' },
+  { key: 'write', label: 'cache write', color: 'var(--warn)' },
+  { key: 'uncached', label: 'uncached input', color: 'var(--accent)' },
+] as const;
+
+/**
+ * Prompt tokens per turn (one call per turn) stacked by cache outcome. Provider figures are solid
+ * areas, the cache model's are faint with a dashed edge; only the sources present are drawn (the
+ * cache model's when there is nothing yet, so the legend says what will appear).
+ */
+export function TokensChart({ data, markers, labelMarkers, hasProvider, hasModel, width, height = 250 }: TokensChartProps) {
+  const sources = [
+    ...(hasProvider ? [{ suffix: 'P', name: 'provider', opacity: 0.55, dash: undefined }] : []),
+    ...(hasModel || !hasProvider ? [{ suffix: 'M', name: 'cache model', opacity: 0.25, dash: '5 3' }] : []),
+  ];
+  const chart = (
+    <AreaChart data={data} width={width} height={width ? height : undefined} margin={{ top: 14, right: 18, bottom: 18, left: 8 }}>
+      <CartesianGrid stroke={gridStroke} strokeDasharray="2 4" />
+      <XAxis
+        dataKey="at"
+        type="number"
+        domain={['dataMin', 'dataMax']}
+        tickFormatter={clockTick}
+        minTickGap={48}
+        tick={axisStyle}
+        stroke="var(--muted)"
+        label={{ value: 'time of call (run clock)', position: 'insideBottom', offset: -10, fill: 'var(--muted)', fontSize: 11 }}
+      />
+      <YAxis
+        tickFormatter={tok}
+        tick={axisStyle}
+        stroke="var(--muted)"
+        width={52}
+        label={{ value: 'prompt tokens per turn', angle: -90, position: 'insideLeft', offset: 10, dy: 70, fill: 'var(--muted)', fontSize: 11 }}
+      />
+      <Tooltip formatter={(v) => tok(v)} labelFormatter={pointLabel} {...tooltipStyle} />
+      <Legend verticalAlign="top" height={26} wrapperStyle={legendStyle} itemSorter={null} />
+      {sources.flatMap((s) =>
+        PARTS.map((p) => (
+          <Area
+            key={p.key + s.suffix}
+            dataKey={p.key + s.suffix}
+            name={`${p.label} · ${s.name}`}
+            stackId={s.suffix}
+            type="stepAfter"
+            stroke={p.color}
+            strokeDasharray={s.dash}
+            fill={p.color}
+            fillOpacity={s.opacity}
+            isAnimationActive={false}
+            connectNulls={false}
+          />
+        )),
+      )}
+      {markerLines(markers, labelMarkers)}
+    </AreaChart>
+  );
+  if (width) return chart;
+  return (
+    <ResponsiveContainer width="100%" height={height} initialDimension={{ width: 640, height }}>
+      {chart}
+    </ResponsiveContainer>
+  );
+}

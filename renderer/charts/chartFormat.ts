@@ -1,0 +1,29 @@
+import { tokens } from '../components/format';
+
+/** Time of day of a point on the time axis (24-hour, local). */
+export const clockTick = (ms: number): string =>
+  new Date(ms).toLocaleTimeString([], { hour12: false, hour: '2-digit', minute: '2-digit', second: '2-digit' });
+
+/** A 0–1 ratio as a whole percent for axes and tooltips. */
+export const pct = (v: unknown): string => (typeof v === 'number' ? `${Math.round(v * 100)}%` : '—');
+
+/** A token count for axes and tooltips. */
+export const tok = (v: unknown): string => (typeof v === 'number' ? tokens(v) : '—');
+
+/** Shared look of every chart: colours are the app's CSS variables, so themes apply. */
+export const axisStyle = { stroke: 'var(--muted)', fontSize: 11 } as const;
+export const gridStroke = 'var(--line)';
+export const tooltipStyle = {
+  contentStyle: { background: 'var(--panel-2)', border: '1px solid var(--line)', color: 'var(--text)', fontSize: 12 },
+  labelStyle: { color: 'var(--text)' },
+  itemStyle: { padding: 0 },
+} as const;
+export const legendStyle = { fontSize: 12, color: 'var(--text)', paddingTop: 4 } as const;
+
+/** The label of a point in a tooltip: its time, agent, turn and generation. */
+export function pointLabel(label: unknown, payload: readonly { payload?: unknown }[] | undefined): string {
+  const p = payload?.[0]?.payload as { agentId?: string; turn?: number; generation?: number } | undefined;
+  const when = typeof label === 'number' ? clockTick(label) : String(label ?? '');
+  if (!p?.agentId) return when;
+  return `${when} · ${p.agentId} · turn ${p.turn ?? '?'}${p.generation !== undefined ? ` · gen ${p.generation}` : ''}`;
+}

@@ -1,0 +1,139 @@
+import { useDeferredValue, useEffect, useMemo, useState } from 'react';
+import { useController, useStrata } from '../app/StoreContext';
+import { clockTick } from '../charts/chartFormat';
+import { RateChart } from '../charts/RateChart';
+import { TokensChart } from '../charts/TokensChart';
+import '../charts/charts.css';
+import {
+  buildChartData,
+  type ChartScope,
+  selectAgentCalls,
+  selectMarkers,
+  selectOverallCalls,
+  selectUsageByAgent,
+  selectUsageLoading,
+} from '../store/usageSelectors';
+import { usageWindow } from '../store/usageSlice';
+
+export interface ChartsViewProps {
+  /** Fixed chart width in pixels (tests: jsdom has no layout); charts follow the pane otherwise. */
+  chartWidth?: number;
+}
+
+const selectAgentIds = (s: { agents: { order: string[] } }) => s.agents.order;
+const selectSelectedId = (s: { ui: { selectedAgentId: string | null } }) => s.ui.selectedAgentId;
+
+/** Cache hit rate, prefix reuse and prompt tokens per call, for the selected agent or all agents, live. */
+export function ChartsView({ chartWidth }: ChartsViewProps) {
+  const [scope, setScope] = useState<ChartScope>('agent');
+  const controller = useController();
+  const selected = useStrata(selectSelectedId);
+  const agentIds = useStrata(selectAgentIds);
+  const agentId = scope === 'agent' ? selected : null;
+  const agentCalls = useStrata((s) => selectAgentCalls(s, agentId));
+  const overall = useStrata(selectOverallCalls);
+  const byAgent = useStrata(selectUsageByAgent);
+  const markers = useStrata(selectMarkers);
+  const loading = useStrata((s) => selectUsageLoading(s, agentId));
+
+  useEffect(() => {
+    if (agentId) void controller.loadUsage(agentId);
+  }, [agentId, controller]);
+
+  const points = scope === 'agent' ? agentCalls : overall;
+  // Overall, marker positions depend on every agent's window; for one agent only on its own.
+  const windows = scope === 'overall' ? byAgent : null;
+  // Deferred: live batches redraw the charts at low priority, so input and frames stay responsive.
+  const dPoints = useDeferredValue(points);
+  const dWindows = useDeferredValue(windows);
+  const dMarkers = useDeferredValue(markers);
+  const data = useMemo(
+    () => buildChartData(dPoints, dWindows ?? (agentId ? { [agentId]: dPoints } : {}), dMarkers, dWindows ? 'all' : agentId ? [agentId] : []),
+    [dPoints, dWindows, dMarkers, agentId],
+  );
+
+  const subject = scope === 'agent' ? (agentId ?? 'no agent selected') : `all ${agentIds.length} agents`;
+  const newest = points.at(-1);
+  return (
+    <section className="charts" aria-label="Charts">
+      <header className="charts__bar">
+        <div className="charts__scope" role="group" aria-label="Chart scope">
+          <button type="button" className="charts__seg" aria-pressed={scope === 'agent'} onClick={() => setScope('agent')}>
+            Selected agent
+          </button>
+          <button type="button" className="charts__seg" aria-pressed={scope === 'overall'} onClick={() => setScope('overall')}>
+            All agents
+          </button>
+        </div>
+        {scope === 'agent' && (
+          <label className="charts__pick">
+            <span>Agent</span>
+            <select value={selected ?? ''} onChange={(e) => void controller.select(e.target.value || null)} aria-label="Agent for the charts">
+              {selected === null && <option value="">—</option>}
+              {agentIds.map((id) => (
+                <option key={id} value={id}>
+                  {id}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+        <span className="charts__meta" data-testid="charts-count">
+          {points.length} call{points.length === 1 ? '' : 's'} · {subject}
+          {points.length >= usageWindow ? ` · newest ${usageWindow}` : ''}
+          {newest ? ` · last ${clockTick(newest.at)}` : ''}
+        </span>
+      </header>
+      <p className="charts__source">
+        {data.hasProvider
+          ? data.hasModel
+            ? 'Solid: provider figures. Dashed: cache-model estimates beside them.'
+            : 'Provider figures (solid).'
+          : 'Cache model only (dashed): this run has no provider calls; the demo replays a recording through the provider cache model.'}
+      </p>
+      {points.length === 0 ? (
+        <p className="charts__empty" role="status">
+          {loading
+            ? `Loading the calls of ${agentId}…`
+            : scope === 'agent' && !agentId
+              ? 'Select an agent in the tree, or show all agents.'
+              : `No calls yet for ${subject}. Points appear as turns complete.`}
+        </p>
+      ) : (
+        <>
+          <figure className="charts__figure" aria-label="Cache hit rate and prefix reuse per call">
+            <figcaption>Cache hit rate and prefix reuse per call</figcaption>
+            <RateChart data={data.rates} markers={data.markers} labelMarkers={scope === 'agent'} {...(chartWidth ? { width: chartWidth } : {})} />
+          </figure>
+          <figure className="charts__figure" aria-label="Prompt tokens per turn">
+            <figcaption>Prompt tokens per turn by cache outcome</figcaption>
+            <TokensChart
+              data={data.tokens}
+              markers={data.markers}
+              labelMarkers={scope === 'agent'}
+              hasProvider={data.hasProvider}
+              hasModel={data.hasModel}
+              {...(chartWidth ? { width: chartWidth } : {})}
+            />
+            <p className="charts__note">Per-layer (L0–L3) tokens are not reported per call; the Agent view shows a generation's layers.</p>
+          </figure>
+          <div className="charts__markers" aria-label="Generation markers">
+            <h3>Refreshes and new generations in view ({data.markers.length})</h3>
+            {data.markers.length === 0 ? (
+              <p className="charts__note">None in this window.</p>
+            ) : (
+              <ul data-testid="chart-markers">
+                {data.markers.slice(-8).reverse().map((m) => (
+                  <li key={`${m.agentId}:${m.generation}`} className={`charts__marker charts__marker--${m.kind}`}>
+                    <time>{clockTick(m.at)}</time> {m.kind === 'refresh' ? '⟳ refresh' : '+ generation'} {m.agentId} → g{m.generation}
+                    {m.reason ? ` · ${m.reason}` : ''}
+                  </li>
+                ))}
+              </ul>
+            )}
+          </div>
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,87 @@
+import { useDeferredValue, useMemo, useState } from 'react';
+import { useStrata } from '../app/StoreContext';
+import { timeOfDay } from '../components/format';
+import { EVENT_KINDS, type EventKind } from '../store/eventsSlice';
+import { countByKind, eventAgents, type EventFilter, filterEvents, selectEventEntries } from '../store/eventsSelectors';
+import './eventsView.css';
+
+/** Rows rendered at most; the slice holds more, the filter narrows them. */
+export const eventsShown = 300;
+
+const KIND_LABEL: Record<EventKind, string> = {
+  refresh: 'refreshes',
+  compaction: 'compactions',
+  hook: 'hook denials',
+  error: 'errors',
+  memory: 'memory',
+  run: 'runs',
+  turn: 'turns',
+  log: 'other',
+};
+
+/** The workspace event log, newest first, filterable by kind, agent and text. */
+export function EventsView() {
+  // Deferred: a burst of events re-renders the list at low priority, never blocking a frame.
+  const entries = useDeferredValue(useStrata(selectEventEntries));
+  const [filter, setFilter] = useState<EventFilter>({ kinds: [], agentId: null, text: '' });
+  const rows = useMemo(() => filterEvents(entries, filter, eventsShown), [entries, filter]);
+  const counts = useMemo(() => countByKind(entries), [entries]);
+  const agents = useMemo(() => eventAgents(entries), [entries]);
+
+  const toggle = (k: EventKind) =>
+    setFilter((f) => ({ ...f, kinds: f.kinds.includes(k) ? f.kinds.filter((x) => x !== k) : [...f.kinds, k] }));
+
+  return (
+    <section className="events" aria-label="Events">
+      <div className="events__filters">
+        <div className="events__kinds" role="group" aria-label="Filter by kind">
+          <button type="button" className="events__chip" aria-pressed={filter.kinds.length === 0} onClick={() => setFilter((f) => ({ ...f, kinds: [] }))}>
+            all <span className="events__n">{entries.length}</span>
+          </button>
+          {EVENT_KINDS.map((k) => (
+            <button key={k} type="button" className={`events__chip events__chip--${k}`} aria-pressed={filter.kinds.includes(k)} onClick={() => toggle(k)}>
+              {KIND_LABEL[k]} <span className="events__n">{counts[k] ?? 0}</span>
+            </button>
+          ))}
+        </div>
+        <label className="events__field">
+          <span>Agent</span>
+          <select aria-label="Filter by agent" value={filter.agentId ?? ''} onChange={(e) => setFilter((f) => ({ ...f, agentId: e.target.value || null }))}>
+            <option value="">all agents</option>
+            {agents.map((id) => (
+              <option key={id} value={id}>
+                {id}
+              </option>
+            ))}
+          </select>
+        </label>
+        <input
+          className="events__text"
+          type="search"
+          placeholder="Filter text"
+          aria-label="Filter events by text"
+          value={filter.text}
+          onChange={(e) => setFilter((f) => ({ ...f, text: e.target.value }))}
+        />
+        <span className="events__meta" role="status">
+          {rows.length === eventsShown ? `newest ${eventsShown} of ` : ''}
+          {rows.length} shown
+        </span>
+      </div>
+      {rows.length === 0 ? (
+        <p className="empty events__empty">{entries.length === 0 ? 'No events yet. Refreshes, compactions, errors and runs appear here as they happen.' : 'No event matches the filter.'}</p>
+      ) : (
+        <ol className="events__list" aria-label="Event log entries, newest first" tabIndex={0}>
+          {rows.map((e) => (
+            <li key={e.id} className={`events__row events__row--${e.kind} log__line--${e.level}`} data-kind={e.kind}>
+              <time dateTime={new Date(e.at).toISOString()}>{timeOfDay(new Date(e.at).toISOString())}</time>
+              <span className={`events__kind events__kind--${e.kind}`}>{e.kind}</span>
+              <span className="events__agent">{e.agentId ?? '—'}</span>
+              <span className="events__msg">{e.text}</span>
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}

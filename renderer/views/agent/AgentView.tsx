@@ -1,0 +1,71 @@
+import { useRef, useState, type KeyboardEvent } from 'react';
+import { useStrata } from '../../app/StoreContext';
+import { AgentPane } from '../AgentPane';
+import { AgentControls } from './AgentControls';
+import { ContextInspector } from './ContextInspector';
+import { GenerationDiff } from './GenerationDiff';
+import { GenerationTimeline } from './GenerationTimeline';
+import { PromptView } from './PromptView';
+import { RunBar } from './RunBar';
+import '../agent.css';
+
+const TABS = [
+  { id: 'context', label: 'Context' },
+  { id: 'prompt', label: 'Prompt' },
+  { id: 'diff', label: 'Diff' },
+  { id: 'timeline', label: 'Timeline' },
+] as const;
+type TabId = (typeof TABS)[number]['id'];
+
+/** The agent view: the run bar, the selected agent with its controls, and its generations. */
+export function AgentView() {
+  const agentId = useStrata((s) => s.ui.selectedAgentId);
+  const [tab, setTab] = useState<TabId>('context');
+  const refs = useRef<(HTMLButtonElement | null)[]>([]);
+  const onKey = (e: KeyboardEvent, i: number) => {
+    const to = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: TABS.length - 1 }[e.key];
+    if (to === undefined) return;
+    e.preventDefault();
+    const next = TABS[(to + TABS.length) % TABS.length] as (typeof TABS)[number];
+    setTab(next.id);
+    refs.current[TABS.indexOf(next)]?.focus();
+  };
+  return (
+    <div className="agent-view">
+      <RunBar />
+      <AgentPane
+        actions={agentId ? <AgentControls agentId={agentId} /> : null}
+        inspector={
+          <>
+        <div className="subtabs" role="tablist" aria-label="Agent inspector">
+          {TABS.map((t, i) => (
+            <button
+              key={t.id}
+              ref={(el) => {
+                refs.current[i] = el;
+              }}
+              role="tab"
+              id={`subtab-${t.id}`}
+              aria-selected={tab === t.id}
+              aria-controls={`subpanel-${t.id}`}
+              tabIndex={tab === t.id ? 0 : -1}
+              className={`subtabs__tab${tab === t.id ? ' subtabs__tab--on' : ''}`}
+              onClick={() => setTab(t.id)}
+              onKeyDown={(e) => onKey(e, i)}
+            >
+              {t.label}
+            </button>
+          ))}
+        </div>
+        <div className="subpanel" role="tabpanel" id={`subpanel-${tab}`} aria-labelledby={`subtab-${tab}`}>
+          {tab === 'context' && <ContextInspector />}
+          {tab === 'prompt' && <PromptView />}
+          {tab === 'diff' && <GenerationDiff />}
+          {tab === 'timeline' && <GenerationTimeline onOpen={setTab} />}
+        </div>
+          </>
+        }
+      />
+    </div>
+  );
+}

@@ -1,0 +1,17 @@
+import { useStrata } from '../../app/StoreContext';
+import { selectControl } from '../../store/agentViewSelectors';
+
+/**
+ * The outcome of the last control on one target: a status line while pending or after success, an
+ * alert with the host's message after a failure. Nothing when no control was used.
+ */
+export function Outcome({ target, className = '' }: { target: string; className?: string }) {
+  const outcome = useStrata((s) => selectControl(s, target));
+  if (!outcome) return null;
+  const role = outcome.status === 'error' ? 'alert' : 'status';
+  return (
+    <span className={`outcome outcome--${outcome.status} ${className}`} role={role} data-outcome={outcome.status}>
+      {outcome.message}
+    </span>
+  );
+}

@@ -1,0 +1,83 @@
+import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import type { ComparisonResultDto, ComparisonStrategy } from '../../../engine/contract';
+import { percent, tokens } from '../../components/format';
+import type { CumulativeRow } from '../../store/compareMemorySelectors';
+import { ChartFrame } from './ChartFrame';
+import { STRATEGY_COLOR, STRATEGY_LABEL } from './strategies';
+
+const axis = { stroke: 'var(--line)', tick: { fill: 'var(--muted)', fontSize: 11 } };
+const tooltip = {
+  contentStyle: { background: 'var(--panel-2)', border: '1px solid var(--line)', color: 'var(--text)', fontSize: 12 },
+  labelStyle: { color: 'var(--muted)' },
+  itemStyle: { color: 'var(--text)' },
+};
+const legendStyle = { color: 'var(--text)', fontSize: 12, paddingBottom: 4 };
+const HEIGHT = 260;
+
+const legendOf = (strategies: readonly ComparisonStrategy[]) => strategies.map((s) => ({ label: STRATEGY_LABEL[s], color: STRATEGY_COLOR[s] }));
+
+/** Cumulative tokens per step, one line per strategy. */
+export function CumulativeChart({ title, fileName, rows, strategies, yLabel }: { title: string; fileName: string; rows: CumulativeRow[]; strategies: ComparisonStrategy[]; yLabel: string }) {
+  return (
+    <ChartFrame title={title} fileName={fileName} legend={legendOf(strategies)}>
+      <ResponsiveContainer width="100%" height={HEIGHT}>
+        <LineChart data={rows} margin={{ top: 8, right: 16, bottom: 18, left: 8 }}>
+          <CartesianGrid stroke="var(--line)" strokeDasharray="3 3" />
+          <XAxis dataKey="step" {...axis} label={{ value: 'step', position: 'insideBottom', offset: -8, fill: 'var(--muted)', fontSize: 11 }} />
+          <YAxis {...axis} width={56} tickFormatter={(v: number) => tokens(v)} label={{ value: yLabel, angle: -90, position: 'insideLeft', fill: 'var(--muted)', fontSize: 11, dy: 40 }} />
+          <Tooltip {...tooltip} formatter={(v, name) => [`${Number(v).toLocaleString('en-US')} tokens`, STRATEGY_LABEL[name as ComparisonStrategy] ?? name]} labelFormatter={(l) => `step ${l}`} />
+          <Legend verticalAlign="top" wrapperStyle={legendStyle} formatter={(name) => STRATEGY_LABEL[name as ComparisonStrategy] ?? name} />
+          {strategies.map((s) => (
+            <Line key={s} type="monotone" dataKey={s} name={s} stroke={STRATEGY_COLOR[s]} strokeWidth={2} dot={false} isAnimationActive={false} strokeDasharray={s === 'full_history_baseline' ? '5 4' : undefined} />
+          ))}
+        </LineChart>
+      </ResponsiveContainer>
+    </ChartFrame>
+  );
+}
+
+/** Estimated cost per strategy (the engine's cost units), one bar each. */
+export function CostChart({ results, fileName }: { results: ComparisonResultDto[]; fileName: string }) {
+  const rows = results.map((r) => ({ strategy: r.strategy, label: STRATEGY_LABEL[r.strategy], cost: r.totals.cost }));
+  return (
+    <ChartFrame title="Estimated cost (cost units)" fileName={fileName} legend={[{ label: 'cost units (uncached 1, cache read 0.1, cache write 1.25 per token)', color: 'var(--accent)' }]}>
+      <ResponsiveContainer width="100%" height={HEIGHT}>
+        <BarChart data={rows} margin={{ top: 8, right: 16, bottom: 18, left: 8 }}>
+          <CartesianGrid stroke="var(--line)" strokeDasharray="3 3" />
+          <XAxis dataKey="label" {...axis} interval={0} />
+          <YAxis {...axis} width={56} tickFormatter={(v: number) => tokens(v)} />
+          <Tooltip {...tooltip} cursor={{ fill: 'var(--panel-2)' }} formatter={(v) => [Number(v).toLocaleString('en-US'), 'cost units']} />
+          <Legend verticalAlign="top" wrapperStyle={legendStyle} formatter={() => 'cost units'} />
+          <Bar dataKey="cost" name="cost" fill="var(--accent)" isAnimationActive={false} />
+        </BarChart>
+      </ResponsiveContainer>
+    </ChartFrame>
+  );
+}
+
+const RATES = [
+  { key: 'hitRate', label: 'hit rate', color: 'var(--ok)' },
+  { key: 'prefixReuse', label: 'prefix reuse', color: 'var(--accent)' },
+  { key: 'recall', label: 'needed-reference recall', color: 'var(--refresh)' },
+] as const;
+
+/** Hit rate, prefix reuse and needed-reference recall per strategy, as grouped bars. */
+export function RatesChart({ results, fileName }: { results: ComparisonResultDto[]; fileName: string }) {
+  const rows = results.map((r) => ({ label: STRATEGY_LABEL[r.strategy], hitRate: r.totals.hitRate, prefixReuse: r.totals.prefixReuse, recall: r.totals.neededReferenceRecall ?? 0 }));
+  return (
+    <ChartFrame title="Hit rate · prefix reuse · recall" fileName={fileName} legend={RATES.map((r) => ({ label: r.label, color: r.color }))}>
+      <ResponsiveContainer width="100%" height={HEIGHT}>
+        <BarChart data={rows} margin={{ top: 8, right: 16, bottom: 18, left: 8 }}>
+          <CartesianGrid stroke="var(--line)" strokeDasharray="3 3" />
+          <XAxis dataKey="label" {...axis} interval={0} />
+          <YAxis {...axis} width={44} domain={[0, 1]} tickFormatter={(v: number) => percent(v)} />
+          <Tooltip {...tooltip} cursor={{ fill: 'var(--panel-2)' }} formatter={(v, name) => [percent(Number(v)), RATES.find((r) => r.key === name)?.label ?? name]} />
+          <Legend verticalAlign="top" wrapperStyle={legendStyle} formatter={(name) => RATES.find((r) => r.key === name)?.label ?? name} />
+          {RATES.map((r) => (
+            <Bar key={r.key} dataKey={r.key} name={r.key} fill={r.color} isAnimationActive={false} />
+          ))}
+        </BarChart>
+      </ResponsiveContainer>
+    </ChartFrame>
+  );
+}

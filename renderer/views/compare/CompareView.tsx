@@ -1,0 +1,154 @@
+import { useEffect, useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import type { ComparisonStrategy } from '../../../engine/contract';
+import { useController, useDispatch, useStrata } from '../../app/StoreContext';
+import {
+  selectChartData,
+  selectCompareError,
+  selectCompareForm,
+  selectCompareRunning,
+  selectCurrentComparison,
+  selectCurrentProgress,
+  selectTraces,
+} from '../../store/compareMemorySelectors';
+import { CostChart, CumulativeChart, RatesChart } from './CompareCharts';
+import { comparisonCsv, comparisonJson, exportName } from './exportResults';
+import { downloadText } from './download';
+import { ProgressBar } from './ProgressBar';
+import { BUDGET_LIMITS, STRATEGIES, STRATEGY_LABEL } from './strategies';
+import { TotalsTable } from './TotalsTable';
+import { TracePicker } from './TracePicker';
+import './compare.css';
+
+/** Replay a trace under several strategies at one budget and show them side by side. */
+export function CompareView() {
+  const controller = useController();
+  const dispatch = useDispatch();
+  const form = useStrata(selectCompareForm);
+  const traces = useStrata(selectTraces);
+  const running = useStrata(selectCompareRunning);
+  const error = useStrata(selectCompareError);
+  const comparison = useStrata(selectCurrentComparison);
+  // A new object when it comes from the DTO: compared by its fields.
+  const progress = useStrata(useShallow(selectCurrentProgress));
+  const chart = useStrata(selectChartData);
+  const [budgetText, setBudgetText] = useState(String(form.budget));
+
+  useEffect(() => {
+    void controller.loadTraces();
+  }, [controller]);
+
+  const budget = Number(budgetText);
+  const budgetValid = Number.isInteger(budget) && budget >= BUDGET_LIMITS.min && budget <= BUDGET_LIMITS.max;
+  const canRun = !!form.traceId && form.strategies.length > 0 && budgetValid && !running;
+  const toggle = (s: ComparisonStrategy, on: boolean) => {
+    const next = on ? STRATEGIES.filter((x) => x === s || form.strategies.includes(x)) : form.strategies.filter((x) => x !== s);
+    dispatch({ type: 'compare.form', form: { strategies: next } });
+  };
+  const run = () => {
+    if (!canRun || !form.traceId) return;
+    dispatch({ type: 'compare.form', form: { budget } });
+    void controller.startComparison({ traceIds: [form.traceId], strategies: form.strategies, budget });
+  };
+  const results = comparison?.results ?? [];
+  const finished = comparison && comparison.status !== 'running';
+
+  return (
+    <section className="cmp" aria-label="Compare strategies">
+      <form
+        className="cmp__form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          run();
+        }}
+      >
+        <TracePicker />
+        <fieldset className="cmp__box">
+          <legend>Strategies</legend>
+          <div className="cmp__checks">
+            {STRATEGIES.map((s) => (
+              <label key={s} className="cmp__check">
+                <input type="checkbox" checked={form.strategies.includes(s)} onChange={(e) => toggle(s, e.target.checked)} />
+                {STRATEGY_LABEL[s]}
+              </label>
+            ))}
+          </div>
+          <div className="cmp__row">
+            <label className="cmp__label" htmlFor="cmp-budget">
+              Budget (tokens)
+            </label>
+            <input
+              id="cmp-budget"
+              className="cmp__input"
+              type="number"
+              inputMode="numeric"
+              min={BUDGET_LIMITS.min}
+              max={BUDGET_LIMITS.max}
+              step={1000}
+              value={budgetText}
+              aria-invalid={!budgetValid}
+              aria-describedby="cmp-budget-help"
+              onChange={(e) => setBudgetText(e.target.value)}
+            />
+            <button type="submit" className="cmp__btn cmp__btn--primary" disabled={!canRun}>
+              {running ? 'Running…' : 'Run comparison'}
+            </button>
+          </div>
+          <p id="cmp-budget-help" className={budgetValid ? 'cmp__note' : 'cmp__error'}>
+            {budgetValid ? 'The agents’ token budget (the baseline ignores it).' : `A whole number from ${BUDGET_LIMITS.min.toLocaleString('en-US')} to ${BUDGET_LIMITS.max.toLocaleString('en-US')}.`}
+          </p>
+          {form.strategies.length === 0 && <p className="cmp__error">Pick at least one strategy.</p>}
+        </fieldset>
+      </form>
+
+      {error && (
+        <p className="cmp__error cmp__banner" role="alert">
+          {error}
+        </p>
+      )}
+      {progress && <ProgressBar {...progress} />}
+
+      {!comparison && !progress && (
+        <p className="empty cmp__empty">{traces.length === 0 ? 'Import a trace to compare strategies on it.' : 'Pick strategies and a budget, then run the comparison.'}</p>
+      )}
+
+      {comparison && comparison.errors.length > 0 && (
+        <div className="cmp__error cmp__banner" role="alert">
+          <strong>Some replays failed:</strong>
+          <ul>
+            {comparison.errors.map((e) => (
+              <li key={`${e.traceId}/${e.strategy}`}>
+                {STRATEGY_LABEL[e.strategy]}: {e.error}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+
+      {finished && results.length > 0 && (
+        <div className="cmp__results" aria-label="Comparison results" role="region">
+          <div className="cmp__exports">
+            <span className="cmp__note">
+              {comparison.comparisonId} · budget {comparison.budget.toLocaleString('en-US')} · priced by the {comparison.provider} cache model
+            </span>
+            <button type="button" className="cmp__btn" onClick={() => downloadText(comparisonCsv(comparison, traces), exportName(comparison, 'csv'), 'text/csv')}>
+              Export CSV
+            </button>
+            <button type="button" className="cmp__btn" onClick={() => downloadText(comparisonJson(comparison, traces), exportName(comparison, 'json'), 'application/json')}>
+              Export JSON
+            </button>
+          </div>
+          {chart && (
+            <div className="cmp__charts">
+              <CumulativeChart title="Cumulative prompt tokens per step" fileName={`${comparison.comparisonId}-prompt-tokens.png`} rows={chart.prompt} strategies={chart.strategies} yLabel="prompt tokens" />
+              <CumulativeChart title="Cumulative uncached tokens per step" fileName={`${comparison.comparisonId}-uncached-tokens.png`} rows={chart.uncached} strategies={chart.strategies} yLabel="uncached tokens" />
+              <CostChart results={results} fileName={`${comparison.comparisonId}-cost.png`} />
+              <RatesChart results={results} fileName={`${comparison.comparisonId}-rates.png`} />
+            </div>
+          )}
+          <TotalsTable results={results} traces={traces} />
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,25 @@
+import type { ComparisonStrategy } from '../../../engine/contract';
+
+/** Every strategy a comparison accepts, in the order the form lists them. */
+export const STRATEGIES: readonly ComparisonStrategy[] = ['variable', 'full_history', 'summary', 'aggressive_refresh', 'role_optimized', 'full_history_baseline'];
+
+export const STRATEGY_LABEL: Record<ComparisonStrategy, string> = {
+  variable: 'variable',
+  full_history: 'full history',
+  summary: 'summary',
+  aggressive_refresh: 'aggressive refresh',
+  role_optimized: 'role optimized',
+  full_history_baseline: 'baseline (transcript)',
+};
+
+/** One colour per strategy, from the theme's variables only. */
+export const STRATEGY_COLOR: Record<ComparisonStrategy, string> = {
+  variable: 'var(--accent)',
+  full_history: 'var(--warn)',
+  summary: 'var(--ok)',
+  aggressive_refresh: 'var(--refresh)',
+  role_optimized: 'var(--bad)',
+  full_history_baseline: 'var(--muted)',
+};
+
+export const BUDGET_LIMITS = { min: 1000, max: 2_000_000 } as const;

@@ -1,0 +1,91 @@
+import type { ComparisonDto, ComparisonResultDto, ComparisonStrategy, MemoryEntryDto, SkillsDto, StrataEvent, TraceDto } from '../../../engine/contract';
+
+export function makeTrace(id: string, over: Partial<TraceDto> = {}): TraceDto {
+  return {
+    id,
+    name: `${id}.jsonl`,
+    format: 'claude-code-jsonl',
+    sourcePath: `/traces/${id}.jsonl`,
+    sha256: 'a'.repeat(64),
+    importedAt: '2026-01-01T00:00:00.000Z',
+    steps: 3,
+    toolCalls: 2,
+    eventCount: 9,
+    ...over,
+  };
+}
+
+/** A replay whose steps prompt `prompts[i]` tokens with `reads[i]` read from cache. */
+export function makeResult(traceId: string, strategy: ComparisonStrategy, prompts: number[], reads: number[] = prompts.map(() => 0)): ComparisonResultDto {
+  const promptTokens = prompts.reduce((a, b) => a + b, 0);
+  const read = reads.reduce((a, b) => a + b, 0);
+  return {
+    traceId,
+    strategy,
+    budget: strategy === 'full_history_baseline' ? null : 32_000,
+    totals: {
+      steps: prompts.length,
+      promptTokens,
+      meanPromptTokens: Math.round(promptTokens / prompts.length),
+      uncachedTokens: promptTokens - read,
+      cost: promptTokens - read + read * 0.1,
+      hitRate: promptTokens ? read / promptTokens : 0,
+      prefixReuse: 0.5,
+      neededReferenceRecall: strategy === 'full_history_baseline' ? null : 0.75,
+      orphans: 0,
+      refreshes: 1,
+      overheadP50Ms: 0.4,
+    },
+    series: prompts.map((p, i) => ({ step: i + 1, promptTokens: p, cacheRead: reads[i] ?? 0, cacheWrite: 0, uncached: p - (reads[i] ?? 0), prefixReuse: 0.5, recall: null })),
+  };
+}
+
+export function makeComparison(over: Partial<ComparisonDto> = {}): ComparisonDto {
+  return {
+    comparisonId: 'cmp-1',
+    status: 'finished',
+    traceIds: ['tr_a'],
+    strategies: ['variable', 'full_history_baseline'],
+    budget: 32_000,
+    provider: 'anthropic',
+    startedAt: 1,
+    finishedAt: 2,
+    progress: { done: 2, total: 2 },
+    results: [makeResult('tr_a', 'variable', [100, 200, 300], [0, 90, 180]), makeResult('tr_a', 'full_history_baseline', [100, 250, 400])],
+    errors: [],
+    ...over,
+  };
+}
+
+export function makeMemoryEntry(id: string, over: Partial<MemoryEntryDto> = {}): MemoryEntryDto {
+  return {
+    id,
+    state: 'candidate',
+    revision: 1,
+    kind: 'finding',
+    title: `title of ${id}`,
+    body: `body of ${id}`,
+    verified: false,
+    evidence: { paths: ['src/a.ts'], commands: [], commit: null },
+    provenance: { source: 'agent', agentId: 'primary', taskId: 't', itemId: `item-${id}`, observedAt: Date.UTC(2026, 0, 1), confidence: 0.8 },
+    createdAt: 1,
+    updatedAt: 1,
+    ...over,
+  };
+}
+
+export function makeSkills(over: Partial<SkillsDto> = {}): SkillsDto {
+  return {
+    loaded: [
+      { name: 'git-hygiene', version: '1.0.0', description: 'Small commits.', domain: 'git', languages: [], mode: 'selected', priority: 40, tokenBudget: 700, dependsOn: [], conflictsWith: ['yolo'], format: 'strata', scope: 'shipped', origin: '/skills/git/SKILL.md' },
+      { name: 'ts-conventions', version: '2.1.0', description: 'Strict TypeScript.', domain: 'typescript', languages: ['typescript'], mode: 'always', priority: 60, tokenBudget: 900, dependsOn: ['git-hygiene'], conflictsWith: [], format: 'strata', scope: 'workspace', origin: '.strata/skills/ts/SKILL.md' },
+    ],
+    errors: [{ kind: 'parse', message: 'front matter is not YAML', origin: '.strata/skills/bad/SKILL.md' }],
+    selected: [{ agentId: 'primary', names: ['ts-conventions'], skipped: [{ name: 'git-hygiene', reason: 'over-budget', message: 'needs 700 tokens, 200 left' }], errors: [] }],
+    ...over,
+  };
+}
+
+export const progressEvent = (comparisonId: string, done: number, total: number, status: ComparisonDto['status'] = 'running'): StrataEvent => ({ name: 'comparison.progress', payload: { comparisonId, done, total, status } });
+export const memoryChanged = (change: 'proposed' | 'verified' | 'retired' | 'stale' | 'purged', entry: MemoryEntryDto | null): StrataEvent => ({ name: 'memory.changed', payload: { change, id: entry?.id ?? null, entry } });
+export const traceImported = (trace: TraceDto): StrataEvent => ({ name: 'trace.imported', payload: { trace } });

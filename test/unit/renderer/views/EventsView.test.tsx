@@ -1,0 +1,65 @@
+import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { initialRootState } from '../../../../renderer/store/reduce';
+import { EventsView } from '../../../../renderer/views/EventsView';
+import { LogStrip } from '../../../../renderer/views/LogStrip';
+import { logEvent, makeLogEntry } from '../fixtures';
+import { renderWithStore } from '../renderWithStore';
+
+const lines = [
+  makeLogEntry(1, { agentId: 'worker-a', message: 'Turn 1 · gen 1 · 0 tool call(s) · prompt 900 tokens, 0% cached (modeled) · prefix reuse 0%', level: 'debug' }),
+  makeLogEntry(2, { agentId: 'worker-a', message: 'Context refreshed · Generation 1 → 2 · Reason: context limit' }),
+  makeLogEntry(3, { agentId: 'worker-b', message: 'Conversation summarize (threshold) compacted: 9000 → 2000 tokens · over budget' }),
+  makeLogEntry(4, { agentId: 'worker-b', message: 'worker-b failed: provider error 529', level: 'error' }),
+];
+
+const rowTexts = () => within(screen.getByRole('list', { name: 'Event log entries, newest first' })).getAllByRole('listitem').map((li) => li.querySelector('.events__msg')?.textContent);
+
+describe('EventsView', () => {
+  afterEach(cleanup);
+
+  it('shows an empty state before any event', () => {
+    renderWithStore(<EventsView />);
+    expect(screen.getByText(/No events yet/)).toBeTruthy();
+  });
+
+  it('lists events newest first, live, next to a working LogStrip', () => {
+    const r = renderWithStore(
+      <>
+        <EventsView />
+        <LogStrip />
+      </>,
+    );
+    act(() => {
+      for (const e of lines) r.store.getState().dispatch({ type: 'event', event: logEvent(e) });
+    });
+    expect(rowTexts()).toEqual([lines[3]?.message, lines[2]?.message, lines[1]?.message, lines[0]?.message]);
+    expect(within(screen.getByRole('contentinfo', { name: 'Event log' })).getAllByRole('listitem')).toHaveLength(4);
+  });
+
+  it('filters by kind, agent and text, and says when nothing matches', () => {
+    const r = renderWithStore(<EventsView />);
+    act(() => {
+      for (const e of lines) r.store.getState().dispatch({ type: 'event', event: logEvent(e) });
+    });
+    const refreshes = screen.getByRole('button', { name: /^refreshes/ });
+    fireEvent.click(refreshes);
+    expect(refreshes.getAttribute('aria-pressed')).toBe('true');
+    expect(rowTexts()).toEqual([lines[1]?.message]);
+    fireEvent.click(screen.getByRole('button', { name: /^errors/ }));
+    expect(rowTexts()).toEqual([lines[3]?.message, lines[1]?.message]);
+    fireEvent.change(screen.getByLabelText('Filter by agent'), { target: { value: 'worker-b' } });
+    expect(rowTexts()).toEqual([lines[3]?.message]);
+    fireEvent.change(screen.getByLabelText('Filter events by text'), { target: { value: 'nothing like this' } });
+    expect(screen.getByText('No event matches the filter.')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: /^all/ }));
+    fireEvent.change(screen.getByLabelText('Filter by agent'), { target: { value: '' } });
+    fireEvent.change(screen.getByLabelText('Filter events by text'), { target: { value: 'COMPACTED' } });
+    expect(rowTexts()).toEqual([lines[2]?.message]);
+  });
+
+  it('counts entries per kind on the filter chips', () => {
+    renderWithStore(<EventsView />, { ...initialRootState, events: { entries: [], next: 1, maxSeq: 0 } });
+    expect(screen.getByRole('button', { name: /^hook denials/ }).textContent).toBe('hook denials 0');
+  });
+});

@@ -1,0 +1,94 @@
+import { act, cleanup, fireEvent, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { comparisonsInitialState } from '../../../../../renderer/store/comparisonsSlice';
+import { initialRootState, type RootState } from '../../../../../renderer/store/reduce';
+import { tracesInitialState } from '../../../../../renderer/store/tracesSlice';
+import { CompareView } from '../../../../../renderer/views/compare/CompareView';
+import { SkillsView } from '../../../../../renderer/views/skills/SkillsView';
+import { skillsInitialState } from '../../../../../renderer/store/skillsSlice';
+import { renderWithStore } from '../../renderWithStore';
+import { makeComparison, makeSkills, makeTrace, progressEvent } from '../../compareMemoryFixtures';
+
+afterEach(cleanup);
+
+const state = (over: Partial<RootState> = {}): RootState => ({
+  ...initialRootState,
+  traces: { ...tracesInitialState, status: 'ready', list: [makeTrace('tr_a', { name: 'session.jsonl' })] },
+  comparisons: { ...comparisonsInitialState, form: { ...comparisonsInitialState.form, traceId: 'tr_a' } },
+  ...over,
+});
+
+describe('compare view', () => {
+  it('loads traces, and runs the picked strategies at the typed budget', () => {
+    const { controller } = renderWithStore(<CompareView />, state());
+    expect(controller.loadTraces).toHaveBeenCalled();
+    fireEvent.click(screen.getByRole('checkbox', { name: 'summary' }));
+    fireEvent.change(screen.getByLabelText('Budget (tokens)'), { target: { value: '8000' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Run comparison' }));
+    expect(controller.startComparison).toHaveBeenCalledWith({ traceIds: ['tr_a'], strategies: ['variable', 'summary', 'full_history_baseline'], budget: 8000 });
+  });
+
+  it('refuses to run without a strategy or with a budget out of bounds, and says why', () => {
+    renderWithStore(<CompareView />, state());
+    const run = screen.getByRole('button', { name: 'Run comparison' }) as HTMLButtonElement;
+    fireEvent.change(screen.getByLabelText('Budget (tokens)'), { target: { value: '999' } });
+    expect(run.disabled).toBe(true);
+    expect(screen.getByText(/A whole number from 1,000 to 2,000,000/)).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('Budget (tokens)'), { target: { value: '32000' } });
+    fireEvent.click(screen.getByRole('checkbox', { name: 'variable' }));
+    fireEvent.click(screen.getByRole('checkbox', { name: 'baseline (transcript)' }));
+    expect(run.disabled).toBe(true);
+    expect(screen.getByText('Pick at least one strategy.')).toBeTruthy();
+  });
+
+  it('drives the progress bar from comparison.progress and shows errors', () => {
+    const running = makeComparison({ status: 'running', results: [], progress: { done: 0, total: 2 } });
+    const { store } = renderWithStore(<CompareView />, state({ comparisons: { ...comparisonsInitialState, currentId: 'cmp-1', byId: { 'cmp-1': running }, error: '2 comparisons are running; wait for one to finish.' } }));
+    expect(screen.getByRole('alert').textContent).toBe('2 comparisons are running; wait for one to finish.');
+    const bar = screen.getByRole('progressbar', { name: 'Comparison progress' });
+    expect(bar.getAttribute('aria-valuenow')).toBe('0');
+    act(() => store.getState().dispatch({ type: 'event', event: progressEvent('cmp-1', 1, 2) }));
+    expect(bar.getAttribute('aria-valuenow')).toBe('1');
+    expect(screen.getByText('Replaying: 1 of 2 replays done')).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'Running…' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it('shows the totals side by side and the export buttons once finished; failed replays are listed', () => {
+    const done = makeComparison({ errors: [{ traceId: 'tr_a', strategy: 'summary', error: 'worker crashed' }] });
+    renderWithStore(<CompareView />, state({ comparisons: { ...comparisonsInitialState, currentId: 'cmp-1', byId: { 'cmp-1': done } } }));
+    const rows = screen.getByRole('table', { name: 'Comparison totals' }).querySelectorAll('tbody tr');
+    expect([...rows].map((r) => r.getAttribute('data-strategy'))).toEqual(['variable', 'full_history_baseline']);
+    expect(rows[0]?.textContent).toContain('600');
+    expect(screen.getByRole('button', { name: 'Export CSV' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Export JSON' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Export Cumulative prompt tokens per step as PNG' })).toBeTruthy();
+    expect(screen.getByRole('alert').textContent).toContain('summary: worker crashed');
+  });
+
+  it('has an empty state and a keyboard-reachable drop zone', () => {
+    renderWithStore(<CompareView />, state({ traces: tracesInitialState }));
+    expect(screen.getByText('Import a trace to compare strategies on it.')).toBeTruthy();
+    const drop = screen.getByRole('button', { name: /Import a trace file/ });
+    expect(drop.getAttribute('tabindex')).toBe('0');
+  });
+});
+
+describe('skills view', () => {
+  it('shows each skill’s metadata, who selected it, why others were left out, and load errors', () => {
+    const { controller } = renderWithStore(<SkillsView />, { ...initialRootState, skills: { ...skillsInitialState, status: 'ready', data: makeSkills() } });
+    expect(controller.loadSkills).toHaveBeenCalled();
+    const ts = screen.getByRole('list', { name: 'Loaded skills' }).querySelector('[data-skill="ts-conventions"]') as HTMLElement;
+    for (const text of ['v2.1.0', 'mode: always', 'workspace', 'typescript', 'depends on', 'git-hygiene', '900', 'used byprimary', '.strata/skills/ts/SKILL.md']) expect(ts.textContent).toContain(text);
+    const git = screen.getByRole('list', { name: 'Loaded skills' }).querySelector('[data-skill="git-hygiene"]') as HTMLElement;
+    expect(git.textContent).toContain('conflicts withyolo');
+    const row = screen.getByRole('table', { name: 'Skills selected per agent' }).querySelector('[data-agent="primary"]') as HTMLElement;
+    expect(row.textContent).toContain('ts-conventions');
+    expect(row.textContent).toContain('git-hygiene over-budget needs 700 tokens, 200 left');
+    expect(screen.getByRole('list', { name: 'Skill load errors' }).textContent).toContain('parse: front matter is not YAML');
+  });
+
+  it('shows a load failure', () => {
+    renderWithStore(<SkillsView />, { ...initialRootState, skills: { ...skillsInitialState, status: 'failed', error: 'The connection to the Strata host was lost.' } });
+    expect(screen.getByRole('alert').textContent).toBe('The connection to the Strata host was lost.');
+  });
+});

@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { comparisonCsv, comparisonJson, CSV_COLUMNS, exportName } from '../../../../../renderer/views/compare/exportResults';
+import { makeComparison, makeTrace } from '../../compareMemoryFixtures';
+
+describe('comparison exports', () => {
+  const c = makeComparison();
+  const traces = [makeTrace('tr_a', { name: 'a "quoted", name.jsonl' }), makeTrace('tr_other')];
+
+  it('CSV: a header and one line per replay with the totals, quoting where needed, empty for null', () => {
+    const csv = comparisonCsv(c, traces);
+    const lines = csv.split('\n');
+    expect(lines[0]).toBe(CSV_COLUMNS.join(','));
+    expect(lines).toHaveLength(4); // header, two replays, final newline
+    expect(lines[3]).toBe('');
+    const v = c.results[0]!.totals;
+    expect(lines[1]).toBe(['tr_a', '"a ""quoted"", name.jsonl"', 'variable', 32000, v.steps, v.promptTokens, v.meanPromptTokens, v.uncachedTokens, v.cost, v.hitRate, v.prefixReuse, 0.75, 0, 1, 0.4].join(','));
+    // The baseline has no budget and no recall.
+    expect(lines[2]).toMatch(/^tr_a,"a ""quoted"", name\.jsonl",full_history_baseline,,3,750,250,750,750,0,0\.5,,0,1,0\.4$/);
+  });
+
+  it('JSON: the whole comparison with its series, and only the traces it names', () => {
+    const parsed = JSON.parse(comparisonJson(c, traces));
+    expect(parsed).toEqual({ format: 'strata-comparison', version: 1, comparison: c, traces: [traces[0]] });
+    expect(parsed.comparison.results[0].series).toHaveLength(3);
+  });
+
+  it('names files after the comparison', () => {
+    expect(exportName(c, 'csv')).toBe('strata-cmp-1.csv');
+  });
+});
