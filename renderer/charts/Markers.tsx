@@ -1,5 +1,22 @@
-import { ReferenceLine } from 'recharts';
+import { ReferenceLine, XAxis } from 'recharts';
 import type { ChartMarker } from '../store/usageSelectors';
+import { axisStyle, clockTick } from './chartFormat';
+
+/** The time axis every usage chart shares (run clock, time of day); called inline, like `markerLines`. */
+export function timeAxis() {
+  return (
+    <XAxis
+      dataKey="at"
+      type="number"
+      domain={['dataMin', 'dataMax']}
+      tickFormatter={clockTick}
+      minTickGap={48}
+      tick={axisStyle}
+      stroke="var(--muted)"
+      label={{ value: 'time of call (run clock)', position: 'insideBottom', offset: -10, fill: 'var(--muted)', fontSize: 11 }}
+    />
+  );
+}
 
 /**
  * Generation boundaries as vertical lines on a chart's time axis: solid for a refresh, dashed for

@@ -1,7 +1,7 @@
-import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, YAxis } from 'recharts';
 import type { ChartMarker, RatePoint } from '../store/usageSelectors';
-import { axisStyle, clockTick, gridStroke, legendStyle, pct, pointLabel, tooltipStyle } from './chartFormat';
-import { markerLines } from './Markers';
+import { axisStyle, gridStroke, legendStyle, pct, pointLabel, tooltipStyle } from './chartFormat';
+import { markerLines, timeAxis } from './Markers';
 
 export interface RateChartProps {
   data: RatePoint[];
@@ -20,16 +20,7 @@ export function RateChart({ data, markers, labelMarkers, width, height = 250 }: 
   const chart = (
     <LineChart data={data} width={width} height={width ? height : undefined} margin={{ top: 14, right: 18, bottom: 18, left: 8 }}>
       <CartesianGrid stroke={gridStroke} strokeDasharray="2 4" />
-      <XAxis
-        dataKey="at"
-        type="number"
-        domain={['dataMin', 'dataMax']}
-        tickFormatter={clockTick}
-        minTickGap={48}
-        tick={axisStyle}
-        stroke="var(--muted)"
-        label={{ value: 'time of call (run clock)', position: 'insideBottom', offset: -10, fill: 'var(--muted)', fontSize: 11 }}
-      />
+      {timeAxis()}
       <YAxis
         domain={[0, 1]}
         ticks={[0, 0.25, 0.5, 0.75, 1]}

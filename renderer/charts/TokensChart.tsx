@@ -1,7 +1,7 @@
-import { Area, AreaChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { Area, AreaChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, YAxis } from 'recharts';
 import type { ChartMarker, TokenPoint } from '../store/usageSelectors';
-import { axisStyle, clockTick, gridStroke, legendStyle, pointLabel, tok, tooltipStyle } from './chartFormat';
-import { markerLines } from './Markers';
+import { axisStyle, gridStroke, legendStyle, pointLabel, tok, tooltipStyle } from './chartFormat';
+import { markerLines, timeAxis } from './Markers';
 
 export interface TokensChartProps {
   data: TokenPoint[];
@@ -32,16 +32,7 @@ export function TokensChart({ data, markers, labelMarkers, hasProvider, hasModel
   const chart = (
     <AreaChart data={data} width={width} height={width ? height : undefined} margin={{ top: 14, right: 18, bottom: 18, left: 8 }}>
       <CartesianGrid stroke={gridStroke} strokeDasharray="2 4" />
-      <XAxis
-        dataKey="at"
-        type="number"
-        domain={['dataMin', 'dataMax']}
-        tickFormatter={clockTick}
-        minTickGap={48}
-        tick={axisStyle}
-        stroke="var(--muted)"
-        label={{ value: 'time of call (run clock)', position: 'insideBottom', offset: -10, fill: 'var(--muted)', fontSize: 11 }}
-      />
+      {timeAxis()}
       <YAxis
         tickFormatter={tok}
         tick={axisStyle}

@@ -28,26 +28,8 @@ export function GenerationDiff() {
   return (
     <section className="diff" aria-label="Generation diff">
       <div className="inspector__head">
-        <label className="picker">
-          from{' '}
-          <select className="input" aria-label="Diff from" value={f ?? ''} onChange={(e) => setFrom(Number(e.target.value))}>
-            {numbers.map((n) => (
-              <option key={n} value={n}>
-                g{n}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="picker">
-          to{' '}
-          <select className="input" aria-label="Diff to" value={t ?? ''} onChange={(e) => setTo(Number(e.target.value))}>
-            {numbers.map((n) => (
-              <option key={n} value={n}>
-                g{n}
-              </option>
-            ))}
-          </select>
-        </label>
+        <GenerationSelect label="from" numbers={numbers} value={f} onChange={setFrom} />
+        <GenerationSelect label="to" numbers={numbers} value={t} onChange={setTo} />
         <button className="btn" disabled={f === null || t === null || f === t} onClick={() => f !== null && t !== null && void controller.diffGenerations(f, t)}>
           Compare
         </button>
@@ -126,3 +108,19 @@ function DiffColumn({ title, kind, entries }: { title: string; kind: 'added' | '
 
 /** A token delta with its sign: +1.2k, −300, 0. */
 export const signedTokens = (n: number): string => `${n > 0 ? '+' : n < 0 ? '−' : ''}${tokens(Math.abs(n))}`;
+
+/** One end of the diff: a generation number picked from the agent's generations. */
+function GenerationSelect({ label, numbers, value, onChange }: { label: 'from' | 'to'; numbers: readonly number[]; value: number | null; onChange: (n: number) => void }) {
+  return (
+    <label className="picker">
+      {label}{' '}
+      <select className="input" aria-label={`Diff ${label}`} value={value ?? ''} onChange={(e) => onChange(Number(e.target.value))}>
+        {numbers.map((n) => (
+          <option key={n} value={n}>
+            g{n}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
