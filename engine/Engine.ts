@@ -31,6 +31,10 @@ import type { Tokenizer } from './tokens/Tokenizer';
 export const RECENT_GENERATIONS = 4;
 /** Generations per agent that keep their included entries in memory; older ones keep counts only. */
 export const RECENT_FULL_GENERATIONS = 32;
+/** Items the archive keeps (the newest); the catalog marks every removal. */
+export const ARCHIVE_KEPT = 1000;
+/** The pool drops its removed slots once they are at least this many and at least as many as the live ones. */
+export const COMPACT_MIN_REMOVED = 4096;
 
 export interface EngineOptions {
   tokenizer: Tokenizer;
@@ -101,6 +105,11 @@ interface AgentState {
   lastParts?: PromptParts;
   signatures: Set<string>;
   stats: RunStats;
+  /** Pool arrivals when the current and the previous generation began (`[ephemeral-expiry]`). */
+  startSeq?: number;
+  previousStartSeq?: number;
+  /** Set by `endAgent` until the agent builds again (`[agent-end]`). */
+  ended?: boolean;
 }
 
 const FRAME = '<constraints>\n</constraints>\n<context>\n</context>\n<now>\n</now>\n';
@@ -164,6 +173,8 @@ export class Engine {
   /** The pool in arrival order; an agent's generation has seen its first `seenSeq` slots. */
   private readonly pool = new PoolIndex();
   private readonly archive: ContextItem[] = [];
+  /** Ended agents that still own transient items some current generation held (`[agent-end]`). */
+  private readonly endedHolding = new Set<string>();
   private readonly agents = new Map<string, AgentState>();
   private readonly listeners = new Set<(e: EngineEvent) => void>();
   private readonly clock: Clock;
@@ -260,7 +271,7 @@ export class Engine {
     return [...this.pool.values()];
   }
 
-  /** Items removed from the pool by refreshes, kept for observability. */
+  /** Items removed from the pool by refreshes and expiry (the newest {@link ARCHIVE_KEPT}), kept for observability. */
   archived(): ContextItem[] {
     return [...this.archive];
   }
@@ -316,6 +327,7 @@ export class Engine {
         this.emit({ type: 'item.removed', itemId: item.id });
       }
     }
+    this.maybeCompact();
     for (const [id, e] of wanted) {
       if (this.pool.has(id)) continue;
       this.addItem({
@@ -345,6 +357,7 @@ export class Engine {
       if (s.current?.emitted.has(id)) s.pending ??= { kind: 'rebuild', reason: `item ${id} removed` };
     }
     this.emit({ type: 'item.removed', itemId: id });
+    this.maybeCompact();
   }
 
   private replace(id: string, patch: Partial<ContextItem>, change: 'pinned' | 'unpinned' | 'verified' | 'promoted', boundary: boolean): ContextItem {
@@ -365,6 +378,10 @@ export class Engine {
   build(agentId: string, input: BuildRequest): BuildResult {
     const s = this.agent(agentId);
     const request = cloneRequest(input);
+    if (s.ended) {
+      s.ended = false;
+      this.endedHolding.delete(agentId);
+    }
     s.lastRequest = request;
     const now = this.clock.now();
     const retrieveRequest = this.retrieveRequest(s, request, now);
@@ -428,6 +445,8 @@ export class Engine {
       }
       s.current = state;
       s.generations.push(g);
+      s.previousStartSeq = s.startSeq;
+      s.startSeq = state.seenSeq;
       s.pending = undefined;
       s.stats.generations++;
       if (previous) s.stats.refreshReasons.push(boundary.reason);
@@ -441,6 +460,7 @@ export class Engine {
         boundary,
         text: previous ? refreshText(previous.number, g.number, boundary.reason) : `Generation ${g.number} started`,
       });
+      this.expireTransient(s);
     }
     return this.finishBuild(s, generation as Generation, l3Input, reserve, started);
   }
@@ -560,13 +580,86 @@ export class Engine {
     const agentId = s.identity.agentId;
     const transient = [...this.pool.values()].filter((i) => i.provenance.agentId === agentId && !keepsAcrossRefresh(i));
     this.carryState(s, s.generations.at(-1)?.number ?? 0, transient);
-    for (const i of transient) {
+    this.retire(transient);
+    if (s.pending?.auto) s.pending = { kind: 'refresh', reason: s.pending.reason };
+    return transient.map((i) => i.id);
+  }
+
+  /**
+   * Move items from the pool to the archive (which keeps the newest {@link ARCHIVE_KEPT}), then
+   * compact the pool when enough slots are dead.
+   */
+  private retire(items: readonly ContextItem[]): void {
+    for (const i of items) {
       this.pool.remove(i.id);
       this.archive.push(i);
       this.emit({ type: 'item.removed', itemId: i.id });
     }
-    if (s.pending?.auto) s.pending = { kind: 'refresh', reason: s.pending.reason };
-    return transient.map((i) => i.id);
+    if (this.archive.length > ARCHIVE_KEPT) this.archive.splice(0, this.archive.length - ARCHIVE_KEPT);
+    this.maybeCompact();
+  }
+
+  /**
+   * `[ephemeral-expiry]`: at the start of an agent's generation, its ephemeral items and raw history
+   * that arrived before its previous generation began (so at least two fresh packs have weighed
+   * them) and that this generation's pack did not take leave the pool for the archive, unless some
+   * agent's current generation holds them. Without this an agent that only ever rebuilds keeps
+   * every grep and log it ever made, and a long run's pool grows without end.
+   */
+  private expireTransient(s: AgentState): void {
+    const before = s.previousStartSeq ?? 0;
+    const agentId = s.identity.agentId;
+    const ended = this.endedHolding;
+    if (before === 0 && ended.size === 0) return;
+    const expired: ContextItem[] = [];
+    const end = ended.size > 0 ? this.pool.arrivals : before;
+    for (let slot = 0; slot < end; slot++) {
+      const item = this.pool.itemAt(slot);
+      if (!item || keepsAcrossRefresh(item)) continue;
+      const owner = item.provenance.agentId;
+      if (!((owner === agentId && slot < before) || ended.has(owner))) continue;
+      if (!this.heldByCurrent(item.id)) expired.push(item);
+    }
+    this.retire(expired);
+    for (const id of ended) if (!this.ownsTransient(id)) ended.delete(id);
+  }
+
+  /** True when the current generation of an agent that has not ended holds the item. */
+  private heldByCurrent(itemId: string): boolean {
+    for (const other of this.agents.values()) if (!other.ended && other.current?.emitted.has(itemId)) return true;
+    return false;
+  }
+
+  private ownsTransient(agentId: string): boolean {
+    for (const item of this.pool.values()) if (item.provenance.agentId === agentId && !keepsAcrossRefresh(item)) return true;
+    return false;
+  }
+
+  /**
+   * `[agent-end]`: the agent is done. Its generations stay inspectable; its ephemeral items and raw
+   * history leave the pool for the archive now, or, when another agent's current generation holds
+   * them, at the next boundary of any agent that no longer holds them. Its parent's report carries
+   * what mattered. A later build of the agent takes it up again.
+   */
+  endAgent(agentId: string): void {
+    const s = this.agent(agentId);
+    if (s.ended) return;
+    s.ended = true;
+    s.signatures.clear();
+    const expired = [...this.pool.values()].filter((i) => i.provenance.agentId === agentId && !keepsAcrossRefresh(i) && !this.heldByCurrent(i.id));
+    this.retire(expired);
+    if (this.ownsTransient(agentId)) this.endedHolding.add(agentId);
+  }
+
+  /** `[pool-compaction]`: drop the pool's removed slots and renumber what agents have seen. */
+  private maybeCompact(): void {
+    if (this.pool.removed < Math.max(COMPACT_MIN_REMOVED, this.pool.size)) return;
+    const { renumber } = this.pool.compact();
+    for (const s of this.agents.values()) {
+      if (s.current) s.current.seenSeq = renumber(s.current.seenSeq);
+      if (s.startSeq !== undefined) s.startSeq = renumber(s.startSeq);
+      if (s.previousStartSeq !== undefined) s.previousStartSeq = renumber(s.previousStartSeq);
+    }
   }
 
   /** The durable state of a generation's transient material, as one task-state item. */

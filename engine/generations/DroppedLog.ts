@@ -24,6 +24,11 @@ export class DroppedLog {
     return this.total;
   }
 
+  /** Entries the log would still keep; a deferred chunk needs to capture no more than this. */
+  get room(): number {
+    return Math.max(0, this.limit - this.stored);
+  }
+
   push(entries: DroppedEntry[]): void {
     if (entries.length === 0) return;
     this.total += entries.length;

@@ -213,15 +213,19 @@ export function packSource(src: PackSource, o: PackOptions): PackResult {
   const log = new DroppedLog();
   log.push(dropped);
   const full = `budget: the target of ${o.target} tokens is full`;
-  // Scores are copied now: a source may reuse its score array for the next build.
+  // What the log will keep is captured now, by item, never by position: a source may reuse its
+  // score array for the next build, and the pool may renumber its slots (`[pool-compaction]`).
+  // Tokens stay lazy (counted once per item value by `o.tokens`) until someone reads the entries.
   const entries = (positions: Int32Array, reason: string) => {
-    const scores = new Float64Array(positions.length);
-    for (let k = 0; k < positions.length; k++) {
+    const kept = Math.min(positions.length, log.room);
+    const items: ContextItem[] = new Array(kept);
+    const scores = new Float64Array(kept);
+    for (let k = 0; k < kept; k++) {
       const p = positions[k] as number;
+      items[k] = src.item(p);
       scores[k] = cols ? (cols.score[p] as number) : src.score(p);
     }
-    return (limit: number) =>
-      Array.from(positions.subarray(0, limit), (p, k) => ({ item: src.item(p), tokens: src.tokens(p), reason, score: scores[k] as number }));
+    return (limit: number) => items.slice(0, limit).map((item, k) => ({ item, tokens: o.tokens(item), reason, score: scores[k] as number }));
   };
   let nRest = i !== undefined && order ? 1 : 0;
   let nIrrelevant = 0;

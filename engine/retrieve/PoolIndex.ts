@@ -45,10 +45,13 @@ const push = (m: Map<string, number[]>, key: string, slot: number) => {
  * The item pool in arrival order, with what scoring needs kept as columns and inverted indexes
  * (terms, files, folders, symbols -> slots), so a build scores 100k items without touching their
  * text (`[score-fresh]` stays exact: `scoreAll` computes the same score as `scoreItem`).
- * Slots are never reused: a slot's number is the item's arrival order. Only the Engine changes it.
+ * Slots are never reused: a slot's number is the item's arrival order among the slots kept. A
+ * removed slot keeps its last value (records of past builds read it) until `compact` drops the
+ * removed slots and renumbers the rest, keeping their order (`[pool-compaction]`). Only the Engine
+ * changes it.
  */
 export class PoolIndex {
-  private readonly slots: ContextItem[] = [];
+  private slots: ContextItem[] = [];
   private readonly slotById = new Map<string, number>();
   readonly at = f64();
   readonly confidence = f64();
@@ -92,6 +95,52 @@ export class PoolIndex {
 
   get size(): number {
     return this.live;
+  }
+
+  /** Removed slots still held (their last values and postings) until the next `compact`. */
+  get removed(): number {
+    return this.slots.length - this.live;
+  }
+
+  /**
+   * Drop the removed slots: live items move down, keeping their arrival order, with their columns
+   * (counted tokens too) and postings; terms, files, folders and symbols only removed items had
+   * leave the postings. Returns `renumber`, which maps an old arrival count (a `seenSeq`: "the
+   * first n slots were seen") to the new one, so callers keep what they had seen.
+   */
+  compact(): { renumber: (seen: number) => number } {
+    const n = this.slots.length;
+    // liveBefore[k] = live slots among the first k, which is the new number of old slot k when it is live.
+    const liveBefore = new Int32Array(n + 1);
+    for (let slot = 0; slot < n; slot++) liveBefore[slot + 1] = (liveBefore[slot] as number) + (this.alive.data[slot] === 1 ? 1 : 0);
+    const renumber = (seen: number) => liveBefore[Math.max(0, Math.min(n, seen))] as number;
+    if (this.live === n) return { renumber };
+    const isLive = (oldSlot: number) => liveBefore[oldSlot + 1] !== liveBefore[oldSlot];
+    for (const c of this.columns) {
+      const data = c.data;
+      for (let slot = 0; slot < n; slot++) if (isLive(slot)) data[liveBefore[slot] as number] = data[slot] as number;
+      // Give back most of a column that grew for a pool many times larger than what is left.
+      if (data.length > 4 * Math.max(this.live, 1024)) c.data = data.slice(0, Math.max(this.live * 2, 1024)) as typeof data;
+      c.data.fill(0, this.live);
+    }
+    const slots: ContextItem[] = [];
+    for (let slot = 0; slot < n; slot++) {
+      if (!isLive(slot)) continue;
+      const item = this.slots[slot] as ContextItem;
+      slots.push(item);
+      this.slotById.set(item.id, slots.length - 1);
+    }
+    this.slots = slots;
+    for (const postings of [this.termPostings, this.filePostings, this.dirPostings, this.symbolPostings]) {
+      for (const [key, list] of postings) {
+        let w = 0;
+        for (const oldSlot of list) if (isLive(oldSlot)) list[w++] = liveBefore[oldSlot] as number;
+        if (w === 0) postings.delete(key);
+        else list.length = w;
+      }
+    }
+    this.scratchBuffers.clear();
+    return { renumber };
   }
 
   /**

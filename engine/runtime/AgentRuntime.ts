@@ -356,19 +356,22 @@ export class AgentRuntime {
   #finish(a: AgentState, last: AgentAction): void {
     this.#setStatus(a, 'done');
     const parentId = a.identity.parent;
-    if (parentId === null) return;
-    const transcript: HistoryMessage[] = a.conversation.manager.groups().flatMap((g) => g.messages);
-    this.#o.engine.addItem(
-      parentReport({
-        child: a.identity,
-        parentId,
-        transcript,
-        finalText: last.text,
-        files: [...a.files],
-        at: this.#o.clock.now(),
-        countTokens: (t) => this.#o.tokenizer.count(t),
-      }),
-    );
+    if (parentId !== null) {
+      const transcript: HistoryMessage[] = a.conversation.manager.groups().flatMap((g) => g.messages);
+      this.#o.engine.addItem(
+        parentReport({
+          child: a.identity,
+          parentId,
+          transcript,
+          finalText: last.text,
+          files: [...a.files],
+          at: this.#o.clock.now(),
+          countTokens: (t) => this.#o.tokenizer.count(t),
+        }),
+      );
+    }
+    // The report carries what mattered; the agent's greps, reads and transcript leave the pool (`[agent-end]`).
+    this.#o.engine.endAgent(a.identity.agentId);
   }
 
   #state(agentId: string): AgentState {

@@ -29,8 +29,9 @@ describe('[engine-events] every mutation announces itself', () => {
     ['promote to memory', (e) => e.promote('h', 'memory'), ['memory.candidate:h']],
     ['remove', (e) => e.remove('h'), ['item.removed:h']],
     ['a build inside the generation', (e) => e.build('worker-1', { phase: 'implement' }), ['generation.built']],
-    ['a build that starts a generation', (e) => e.build('worker-1', { phase: 'verify' }), ['generation.started', 'generation.built']],
-    ['rebuild', (e) => e.rebuild('worker-1'), ['generation.started', 'generation.built']],
+    // The low-relevance grep arrived before generation 1 and generation 2's pack passes it over too (`[ephemeral-expiry]`).
+    ['a build that starts a generation', (e) => e.build('worker-1', { phase: 'verify' }), ['generation.started', 'item.removed:grep', 'generation.built']],
+    ['rebuild', (e) => e.rebuild('worker-1'), ['generation.started', 'item.removed:grep', 'generation.built']],
     ['refresh', (e) => e.refresh('worker-1', 'test'), ['item.added:state:worker-1:g1', 'item.removed:grep', 'generation.started', 'generation.built']],
     ['maybeRefresh on a context-limit error', (e) => e.maybeRefresh('worker-1', new ContextLimitError('too long', 'openai')), ['item.added:state:worker-1:g1', 'item.removed:grep', 'generation.started', 'generation.built']],
   ])('[engine-events] %s', (_name, act, expected) => {
@@ -69,7 +70,8 @@ describe('[engine-events] every mutation announces itself', () => {
     const added = engine.addItem(item({ id: 'new' }));
     engine.verify('h');
     engine.build('worker-1', { phase: 'verify', input: 'x' });
-    const [a, changed, started, built] = events;
+    const [a, changed, started, expired, built] = events;
+    expect(expired).toEqual({ type: 'item.removed', itemId: 'grep' });
     expect(a).toEqual({ type: 'item.added', item: added });
     expect(changed).toMatchObject({ type: 'item.changed', change: 'verified', item: { id: 'h', provenance: { verified: true } } });
     const g = engine.generation('worker-1', 2);

@@ -89,6 +89,23 @@ describe('AgentRuntime with the trace driver', () => {
     expect(events.filter((e) => e.type === 'turn.completed')).toHaveLength(order.length);
   });
 
+  it('[agent-end] [runtime-turn] a finished worker\'s greps leave the pool once its report is in; its failures and findings stay', async () => {
+    const { rt, engine } = runtime(new TraceDriver(script), {
+      toolItems: (agent, c, outcome, at) => [{ id: `tool:${c.id}`, kind: outcome.isError ? 'failure' : 'tool_output', class: outcome.isError ? 'task_state' : 'ephemeral', source: c.name === 'run_command' ? 'test_result' : 'repository_source', content: outcome.content, agentId: agent.agentId, taskId: agent.taskId, at, files: ['src/auth/refresh.ts'] }],
+    });
+    rt.addAgent(primary);
+    const seen = new Set<string>();
+    const workerDone = () => rt.agentIds().includes('worker-a') && rt.status('worker-a') === 'done';
+    while (!workerDone() && (await rt.step())) for (const i of engine.items()) seen.add(i.id);
+    expect(workerDone()).toBe(true);
+    expect(seen).toContain('tool:a1');
+    const pool = engine.items().map((i) => i.id);
+    expect(pool).not.toContain('tool:a1');
+    expect(engine.archived().map((i) => i.id)).toContain('tool:a1');
+    expect(pool).toEqual(expect.arrayContaining(['tool:a2', 'finding:worker-a:2:0']));
+    expect(engine.items().some((i) => i.provenance.source === 'parent_report' && i.provenance.agentId === 'worker-a')).toBe(true);
+  });
+
   it('[refresh-on-limit] a provider context-limit error refreshes the agent into generation 2 and the same turn is retried, counted', async () => {
     const driver = new TraceDriver(new Map([['primary', [{ text: 'step 1', toolCalls: [] }, { text: 'step 2', toolCalls: [], contextLimit: 'prompt is too long: 210000 tokens > 200000 maximum' }, { text: 'done', toolCalls: [], done: true }]]]));
     const { rt, engine, events } = runtime(driver);
