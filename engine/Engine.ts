@@ -28,9 +28,9 @@ import { TokenCounter } from './tokens/TokenCounter';
 import type { Tokenizer } from './tokens/Tokenizer';
 
 /** Generations per agent that keep their dropped sample in memory (older ones keep their included entries). */
-export const RECENT_GENERATIONS = 4;
+export const RECENT_GENERATIONS = 2;
 /** Generations per agent that keep their included entries in memory; older ones keep counts only. */
-export const RECENT_FULL_GENERATIONS = 32;
+export const RECENT_FULL_GENERATIONS = 8;
 /** Items the archive keeps (the newest); the catalog marks every removal. */
 export const ARCHIVE_KEPT = 1000;
 /** The pool drops its removed slots once they are at least this many and at least as many as the live ones. */

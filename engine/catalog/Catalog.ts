@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { AgentDto, LogEntry, LogLevel, TraceDto } from '../contract';
-import type { Generation } from '../generations/Generation';
+import type { CompressedEntry, DroppedEntry, Generation, IncludedEntry } from '../generations/Generation';
 import type { ContextItem } from '../items/ContextItem';
 import type { TraceEvent } from '../traces/TraceEvent';
 import { CatalogLock } from './CatalogLock';
@@ -66,6 +66,56 @@ const toRecord = (r: AgentRow): AgentRecord => ({
   revision: r.revision,
   updatedAt: r.updated_at,
 });
+
+interface ItemRow {
+  id: string;
+  kind: string;
+  class: string;
+  title: string;
+  content: string;
+  content_hash: string;
+  provenance: string;
+  pinned: number;
+  mandatory: number;
+  phase: string | null;
+  signature: string | null;
+}
+
+interface EntryRow {
+  role: 'included' | 'dropped' | 'compressed';
+  item_id: string;
+  layer: string | null;
+  tokens: number;
+  score: number | null;
+  tier: number | null;
+  text: string;
+  from_tokens: number | null;
+  to_tokens: number | null;
+}
+
+/** An item as the catalog holds it now (its latest value); undefined when it has no row. */
+const toItem = (r: ItemRow | undefined): ContextItem | undefined =>
+  r &&
+  Object.freeze({
+    id: r.id,
+    kind: r.kind as ContextItem['kind'],
+    class: r.class as ContextItem['class'],
+    title: r.title,
+    content: r.content,
+    contentHash: r.content_hash,
+    provenance: JSON.parse(r.provenance) as ContextItem['provenance'],
+    pinned: r.pinned === 1,
+    mandatory: r.mandatory === 1,
+    ...(r.phase === null ? {} : { phase: r.phase }),
+    ...(r.signature === null ? {} : { signature: r.signature }),
+  });
+
+/** The entries of a generation as stored when it was built (`storedEntries`). */
+export interface StoredEntries {
+  included: IncludedEntry[];
+  dropped: DroppedEntry[];
+  compressed: CompressedEntry[];
+}
 
 interface TraceRow {
   id: string;
@@ -210,11 +260,16 @@ export class Catalog {
     return (this.sql('SELECT count(*) AS n FROM agents').get() as { n: number }).n;
   }
 
-  /** Remove every agent (a run starting over); children first, so the parent reference never dangles. */
+  /**
+   * Remove every agent (a run starting over); children first, so the parent reference never
+   * dangles. Their stored generations go too: a run that starts over reuses agent ids and
+   * generation numbers, and its generations must not be read back with the old run's entries.
+   */
   clearAgents(): void {
     this.transaction(() => {
       this.sql('UPDATE agents SET parent = NULL').run();
       this.sql('DELETE FROM agents').run();
+      this.sql('DELETE FROM generations').run();
     });
   }
 
@@ -306,6 +361,37 @@ export class Catalog {
       const position = g.compressed.length - rest.length + k;
       insert.run(g.agentId, g.number, 'compressed', position, c.itemId, null, c.to, null, null, c.method, c.from, c.to);
     });
+  }
+
+  /**
+   * What `saveGeneration` stored of a generation: its included and compressed entries and its first
+   * `droppedLimit` dropped ones, in order, each with the item as the catalog holds it now (an item
+   * the catalog lost is named by id). Undefined when the generation was never stored. An entry that
+   * was compressed to fit shows the item's full content; `compressed` gives its sizes.
+   */
+  storedEntries(agentId: string, number: number, droppedLimit: number): StoredEntries | undefined {
+    if (!this.sql('SELECT 1 FROM generations WHERE agent_id = ? AND number = ?').get(agentId, number)) return undefined;
+    const rows = this.sql(
+      `SELECT role, item_id, layer, tokens, score, tier, text, from_tokens, to_tokens FROM generation_entries
+       WHERE agent_id = ? AND number = ? AND (role != 'dropped' OR position < ?) ORDER BY role, position`,
+    ).all(agentId, number, droppedLimit) as EntryRow[];
+    const itemStmt = this.sql('SELECT id, kind, class, title, content, content_hash, provenance, pinned, mandatory, phase, signature FROM items WHERE id = ?');
+    const items = new Map<string, ContextItem>();
+    const itemOf = (id: string): ContextItem => {
+      let item = items.get(id);
+      if (!item) {
+        item = toItem(itemStmt.get(id) as ItemRow | undefined) ?? missingItem(id);
+        items.set(id, item);
+      }
+      return item;
+    };
+    const out: StoredEntries = { included: [], dropped: [], compressed: [] };
+    for (const r of rows) {
+      if (r.role === 'included') out.included.push({ item: itemOf(r.item_id), layer: r.layer as IncludedEntry['layer'], tokens: r.tokens, score: r.score ?? 0, tier: (r.tier ?? 4) as IncludedEntry['tier'], why: r.text });
+      else if (r.role === 'dropped') out.dropped.push({ item: itemOf(r.item_id), tokens: r.tokens, reason: r.text, ...(r.score === null ? {} : { score: r.score }) });
+      else out.compressed.push({ itemId: r.item_id, from: r.from_tokens ?? r.tokens, to: r.to_tokens ?? r.tokens, method: r.text as CompressedEntry['method'] });
+    }
+    return out;
   }
 
   /** Stored generations of an agent (summaries), oldest first. */
@@ -409,4 +495,20 @@ function migrate(db: Database.Database, path: string, all: readonly Migration[])
       record.run(m.version, m.name, new Date().toISOString());
     }
   })();
+}
+
+/** Stands in for an item whose row the catalog no longer has (a purged recalled-memory copy). */
+function missingItem(id: string): ContextItem {
+  const item: ContextItem = {
+    id,
+    kind: 'note',
+    class: 'ephemeral',
+    title: id,
+    content: `(item ${id} is no longer in the catalog)`,
+    contentHash: '',
+    provenance: { source: 'generated_summary', agentId: '', taskId: '', at: 0, confidence: 0, relevance: 0, durability: 'transient', verified: false, files: [], symbols: [] },
+    pinned: false,
+    mandatory: false,
+  };
+  return Object.freeze(item);
 }

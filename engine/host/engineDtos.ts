@@ -36,7 +36,8 @@ export function toGenerationSummary(g: Generation): GenerationSummaryDto {
     builds: g.builds,
     prefixHash: g.prefixHash,
     startedAt: g.startedAt,
-    counts: { included: g.included.length, dropped: g.droppedTotal, compressed: g.compressed.length },
+    // A released generation's entries may be read back from the catalog; its counts are exact either way.
+    counts: { included: g.released?.included ?? g.included.length, dropped: g.droppedTotal, compressed: g.released?.compressed ?? g.compressed.length },
   };
 }
 

@@ -9,7 +9,10 @@ import type { ClientSession } from './ClientSession';
 import type { MemoryRecord } from '../memory/MemoryRecord';
 import type { MemoryStore } from '../memory/store/MemoryStore';
 import type { WorktreeView } from '../memory/recall/WorktreeView';
+import { diffGenerations } from '../generations/diffGenerations';
+import { DROPPED_KEPT, type Generation } from '../generations/Generation';
 import { toGenerationDiffDto, toGenerationDto, toGenerationSummary, toItemDto } from './engineDtos';
+import { withStoredEntries } from './generationHistory';
 import { importTraceContentIntoCatalog, importTraceIntoCatalog } from './importTraceIntoCatalog';
 import { proposalFromItem, toMemoryDto } from './memoryDtos';
 import { toAgentDto } from './toAgentDto';
@@ -94,10 +97,15 @@ export function createHandlers(ctx: HostContext): Handlers {
       const wanted = number ?? current;
       if (wanted === 0) throw new StrataError('not_found', `Agent "${agentId}" has not been built yet.`);
       const parts = wanted === current ? engine.lastPromptParts(agentId) : undefined;
-      return toGenerationDto(engine.generation(agentId, wanted), droppedLimit ?? DROPPED_LIMIT, parts ? { ...parts.layers, prefixHash: parts.prefixHash } : null);
+      const limit = droppedLimit ?? DROPPED_LIMIT;
+      return toGenerationDto(withStoredEntries(engine.generation(agentId, wanted), catalog, limit), limit, parts ? { ...parts.layers, prefixHash: parts.prefixHash } : null);
     },
 
-    diffGenerations: ({ agentId, from, to }) => toGenerationDiffDto(ctx.engine().diff(agentId, from, to)),
+    diffGenerations: ({ agentId, from, to }) => {
+      const engine = ctx.engine();
+      const [a, b] = [engine.generation(agentId, from), engine.generation(agentId, to)].map((g) => withStoredEntries(g, catalog, DROPPED_KEPT)) as [Generation, Generation];
+      return toGenerationDiffDto(diffGenerations(a, b));
+    },
 
     pin: ({ itemId }) => tx(() => ({ item: toItemDto(ctx.engine().pin(itemId)) })),
     unpin: ({ itemId }) => tx(() => ({ item: toItemDto(ctx.engine().unpin(itemId)) })),

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Catalog, CatalogError, type AgentRecord } from '../../engine/catalog/Catalog';
 import { latestSchemaVersion, migrations } from '../../engine/catalog/migrations';
 import { tempDir } from '../support/tempDir';
+import { identity, item, newEngine, taskItems } from '../support/engineFixtures';
 
 const agent = (id: string, parent: string | null, revision = 0): AgentRecord => ({
   agentId: id,
@@ -116,6 +117,39 @@ describe('Catalog', () => {
     c.setMeta('k', '1');
     c.setMeta('k', '2');
     expect(c.getMeta('k')).toBe('2');
+    c.close();
+  });
+
+  it('[history-from-catalog] reads back a stored generation\'s entries in order, with its items, up to a dropped limit; a run starting over clears them', () => {
+    const c = Catalog.open(path);
+    const { engine } = newEngine();
+    engine.registerAgent(identity({ budget: 600 }));
+    for (const i of taskItems()) engine.addItem(i);
+    for (let k = 0; k < 12; k++) engine.addItem(item({ id: `noise-${k}`, agentId: 'worker-2', kind: 'tool_output', class: 'ephemeral', content: `unrelated build log line ${k} `.repeat(20) }));
+    engine.build('worker-1', { phase: 'implement' });
+    const g = engine.generation('worker-1', 1);
+    expect(g.dropped.length).toBeGreaterThan(3);
+    engine.items().forEach((i, seq) => c.putItem(i, seq));
+    c.saveGeneration(g, 5);
+    // The catalog lost one dropped item's row: it is named by id, not left out.
+    const lost = g.dropped[1]!.item.id;
+    const raw = new Database(path);
+    raw.prepare('DELETE FROM items WHERE id = ?').run(lost);
+    raw.close();
+
+    const stored = c.storedEntries('worker-1', 1, 3)!;
+    expect(stored.included.map((e) => [e.item, e.layer, e.tokens, e.score, e.tier, e.why])).toEqual(g.included.map((e) => [e.item, e.layer, e.tokens, e.score, e.tier, e.why]));
+    expect(stored.dropped.map((d) => [d.item.id, d.tokens, d.reason])).toEqual(g.dropped.slice(0, 3).map((d) => [d.item.id, d.tokens, d.reason]));
+    expect(stored.dropped[0]!.item).toEqual(g.dropped[0]!.item);
+    expect(stored.dropped[1]!.item.content).toBe(`(item ${lost} is no longer in the catalog)`);
+    expect(stored.compressed).toEqual(g.compressed);
+    expect(c.storedEntries('worker-1', 2, 3)).toBeUndefined();
+    expect(c.storedEntries('nobody', 1, 3)).toBeUndefined();
+
+    c.putAgent(agent('worker-1', null));
+    c.clearAgents();
+    expect(c.storedEntries('worker-1', 1, 3)).toBeUndefined();
+    expect(c.storedGenerations('worker-1')).toEqual([]);
     c.close();
   });
 });

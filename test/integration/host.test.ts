@@ -5,6 +5,7 @@ import { type CommandName, Commands, type StrataEvent } from '../../engine/contr
 import { Host, type HostOptions } from '../../engine/host';
 import { generateDemoRun } from '../../engine/host/demo/generateDemoRun';
 import { DEMO_RESTART_MS } from '../../engine/host/RunManager';
+import { RECENT_FULL_GENERATIONS } from '../../engine/Engine';
 import { BATCH_INTERVAL_MS } from '../../engine/host/EventBatcher';
 import { manualClock } from '../../engine/ports/Clock';
 import { manualScheduler } from '../../engine/ports/Scheduler';
@@ -366,6 +367,36 @@ describe('Host: the demo agents are built by the real engine', () => {
     expect(events.filter((e) => e.name === 'agent.updated').at(-1)).toMatchObject({ payload: { agent: { agentId: 'primary', generation: 3 } } });
     const diff = await call('diffGenerations', { agentId: 'primary', from: 1, to: 3 });
     expect(diff).toMatchObject({ ok: true, value: { from: 1, to: 3, reason: 'operator asked' } });
+  });
+
+  it('[history-from-catalog] [bounded-history] an old generation the engine released still shows whole, read back from the catalog', async () => {
+    await play(1);
+    expect((await call('rebuild', { agentId: 'primary' })).ok).toBe(true);
+    const shape = (v: unknown) => {
+      const g = v as { counts: unknown; included: { item: { id: string }; layer: string; tokens: number; score: number; tier: number; why: string }[]; dropped: { item: { id: string }; tokens: number; reason: string }[]; compressed: unknown[] };
+      return { counts: g.counts, included: g.included.map((e) => [e.item.id, e.layer, e.tokens, e.score, e.tier, e.why]), dropped: g.dropped.map((d) => [d.item.id, d.tokens, d.reason]), compressed: g.compressed };
+    };
+    const diffShape = (v: unknown) => {
+      const d = v as { added: { item: { id: string } }[]; dropped: { entry: { item: { id: string } }; reason: string }[]; kept: { item: { id: string } }[]; tokenDelta: number };
+      return { added: d.added.map((e) => e.item.id), dropped: d.dropped.map((x) => [x.entry.item.id, x.reason]), kept: d.kept.map((e) => e.item.id), tokenDelta: d.tokenDelta };
+    };
+    const before = await call('getGeneration', { agentId: 'primary', number: 1 });
+    const diffBefore = await call('diffGenerations', { agentId: 'primary', from: 1, to: 2 });
+    expect(before.ok && diffBefore.ok).toBe(true);
+    for (let i = 0; i < RECENT_FULL_GENERATIONS + 1; i++) expect((await call('rebuild', { agentId: 'primary' })).ok).toBe(true);
+    // The engine released generation 1's entries …
+    expect(host.engine.generation('primary', 1).released).toBeDefined();
+    expect(host.engine.generation('primary', 1).included).toEqual([]);
+    // … and the contract still shows it as it was.
+    const after = await call('getGeneration', { agentId: 'primary', number: 1 });
+    const diffAfter = await call('diffGenerations', { agentId: 'primary', from: 1, to: 2 });
+    if (!before.ok || !after.ok || !diffBefore.ok || !diffAfter.ok) throw new Error('a call failed');
+    expect(shape(before.value).included.length).toBeGreaterThan(0);
+    expect(shape(after.value)).toEqual(shape(before.value));
+    expect(diffShape(diffAfter.value)).toEqual(diffShape(diffBefore.value));
+    const list = await call('listGenerations', { agentId: 'primary' });
+    if (!list.ok) throw new Error('listGenerations failed');
+    expect((list.value as { generations: { number: number; counts: unknown }[] }).generations[0]).toMatchObject({ number: 1, counts: shape(before.value).counts });
   });
 
   it.each([

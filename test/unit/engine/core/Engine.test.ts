@@ -156,7 +156,7 @@ describe('Engine', () => {
     expect(g.dropped).toHaveLength(1000);
   });
 
-  it('[bounded-history] generations older than the newest 4 release their dropped sample but keep their included entries and counts', () => {
+  it('[bounded-history] generations older than the newest RECENT_GENERATIONS release their dropped sample but keep their included entries and counts', () => {
     const { engine } = setup(1200);
     for (let i = 0; i < 40; i++) engine.addItem(item({ id: `bg${i}`, agentId: 'worker-2', kind: 'tool_output', class: 'ephemeral', content: `unrelated ${i} `.repeat(60) }));
     for (let g = 0; g < RECENT_GENERATIONS + 5; g++) engine.rebuild('worker-1', `rebuild ${g}`);
