@@ -27,8 +27,12 @@ import type { StrategyName } from './strategies/Strategy';
 import { TokenCounter } from './tokens/TokenCounter';
 import type { Tokenizer } from './tokens/Tokenizer';
 
-/** Generations per agent that keep their dropped sample in memory (older ones keep their included entries). */
-export const RECENT_GENERATIONS = 2;
+/**
+ * Generations per agent that keep their dropped sample in memory: the current one, whose sample
+ * still grows and is stored as it does; an ended one's sample is in the catalog, and the items a
+ * sample names (often long removed from the pool) would otherwise stay alive with it.
+ */
+export const RECENT_GENERATIONS = 1;
 /** Generations per agent that keep their included entries in memory; older ones keep counts only. */
 export const RECENT_FULL_GENERATIONS = 8;
 /** Items the archive keeps (the newest); the catalog marks every removal. */

@@ -79,4 +79,4 @@ export interface Generation {
 }
 
 /** Dropped entries an ended generation keeps for the inspector. */
-export const DROPPED_KEPT = 1000;
+export const DROPPED_KEPT = 500;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ContextLimitError } from '../../../../engine/refresh/ContextLimitError';
 import type { EngineEvent } from '../../../../engine/EngineEvent';
 import { RECENT_FULL_GENERATIONS, RECENT_GENERATIONS } from '../../../../engine/Engine';
+import { DROPPED_KEPT } from '../../../../engine/generations/Generation';
 import { othersCeiling } from '../../../../engine/generations/appendToGeneration';
 import { identity, item, newEngine, T0, taskItems } from '../../../support/engineFixtures';
 
@@ -144,7 +145,7 @@ describe('Engine', () => {
     expect(own).toBeGreaterThan(3);
   });
 
-  it('[bounded-history] a generation living through many builds in a busy pool keeps its first 1000 dropped entries and counts the rest', () => {
+  it('[bounded-history] a generation living through many builds in a busy pool keeps its first DROPPED_KEPT dropped entries and counts the rest', () => {
     const { engine } = setup(1200);
     const first = engine.build('worker-1', { phase: 'implement' });
     for (let b = 0; b < 30; b++) {
@@ -153,7 +154,7 @@ describe('Engine', () => {
     }
     const g = engine.generation('worker-1', first.generation.number);
     expect(g.droppedTotal).toBeGreaterThanOrEqual(1500);
-    expect(g.dropped).toHaveLength(1000);
+    expect(g.dropped).toHaveLength(DROPPED_KEPT);
   });
 
   it('[bounded-history] generations older than the newest RECENT_GENERATIONS release their dropped sample but keep their included entries and counts', () => {
@@ -163,11 +164,13 @@ describe('Engine', () => {
     const all = engine.generations('worker-1');
     expect(all.length).toBeGreaterThan(RECENT_GENERATIONS + 1);
     const old = all[0]!;
-    const recent = all.at(-2)!;
+    const recent = all.at(-RECENT_GENERATIONS)!;
     expect(old.droppedTotal).toBeGreaterThan(0);
     expect(old.dropped).toEqual([]);
     expect(old.included.length).toBeGreaterThan(0);
-    expect(recent.dropped.length).toBe(Math.min(recent.droppedTotal, 1000));
+    expect(recent.dropped.length).toBe(Math.min(recent.droppedTotal, DROPPED_KEPT));
+    expect(recent.dropped.length).toBeGreaterThan(0);
+    expect(all.at(-RECENT_GENERATIONS - 1)!.dropped).toEqual([]);
     // Past the newest RECENT_FULL_GENERATIONS, the included entries are released too, with their counts kept.
     for (let g = 0; g < RECENT_FULL_GENERATIONS; g++) engine.rebuild('worker-1', `more ${g}`);
     const first = engine.generation('worker-1', 1);
