@@ -35,6 +35,13 @@ import type { Tokenizer } from './tokens/Tokenizer';
 export const RECENT_GENERATIONS = 1;
 /** Generations per agent that keep their included entries in memory; older ones keep counts only. */
 export const RECENT_FULL_GENERATIONS = 8;
+/**
+ * At a budget rebuild, the share of the pack target the kept L2 prefix may spend on entries a
+ * fresh pack would leave out (`[rebuild-keeps-prefix]`): everything after the first change in the
+ * prompt is written to the provider cache again, so keeping a slightly stale prefix in place is
+ * cheaper than re-sorting it.
+ */
+export const STALE_PREFIX_SHARE = 0.5;
 /** Items the archive keeps (the newest); the catalog marks every removal. */
 export const ARCHIVE_KEPT = 1000;
 /** The pool drops its removed slots once they are at least this many and at least as many as the live ones. */
@@ -400,6 +407,7 @@ export class Engine {
     else if (!boundary && s.current.phase !== request.phase) boundary = { kind: 'rebuild', reason: `phase changed: ${s.current.phase} → ${request.phase}` };
 
     let generation = s.generations.at(-1);
+    let budgetFull = false;
     if (!boundary && s.current && generation) {
       const arrivals = this.arrivalsSince(s.current.seenSeq);
       const outcome = appendToGeneration({
@@ -413,7 +421,10 @@ export class Engine {
         blocks: this.blocks,
         minOptionalScore: this.minOptionalScore,
       });
-      if (outcome === 'full') boundary = { kind: 'rebuild', reason: `budget reached: appending would exceed ${generation.budget} tokens` };
+      if (outcome === 'full') {
+        boundary = { kind: 'rebuild', reason: `budget reached: appending would exceed ${generation.budget} tokens` };
+        budgetFull = true;
+      }
     }
 
     let started = false;
@@ -433,7 +444,8 @@ export class Engine {
         blocks: this.blocks,
         minOptionalScore: this.minOptionalScore,
         compressMinTokens: this.compressMinTokens,
-        previousL2: boundary.kind === 'rebuild' && previous ? previous.included.filter((e) => e.layer === 'L2').map((e) => e.item.id) : undefined,
+        ...(boundary.kind === 'rebuild' && previous ? { previousL2: previous.included.filter((e) => e.layer === 'L2') } : {}),
+        ...(budgetFull ? { staleShare: STALE_PREFIX_SHARE } : {}),
       });
       if (previous) droppedLogOf(previous)?.truncate(DROPPED_KEPT);
       // Memory stays bounded over a long run (`[bounded-history]`): generations older than the

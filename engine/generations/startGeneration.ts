@@ -31,8 +31,13 @@ export interface StartInput {
   request: RetrieveRequest;
   /** Tokens reserved for L3 (input and status) and the layer framing. */
   reserve: number;
-  /** L2 item ids of the previous generation, when this boundary keeps their surviving prefix. */
-  previousL2?: readonly string[];
+  /** The previous generation's L2 entries, in emitted order, when this boundary keeps their surviving prefix. */
+  previousL2?: readonly IncludedEntry[];
+  /**
+   * Share of the pack target the kept L2 prefix may spend on entries a fresh pack would not take
+   * (`[rebuild-keeps-prefix]`: a budget rebuild trades a little relevance for the cache). 0 when absent.
+   */
+  staleShare?: number;
   blocks: BlockCounter;
   minOptionalScore: number;
   compressMinTokens: number;
@@ -78,39 +83,64 @@ export function startGeneration(i: StartInput): { state: GenerationState; genera
   const l0 = roleInstructions(identity.role);
   const l0Tokens = blocks.text(l0);
   const room = Math.max(0, budget - l0Tokens - i.reserve);
-  const packed = packSource(
-    {
-      length: index.arrivals,
-      isCandidate: (slot) => isCandidate[slot] === 1,
-      item: (slot) => index.lastItemAt(slot) as ContextItem,
-      tier: (slot) => index.tier.data[slot] as Tier,
-      isProtected: (slot) => index.protectedFlag.data[slot] === 1,
-      score: (slot) => scores[slot] as number,
-      tokens: tokensAt,
-      parts,
-      columns: {
-        candidate: isCandidate,
-        score: scores,
-        tier: index.tier.data,
-        protectedFlag: index.protectedFlag.data,
-        keys: index.scratch('keys', index.arrivals, (n) => new Float64Array(n)),
-        state: index.scratch('state', index.arrivals, (n) => new Uint8Array(n)),
+  const target = Math.max(0, Math.floor(budget * Math.min(strategy.packRatio, MAX_PACK_RATIO)) - l0Tokens - i.reserve);
+  const packInto = (into: { room: number; target: number }) =>
+    packSource(
+      {
+        length: index.arrivals,
+        isCandidate: (slot) => isCandidate[slot] === 1,
+        item: (slot) => index.lastItemAt(slot) as ContextItem,
+        tier: (slot) => index.tier.data[slot] as Tier,
+        isProtected: (slot) => index.protectedFlag.data[slot] === 1,
+        score: (slot) => scores[slot] as number,
+        tokens: tokensAt,
+        parts,
+        columns: {
+          candidate: isCandidate,
+          score: scores,
+          tier: index.tier.data,
+          protectedFlag: index.protectedFlag.data,
+          keys: index.scratch('keys', index.arrivals, (n) => new Float64Array(n)),
+          state: index.scratch('state', index.arrivals, (n) => new Uint8Array(n)),
+        },
       },
-    },
-    {
-    budget: room,
-    target: Math.max(0, Math.floor(budget * Math.min(strategy.packRatio, MAX_PACK_RATIO)) - l0Tokens - i.reserve),
+      {
+        budget: into.room,
+        target: into.target,
+        minOptionalScore: i.minOptionalScore,
+        maxItemTokens: scope.maxItemTokens,
+        compressMinTokens: i.compressMinTokens,
+        order: strategy.order,
+        tokens: (item) => blocks.tokens(item),
+        countText: (text) => blocks.text(text),
+      },
+    );
+  let packed = packInto({ room, target });
+  // `[rebuild-keeps-prefix]`: the previous L2 entries that survive stay in front with the same
+  // bytes, so the provider's cached prefix still matches; what else enters follows them.
+  const protectedTokens = packed.included.reduce((n, e) => n + (e.item.pinned || e.item.mandatory ? e.tokens : 0), 0);
+  const prefix = survivingPrefix(i.previousL2, packed.included, {
+    index,
+    isCandidate,
+    scores,
     minOptionalScore: i.minOptionalScore,
+    room: target - protectedTokens,
+    staleAllowance: Math.floor(target * (i.staleShare ?? 0)),
     maxItemTokens: scope.maxItemTokens,
-    compressMinTokens: i.compressMinTokens,
-    order: strategy.order,
-    tokens: (item) => blocks.tokens(item),
-    countText: (text) => blocks.text(text),
-    },
-  );
+  });
+  if (prefix.stale > 0) {
+    // Entries the fresh pack left out stay in place: pack the rest around everything kept.
+    let keptTokens = 0;
+    for (const e of prefix.kept) {
+      isCandidate[index.slotOf(e.item.id) as number] = 0;
+      keptTokens += e.tokens;
+    }
+    packed = packInto({ room: Math.max(0, room - keptTokens), target: Math.max(0, target - keptTokens) });
+  }
+  const keptIds = new Set(prefix.kept.map((e) => e.item.id));
 
   const l1 = packed.included.filter((e) => e.layer === 'L1').sort(l1Order);
-  const l2 = keepPrefix(packed.included.filter((e) => e.layer === 'L2').sort(l2Order(strategy.order)), i.previousL2);
+  const l2 = [...prefix.kept, ...packed.included.filter((e) => e.layer === 'L2' && !keptIds.has(e.item.id)).sort(l2Order(strategy.order))];
   const l1Text = l1.map((e) => blocks.rendered(e.item).block).join('');
   const l2Blocks = l2.map((e) => blocks.rendered(e.item).block);
   const l1Tokens = l1.reduce((n, e) => n + e.tokens, 0);
@@ -158,20 +188,48 @@ export function startGeneration(i: StartInput): { state: GenerationState; genera
   return { state, generation };
 }
 
+/** The entry still shows this item as the pool holds it (not changed by verify, promote or pin since). */
+function sameValue(shown: ContextItem, now: ContextItem): boolean {
+  return shown === now || (shown.provenance === now.provenance && shown.class === now.class && shown.kind === now.kind && shown.pinned === now.pinned && shown.mandatory === now.mandatory && shown.title === now.title);
+}
+
 /**
- * `[rebuild-keeps-prefix]`: at a budget rebuild, the previous generation's L2 items that are
- * still selected keep their order at the front (up to the first one that is not), so the cached
- * prefix survives the re-pack; the rest follow in durability/content-hash order.
+ * `[rebuild-keeps-prefix]`: the longest prefix of the previous generation's L2 that this boundary
+ * keeps in place. An entry survives while its item is still in the pool with the same value and
+ * still a candidate, and either the fresh pack took it with the same content (its fresh entry is
+ * kept: same bytes, today's score) or, at a budget rebuild, it is not irrelevant, fits the scope's
+ * clip size, and stays within `staleAllowance` tokens of such entries (its previous entry is kept,
+ * marked). The prefix never outgrows `room`. The first entry that fails ends it: everything after
+ * a change is written to the cache again anyway.
  */
-function keepPrefix(sorted: IncludedEntry[], previous: readonly string[] | undefined): IncludedEntry[] {
-  if (!previous || previous.length === 0) return sorted;
-  const byId = new Map(sorted.map((e) => [e.item.id, e]));
-  const head: IncludedEntry[] = [];
-  for (const id of previous) {
-    const e = byId.get(id);
-    if (!e) break;
-    head.push(e);
-    byId.delete(id);
+function survivingPrefix(
+  previous: readonly IncludedEntry[] | undefined,
+  fresh: readonly IncludedEntry[],
+  o: { index: PoolIndex; isCandidate: Uint8Array; scores: Float64Array; minOptionalScore: number; room: number; staleAllowance: number; maxItemTokens: number | undefined },
+): { kept: IncludedEntry[]; stale: number } {
+  const kept: IncludedEntry[] = [];
+  let tokens = 0;
+  let stale = 0;
+  if (!previous || previous.length === 0) return { kept, stale };
+  const taken = new Map(fresh.map((e) => [e.item.id, e]));
+  for (const e of previous) {
+    const slot = o.index.slotOf(e.item.id);
+    if (slot === undefined || o.isCandidate[slot] !== 1) break;
+    if (!sameValue(e.item, o.index.itemAt(slot) as ContextItem)) break;
+    const now = taken.get(e.item.id);
+    let entry: IncludedEntry;
+    if (now) {
+      if (now.item.contentHash !== e.item.contentHash || now.layer !== 'L2') break;
+      entry = now;
+    } else {
+      const irrelevant = o.index.tier.data[slot] === 4 && (o.scores[slot] as number) < o.minOptionalScore;
+      if (irrelevant || stale + e.tokens > o.staleAllowance || (o.maxItemTokens !== undefined && e.tokens > o.maxItemTokens)) break;
+      entry = { item: e.item, layer: e.layer, tokens: e.tokens, score: o.scores[slot] as number, tier: e.tier, why: `${e.why}; kept in place at the rebuild so the cached prefix still matches` };
+      stale += e.tokens;
+    }
+    if (tokens + entry.tokens > o.room) break;
+    tokens += entry.tokens;
+    kept.push(entry);
   }
-  return [...head, ...sorted.filter((e) => byId.has(e.item.id))];
+  return { kept, stale };
 }

@@ -81,6 +81,8 @@ export interface StepMetrics {
   generation: number;
   /** The kind of boundary this step's build began with, if it began a generation. */
   boundary?: 'start' | 'rebuild' | 'refresh';
+  /** Why that generation began (the engine's boundary reason). */
+  boundaryReason?: string;
   /** Generation boundaries of kind refresh at this step (context-limit refreshes included). */
   refreshes: number;
   /** Of those, the refreshes forced by a context-limit refusal. */

@@ -162,7 +162,10 @@ export function replayTrace(events: readonly TraceEvent[], options: ReplayOption
     if (refs.length > 0) m.neededReferenceRecall = held / refs.length;
     if (breakKind !== undefined) m.reuseBreak = breakKind;
     const last = started.at(-1);
-    if (last) m.boundary = last.generation.boundary.kind;
+    if (last) {
+      m.boundary = last.generation.boundary.kind;
+      m.boundaryReason = last.generation.boundary.reason;
+    }
     steps.push(m);
   };
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { STALE_PREFIX_SHARE } from '../../../../engine/Engine';
 import type { ContextItem } from '../../../../engine/items/ContextItem';
 import { createItem } from '../../../../engine/items/createItem';
 import { MAX_PACK_RATIO, startGeneration, type StartInput } from '../../../../engine/generations/startGeneration';
@@ -118,6 +119,45 @@ describe('[rebuild-keeps-prefix] a rebuild keeps the emitted L2 order in front',
     expect(ids[0]).toBe('a');
     expect(ids.slice(1).sort()).toEqual(['c', 'd']);
     expect(ids).toHaveLength(3);
+  });
+
+  it('[rebuild-keeps-prefix] at a budget rebuild, entries a fresh pack would leave out stay in place within half the pack target, marked, and the pack stays under 90%', () => {
+    const { engine } = newEngine();
+    engine.registerAgent(identity({ budget: 3000 }), 'variable');
+    for (const i of taskItems()) engine.addItem(i);
+    let prev = engine.build('worker-1', { phase: 'implement' });
+    let rebuilt: ReturnType<typeof engine.build> | undefined;
+    // Each finding is a little more relevant than the one before, so a fresh pack prefers the newest.
+    for (let k = 0; k < 60 && !rebuilt; k++) {
+      engine.addItem(item({ id: `f${k}`, kind: 'finding', class: 'finding', relevance: 0.3 + k * 0.01, content: `finding ${k} about the refresh token store `.repeat(6) }));
+      const r = engine.build('worker-1', { phase: 'implement' });
+      if (r.started) rebuilt = r;
+      else prev = r;
+    }
+    expect(rebuilt?.generation.boundary.reason).toMatch(/^budget reached/);
+    const r = rebuilt!;
+    const kept = r.generation.included.filter((e) => e.why.includes('kept in place at the rebuild'));
+    expect(kept.length).toBeGreaterThan(0);
+    const target = Math.floor(3000 * 0.6);
+    expect(kept.reduce((n, e) => n + e.tokens, 0)).toBeLessThanOrEqual(target * STALE_PREFIX_SHARE);
+    expect(r.generation.tokens).toBeLessThanOrEqual(2700);
+    // The new L2 begins with the previous L2's first blocks, byte for byte.
+    const prevL2 = prev.prompt.l2Blocks ?? [];
+    const nextL2 = r.prompt.l2Blocks ?? [];
+    const shared = nextL2.findIndex((b, k) => b !== prevL2[k]);
+    expect(shared === -1 ? nextL2.length : shared).toBeGreaterThanOrEqual(kept.length);
+    // The stale entries are the previous generation's entries, not re-scored copies of other items.
+    for (const e of kept) expect(prev.generation.included.some((p) => p.item === e.item)).toBe(true);
+  });
+
+  it('[rebuild-keeps-prefix] a manual rebuild keeps only what the fresh pack takes (nothing stale)', () => {
+    const { engine } = newEngine();
+    engine.registerAgent(identity({ budget: 3000 }), 'variable');
+    for (const i of taskItems()) engine.addItem(i);
+    for (let k = 0; k < 12; k++) engine.addItem(item({ id: `f${k}`, kind: 'finding', class: 'finding', content: `finding ${k} about the refresh token store `.repeat(6) }));
+    engine.build('worker-1', { phase: 'implement' });
+    const r = engine.rebuild('worker-1');
+    expect(r.generation.included.some((e) => e.why.includes('kept in place'))).toBe(false);
   });
 
   it('[rebuild-keeps-prefix] a refresh reorders fully', () => {
