@@ -6,7 +6,7 @@ import { diffGenerations, type GenerationDiff } from './generations/diffGenerati
 import { type Boundary, DROPPED_KEPT, type Generation } from './generations/Generation';
 import { droppedLogOf, lazyDroppedCopy } from './generations/DroppedLog';
 import type { GenerationState } from './generations/GenerationState';
-import { emptyRunStats, type RunStats } from './generations/RunStats';
+import { emptyRunStats, REASONS_KEPT, type RunStats } from './generations/RunStats';
 import { startGeneration } from './generations/startGeneration';
 import { EngineError, type EngineEvent } from './EngineEvent';
 import type { ContextItem } from './items/ContextItem';
@@ -42,6 +42,8 @@ export const RECENT_FULL_GENERATIONS = 8;
  * cheaper than re-sorting it.
  */
 export const STALE_PREFIX_SHARE = 0.5;
+/** Action signatures remembered per agent for `repeatedActions` (the newest distinct ones). */
+export const SIGNATURES_KEPT = 2000;
 /** Items the archive keeps (the newest); the catalog marks every removal. */
 export const ARCHIVE_KEPT = 1000;
 /** The pool drops its removed slots once they are at least this many and at least as many as the live ones. */
@@ -266,6 +268,7 @@ export class Engine {
     const owner = this.agents.get(item.provenance.agentId);
     if (owner && item.signature) {
       if (owner.signatures.has(item.signature)) owner.stats.repeatedActions++;
+      else if (owner.signatures.size >= SIGNATURES_KEPT) owner.signatures.delete(owner.signatures.values().next().value as string);
       owner.signatures.add(item.signature);
     }
     this.emit({ type: 'item.added', item });
@@ -465,7 +468,10 @@ export class Engine {
       s.startSeq = state.seenSeq;
       s.pending = undefined;
       s.stats.generations++;
-      if (previous) s.stats.refreshReasons.push(boundary.reason);
+      if (previous) {
+        s.stats.refreshReasons.push(boundary.reason);
+        if (s.stats.refreshReasons.length > REASONS_KEPT) s.stats.refreshReasons.splice(0, s.stats.refreshReasons.length - REASONS_KEPT);
+      }
       generation = g;
       started = true;
       this.emit({

@@ -10,13 +10,16 @@ export interface RunStats {
   /** Bytes of every prompt, and of the prefix each shared with the previous one (prefix reuse). */
   promptBytes: number;
   reusedBytes: number;
-  /** Why each generation after the first began. */
+  /** Why each generation after the first began (the newest {@link REASONS_KEPT}; `generations` counts them all). */
   refreshReasons: string[];
   /** Turns retried after a context-limit refresh. */
   retries: number;
   /** Items whose action signature repeated an earlier one of the same agent. */
   repeatedActions: number;
 }
+
+/** Refresh reasons a run's stats keep per agent, so a long run's memory does not grow with its generations. */
+export const REASONS_KEPT = 200;
 
 export const emptyRunStats = (): RunStats => ({
   generations: 0,

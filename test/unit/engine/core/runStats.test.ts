@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ContextLimitError } from '../../../../engine/refresh/ContextLimitError';
+import { REASONS_KEPT } from '../../../../engine/generations/RunStats';
+import { SIGNATURES_KEPT } from '../../../../engine/Engine';
 import { identity, item, newEngine, taskItems } from '../../../support/engineFixtures';
 
 describe('[run-stats] what a run records per agent', () => {
@@ -36,6 +38,32 @@ describe('[run-stats] what a run records per agent', () => {
       repeatedActions: 2,
     });
     expect(engine.stats('worker-2')).toMatchObject({ generations: 0, builds: 0, promptTokens: 0, refreshReasons: [], retries: 0, repeatedActions: 1 });
+  });
+
+  it('[run-stats] [bounded-history] keeps the newest refresh reasons and counts every generation', () => {
+    const { engine } = newEngine();
+    engine.registerAgent(identity());
+    engine.build('worker-1', { phase: 'implement' });
+    for (let k = 0; k < REASONS_KEPT + 20; k++) engine.rebuild('worker-1', `rebuild ${k}`);
+    const st = engine.stats('worker-1');
+    expect(st.generations).toBe(REASONS_KEPT + 21);
+    expect(st.refreshReasons).toHaveLength(REASONS_KEPT);
+    expect(st.refreshReasons[0]).toBe('rebuild 20');
+    expect(st.refreshReasons.at(-1)).toBe(`rebuild ${REASONS_KEPT + 19}`);
+  });
+
+  it('[run-stats] [bounded-history] remembers the newest SIGNATURES_KEPT distinct action signatures per agent', () => {
+    const { engine } = newEngine();
+    engine.registerAgent(identity());
+    engine.addItem(item({ id: 'first', kind: 'tool_output', class: 'ephemeral', signature: 'grep first' }));
+    engine.addItem(item({ id: 'recent', kind: 'tool_output', class: 'ephemeral', signature: 'grep recent' }));
+    for (let k = 0; k < SIGNATURES_KEPT - 2; k++) engine.addItem(item({ id: `s${k}`, kind: 'tool_output', class: 'ephemeral', signature: `read f${k}` }));
+    engine.addItem(item({ id: 'again-recent', kind: 'tool_output', class: 'ephemeral', signature: 'grep recent' }));
+    expect(engine.stats('worker-1').repeatedActions).toBe(1);
+    // One more distinct signature pushes the oldest ("grep first") out; repeating it is not counted.
+    engine.addItem(item({ id: 'new', kind: 'tool_output', class: 'ephemeral', signature: 'grep new' }));
+    engine.addItem(item({ id: 'again-first', kind: 'tool_output', class: 'ephemeral', signature: 'grep first' }));
+    expect(engine.stats('worker-1').repeatedActions).toBe(1);
   });
 
   it('[run-stats] [agent-reuse-def] prompt bytes and reused bytes add up over the builds after the first', () => {
