@@ -448,7 +448,7 @@ export class Engine {
         minOptionalScore: this.minOptionalScore,
         compressMinTokens: this.compressMinTokens,
         ...(boundary.kind === 'rebuild' && previous ? { previousL2: previous.included.filter((e) => e.layer === 'L2') } : {}),
-        ...(budgetFull ? { staleShare: STALE_PREFIX_SHARE } : {}),
+        ...(budgetFull && previous ? { staleShare: STALE_PREFIX_SHARE, previousL1: new Set(previous.included.filter((e) => e.layer === 'L1').map((e) => e.item.id)) } : {}),
       });
       if (previous) droppedLogOf(previous)?.truncate(DROPPED_KEPT);
       // Memory stays bounded over a long run (`[bounded-history]`): generations older than the

@@ -34,6 +34,11 @@ export interface StartInput {
   /** The previous generation's L2 entries, in emitted order, when this boundary keeps their surviving prefix. */
   previousL2?: readonly IncludedEntry[];
   /**
+   * The item ids of the previous generation's L1, when this boundary keeps L1 as it was: a tier-1
+   * item that is neither pinned nor mandatory and was not in it goes to L2 instead (a budget rebuild).
+   */
+  previousL1?: ReadonlySet<string>;
+  /**
    * Share of the pack target the kept L2 prefix may spend on entries a fresh pack would not take
    * (`[rebuild-keeps-prefix]`: a budget rebuild trades a little relevance for the cache). 0 when absent.
    */
@@ -118,13 +123,14 @@ export function startGeneration(i: StartInput): { state: GenerationState; genera
   let packed = packInto({ room, target });
   // `[rebuild-keeps-prefix]`: the previous L2 entries that survive stay in front with the same
   // bytes, so the provider's cached prefix still matches; what else enters follows them.
-  const protectedTokens = packed.included.reduce((n, e) => n + (e.item.pinned || e.item.mandatory ? e.tokens : 0), 0);
+  // The kept prefix never displaces what the fresh pack put in L1 (pins, mandatory and other tier-1 items).
+  const l1Fresh = packed.included.reduce((n, e) => n + (e.layer === 'L1' ? e.tokens : 0), 0);
   const prefix = survivingPrefix(i.previousL2, packed.included, {
     index,
     isCandidate,
     scores,
     minOptionalScore: i.minOptionalScore,
-    room: target - protectedTokens,
+    room: target - l1Fresh,
     staleAllowance: Math.floor(target * (i.staleShare ?? 0)),
     maxItemTokens: scope.maxItemTokens,
   });
@@ -139,8 +145,10 @@ export function startGeneration(i: StartInput): { state: GenerationState; genera
   }
   const keptIds = new Set(prefix.kept.map((e) => e.item.id));
 
-  const l1 = packed.included.filter((e) => e.layer === 'L1').sort(l1Order);
-  const l2 = [...prefix.kept, ...packed.included.filter((e) => e.layer === 'L2' && !keptIds.has(e.item.id)).sort(l2Order(strategy.order))];
+  const staysOutOfL1 = (e: IncludedEntry) => i.previousL1 !== undefined && !i.previousL1.has(e.item.id) && !e.item.pinned && !e.item.mandatory;
+  const l1 = packed.included.filter((e) => e.layer === 'L1' && !keptIds.has(e.item.id) && !staysOutOfL1(e)).sort(l1Order);
+  const lateTier1 = packed.included.filter((e) => e.layer === 'L1' && !keptIds.has(e.item.id) && staysOutOfL1(e)).map((e) => relayered(e, 'L2'));
+  const l2 = [...prefix.kept, ...lateTier1, ...packed.included.filter((e) => e.layer === 'L2' && !keptIds.has(e.item.id)).sort(l2Order(strategy.order))];
   const l1Text = l1.map((e) => blocks.rendered(e.item).block).join('');
   const l2Blocks = l2.map((e) => blocks.rendered(e.item).block);
   const l1Tokens = l1.reduce((n, e) => n + e.tokens, 0);
@@ -188,6 +196,11 @@ export function startGeneration(i: StartInput): { state: GenerationState; genera
   return { state, generation };
 }
 
+/** The entry in another layer (a plain copy: the lazily computed `why` is read once). */
+function relayered(e: IncludedEntry, layer: IncludedEntry['layer']): IncludedEntry {
+  return { item: e.item, layer, tokens: e.tokens, score: e.score, tier: e.tier, why: `${e.why}; in L2 until the next refresh, so L1 stays as it was` };
+}
+
 /** The entry still shows this item as the pool holds it (not changed by verify, promote or pin since). */
 function sameValue(shown: ContextItem, now: ContextItem): boolean {
   return shown === now || (shown.provenance === now.provenance && shown.class === now.class && shown.kind === now.kind && shown.pinned === now.pinned && shown.mandatory === now.mandatory && shown.title === now.title);
@@ -218,8 +231,14 @@ function survivingPrefix(
     if (!sameValue(e.item, o.index.itemAt(slot) as ContextItem)) break;
     const now = taken.get(e.item.id);
     let entry: IncludedEntry;
-    if (now) {
-      if (now.item.contentHash !== e.item.contentHash || now.layer !== 'L2') break;
+    if (now && now.layer === 'L1') {
+      // A tier-1 item that arrived during the previous generation was appended to its L2. At a
+      // budget rebuild it keeps that place, so L1 (the static part) stays byte for byte; a pin,
+      // phase change, manual rebuild or refresh moves it into L1.
+      if (o.staleAllowance === 0 || now.item.pinned || now.item.mandatory || now.item.contentHash !== e.item.contentHash) break;
+      entry = { ...relayered(now, 'L2'), tokens: e.tokens };
+    } else if (now) {
+      if (now.item.contentHash !== e.item.contentHash) break;
       entry = now;
     } else {
       const irrelevant = o.index.tier.data[slot] === 4 && (o.scores[slot] as number) < o.minOptionalScore;

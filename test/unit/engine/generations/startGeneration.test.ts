@@ -150,6 +150,31 @@ describe('[rebuild-keeps-prefix] a rebuild keeps the emitted L2 order in front',
     for (const e of kept) expect(prev.generation.included.some((p) => p.item === e.item)).toBe(true);
   });
 
+  it('[rebuild-keeps-prefix] [refresh-misses-dynamic] a budget rebuild keeps L1 byte for byte: a task item that arrived during the generation stays in L2 until a manual rebuild moves it', () => {
+    const { engine } = newEngine();
+    engine.registerAgent(identity({ budget: 3000 }), 'variable');
+    for (const i of taskItems()) engine.addItem(i);
+    const first = engine.build('worker-1', { phase: 'implement' });
+    engine.addItem(item({ id: 'late-task', kind: 'task', class: 'task_state', source: 'user_requirement', title: 'User input', content: 'Also rotate the family id when a token is reused.' }));
+    const appended = engine.build('worker-1', { phase: 'implement' });
+    expect(appended.started).toBe(false);
+    expect(appended.generation.included.find((e) => e.item.id === 'late-task')?.layer).toBe('L2');
+    let rebuilt: ReturnType<typeof engine.build> | undefined;
+    for (let k = 0; k < 60 && !rebuilt; k++) {
+      engine.addItem(item({ id: `f${k}`, kind: 'finding', class: 'finding', relevance: 0.3 + k * 0.01, content: `finding ${k} about the refresh token store `.repeat(6) }));
+      const r = engine.build('worker-1', { phase: 'implement' });
+      if (r.started) rebuilt = r;
+    }
+    expect(rebuilt?.generation.boundary.reason).toMatch(/^budget reached/);
+    expect(rebuilt!.prompt.layers.L1).toBe(first.prompt.layers.L1);
+    const late = rebuilt!.generation.included.find((e) => e.item.id === 'late-task')!;
+    expect(late.layer).toBe('L2');
+    expect(late.why).toMatch(/in L2 until the next refresh/);
+    const manual = engine.rebuild('worker-1');
+    expect(manual.generation.included.find((e) => e.item.id === 'late-task')?.layer).toBe('L1');
+    expect(manual.prompt.layers.L1).toContain('Also rotate the family id');
+  });
+
   it('[rebuild-keeps-prefix] a manual rebuild keeps only what the fresh pack takes (nothing stale)', () => {
     const { engine } = newEngine();
     engine.registerAgent(identity({ budget: 3000 }), 'variable');
