@@ -3,6 +3,7 @@ import type { StrataStore } from '../store/store';
 import { AGENT_VIEW_EVENTS, createAgentViewController, type AgentViewController } from './agentViewController';
 import { compareMemoryEvents, createCompareMemoryController, type CompareMemoryController } from './compareMemoryController';
 import { EVENT_LOG_EVENTS, USAGE_EVENTS } from '../store/usageActions';
+import { createEventQueue } from './eventQueue';
 
 /**
  * The service layer between the api and the store: views call these, never the transport.
@@ -28,6 +29,15 @@ export function createController(api: StrataApi, store: StrataStore): Controller
 
   const agentView = createAgentViewController(api, store);
   const { onEvent: compareMemoryOnEvent, resync: compareMemoryResync, ...compareMemory } = createCompareMemoryController(api, store);
+  // One store change per drawn frame, however many events arrived in it; the controllers' own
+  // reactions (reloads) follow in the same order, after the store holds every event.
+  const enqueue = createEventQueue((events) => {
+    dispatch({ type: 'events', events });
+    for (const event of events) {
+      agentView.onEvent(event);
+      compareMemoryOnEvent(event);
+    }
+  });
 
   return {
     ...agentView,
@@ -35,11 +45,7 @@ export function createController(api: StrataApi, store: StrataStore): Controller
     async sync() {
       try {
         // Views share events (run.changed, memory.changed…): subscribe to each once.
-        await api.subscribe([...new Set(['agent.updated', 'log', ...USAGE_EVENTS, ...EVENT_LOG_EVENTS, ...AGENT_VIEW_EVENTS, ...compareMemoryEvents] as const)], (event) => {
-          dispatch({ type: 'event', event });
-          agentView.onEvent(event);
-          compareMemoryOnEvent(event);
-        });
+        await api.subscribe([...new Set(['agent.updated', 'log', ...USAGE_EVENTS, ...EVENT_LOG_EVENTS, ...AGENT_VIEW_EVENTS, ...compareMemoryEvents] as const)], enqueue);
         compareMemoryResync();
         const [health, list] = await Promise.all([api.health({}), api.listAgents({})]);
         dispatch({ type: 'connection.health', health });

@@ -9,6 +9,8 @@ import type { CompareMemoryAction } from './compareMemoryActions';
 /** Everything that can change the store: host events, snapshots from commands, and UI intents. */
 export type Action =
   | { type: 'event'; event: StrataEvent }
+  /** Host events that arrived together, applied in order as one store change (one render). */
+  | { type: 'events'; events: StrataEvent[] }
   | { type: 'agents.snapshot'; agents: AgentDto[] }
   | { type: 'agent.detail'; detail: AgentDetailDto }
   | { type: 'agent.select'; agentId: string | null }

@@ -47,6 +47,7 @@ export const initialRootState: RootState = {
 
 /** The one pure reducer: every slice sees every action; untouched slices keep their identity. */
 export function reduce(state: RootState, action: Action): RootState {
+  if (action.type === 'events') return action.events.reduce((s, event) => reduce(s, { type: 'event', event }), state);
   const next: RootState = {
     agents: reduceAgents(state.agents, action),
     log: reduceLog(state.log, action),

@@ -1,7 +1,7 @@
-import { useDeferredValue, useMemo, useState } from 'react';
+import { memo, useDeferredValue, useMemo, useRef, useState } from 'react';
 import { useStrata } from '../app/StoreContext';
 import { timeOfDay } from '../components/format';
-import { EVENT_KINDS, type EventKind } from '../store/eventsSlice';
+import { EVENT_KINDS, type EventEntry, type EventKind } from '../store/eventsSlice';
 import { countByKind, eventAgents, type EventFilter, filterEvents, selectEventEntries } from '../store/eventsSelectors';
 import './eventsView.css';
 
@@ -19,6 +19,26 @@ const KIND_LABEL: Record<EventKind, string> = {
   log: 'other',
 };
 
+/** One row; an entry never changes, so a row renders once however many events arrive after it. */
+const EventRow = memo(function EventRow({ e }: { e: EventEntry }) {
+  const iso = new Date(e.at).toISOString();
+  return (
+    <li className={`events__row events__row--${e.kind} log__line--${e.level}`} data-kind={e.kind}>
+      <time dateTime={iso}>{timeOfDay(iso)}</time>
+      <span className={`events__kind events__kind--${e.kind}`}>{e.kind}</span>
+      <span className="events__agent">{e.agentId ?? '—'}</span>
+      <span className="events__msg">{e.text}</span>
+    </li>
+  );
+});
+
+/** The same array while its contents are the same, so the agent options do not re-render per event. */
+function useStableList(list: string[]): string[] {
+  const ref = useRef(list);
+  if (ref.current.length !== list.length || ref.current.some((x, i) => x !== list[i])) ref.current = list;
+  return ref.current;
+}
+
 /** The workspace event log, newest first, filterable by kind, agent and text. */
 export function EventsView() {
   // Deferred: a burst of events re-renders the list at low priority, never blocking a frame.
@@ -26,7 +46,16 @@ export function EventsView() {
   const [filter, setFilter] = useState<EventFilter>({ kinds: [], agentId: null, text: '' });
   const rows = useMemo(() => filterEvents(entries, filter, eventsShown), [entries, filter]);
   const counts = useMemo(() => countByKind(entries), [entries]);
-  const agents = useMemo(() => eventAgents(entries), [entries]);
+  const agents = useStableList(useMemo(() => eventAgents(entries), [entries]));
+  const agentOptions = useMemo(
+    () =>
+      agents.map((id) => (
+        <option key={id} value={id}>
+          {id}
+        </option>
+      )),
+    [agents],
+  );
 
   const toggle = (k: EventKind) =>
     setFilter((f) => ({ ...f, kinds: f.kinds.includes(k) ? f.kinds.filter((x) => x !== k) : [...f.kinds, k] }));
@@ -48,11 +77,7 @@ export function EventsView() {
           <span>Agent</span>
           <select aria-label="Filter by agent" value={filter.agentId ?? ''} onChange={(e) => setFilter((f) => ({ ...f, agentId: e.target.value || null }))}>
             <option value="">all agents</option>
-            {agents.map((id) => (
-              <option key={id} value={id}>
-                {id}
-              </option>
-            ))}
+            {agentOptions}
           </select>
         </label>
         <input
@@ -73,12 +98,7 @@ export function EventsView() {
       ) : (
         <ol className="events__list" aria-label="Event log entries, newest first" tabIndex={0}>
           {rows.map((e) => (
-            <li key={e.id} className={`events__row events__row--${e.kind} log__line--${e.level}`} data-kind={e.kind}>
-              <time dateTime={new Date(e.at).toISOString()}>{timeOfDay(new Date(e.at).toISOString())}</time>
-              <span className={`events__kind events__kind--${e.kind}`}>{e.kind}</span>
-              <span className="events__agent">{e.agentId ?? '—'}</span>
-              <span className="events__msg">{e.text}</span>
-            </li>
+            <EventRow key={e.id} e={e} />
           ))}
         </ol>
       )}

@@ -79,10 +79,15 @@ describe('createController', () => {
       const listener = api.subscribe.mock.calls[0]?.[1] as (e: StrataEvent) => void;
 
       const spawned = agentUpdated(makeAgent('auth-3', { parent: 'primary' }));
+      const changes = vi.fn();
+      store.subscribe(changes);
       listener(spawned);
       listener({ name: 'log', payload: { entry: makeLogEntry(11, { message: 'auth-3 spawned' }) } });
-      expect(store.getState().agents.order.at(-1)).toBe('auth-3');
+      // Events that arrive together reach the store together, at the next frame: one change.
+      expect(store.getState().agents.order.at(-1)).not.toBe('auth-3');
+      await vi.waitFor(() => expect(store.getState().agents.order.at(-1)).toBe('auth-3'));
       expect(store.getState().log.entries.map((e) => e.message)).toEqual(['primary started', 'auth-3 spawned']);
+      expect(changes).toHaveBeenCalledTimes(1);
     });
 
     it.each([
