@@ -3,42 +3,19 @@
  * file) lands in the catalog exactly as an import by path would, once per SHA-256.
  */
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type CommandName, MAX_TRACE_CONTENT_BYTES, type StrataEvent, type TraceDto } from '../../../engine/contract';
-import { Host } from '../../../engine/host';
 import { dumpCatalog } from '../../support/catalogDump';
-import { quarterTokenizer } from '../../support/engineFixtures';
-import { tempDir } from '../../support/tempDir';
+import { useTraceHost } from '../../support/traceHost';
 import { SYNTHETIC_TRACE, writeSyntheticTrace, writeTruncatedTrace } from '../../support/traceFixtures';
 
 describe('importTraceContent through the host', () => {
-  let tmp: ReturnType<typeof tempDir>;
-  let host: Host;
-  let catalogPath: string;
-  const events: StrataEvent[] = [];
-
-  beforeEach(() => {
-    tmp = tempDir();
-    catalogPath = join(tmp.dir, '.strata', 'catalog.sqlite');
-    host = Host.open({ catalogPath, workspaceName: 'traces', version: '1', workspaceDir: tmp.dir, tokenizer: quarterTokenizer });
-    events.length = 0;
-  });
-  afterEach(() => {
-    host.close();
-    tmp.remove();
-  });
-
-  const connect = async () => {
-    const conn = host.connect((e) => events.push(e));
-    await conn.call('subscribe', { events: ['trace.imported'] });
-    return conn;
-  };
-  const call = (name: CommandName, args: unknown) => host.connect(() => {}).call(name, args);
+  const t = useTraceHost(['trace.imported']);
+  const call = (name: CommandName, args: unknown) => t.host.connect(() => {}).call(name, args);
 
   it('[trace-import-content] [trace-import-idempotent] stores and announces a sent trace once, as upload:<name>; the same bytes by path are already imported', async () => {
-    const conn = await connect();
-    const file = writeSyntheticTrace(tmp.dir);
+    const conn = await t.connect();
+    const file = writeSyntheticTrace(t.tmp.dir);
     const content = readFileSync(file, 'utf8');
     const first = await conn.call('importTraceContent', { name: 'C:\\Users\\me\\session.json', content });
     expect(first).toMatchObject({
@@ -46,22 +23,22 @@ describe('importTraceContent through the host', () => {
       value: { alreadyImported: false, trace: { name: 'session.json', sourcePath: 'upload:session.json', format: SYNTHETIC_TRACE.format, steps: SYNTHETIC_TRACE.steps, toolCalls: SYNTHETIC_TRACE.toolCalls, eventCount: SYNTHETIC_TRACE.eventCount } },
     });
     const trace = (first as { value: { trace: TraceDto } }).value.trace;
-    expect(events).toEqual([{ name: 'trace.imported', payload: { trace } }]);
+    expect(t.events).toEqual([{ name: 'trace.imported', payload: { trace } }]);
     // Again by content, and by path: the stored trace, nothing written or announced.
-    const before = dumpCatalog(catalogPath);
+    const before = dumpCatalog(t.catalogPath);
     expect(await conn.call('importTraceContent', { name: 'other.json', content })).toEqual({ ok: true, value: { trace, alreadyImported: true } });
     expect(await conn.call('importTrace', { path: file })).toEqual({ ok: true, value: { trace, alreadyImported: true } });
-    expect(dumpCatalog(catalogPath)).toEqual(before);
-    expect(events).toHaveLength(1);
+    expect(dumpCatalog(t.catalogPath)).toEqual(before);
+    expect(t.events).toHaveLength(1);
     expect(await call('listTraces', {})).toEqual({ ok: true, value: { traces: [trace] } });
     // The same id an import by path gives for these bytes.
     expect(trace.id).toMatch(/^tr_[0-9a-f]{16}$/);
   });
 
   it('[trace-import-content] [trace-import-atomic] malformed, empty, unnamed or oversize content is invalid_args saying why; nothing is written or announced', async () => {
-    await connect();
-    const before = dumpCatalog(catalogPath);
-    const truncated = readFileSync(writeTruncatedTrace(tmp.dir), 'utf8');
+    await t.connect();
+    const before = dumpCatalog(t.catalogPath);
+    const truncated = readFileSync(writeTruncatedTrace(t.tmp.dir), 'utf8');
     expect(await call('importTraceContent', { name: 'truncated.json', content: truncated })).toMatchObject({ ok: false, error: { code: 'invalid_args', message: expect.stringContaining('upload:truncated.json:9:') } });
     expect(await call('importTraceContent', { name: 'empty.json', content: '' })).toMatchObject({ ok: false, error: { code: 'invalid_args', issues: [{ path: 'content', message: 'the file is empty' }] } });
     expect(await call('importTraceContent', { name: '', content: '{}' })).toMatchObject({ ok: false, error: { code: 'invalid_args', issues: [{ path: 'name' }] } });
@@ -72,7 +49,7 @@ describe('importTraceContent through the host', () => {
     expect(await call('importTraceContent', { name: 'big.json', content: wide })).toMatchObject({ ok: false, error: { code: 'invalid_args', message: expect.stringMatching(/big\.json is 16\.0 MiB; traces up to 16 MiB .* by its path/) } });
     // Over the cap in characters: refused by the schema before the handler.
     expect(await call('importTraceContent', { name: 'big.json', content: 'x'.repeat(MAX_TRACE_CONTENT_BYTES + 1) })).toMatchObject({ ok: false, error: { code: 'invalid_args', issues: [{ path: 'content', message: expect.stringContaining('16 MiB') }] } });
-    expect(dumpCatalog(catalogPath)).toEqual(before);
-    expect(events).toEqual([]);
+    expect(dumpCatalog(t.catalogPath)).toEqual(before);
+    expect(t.events).toEqual([]);
   });
 });

@@ -4,70 +4,48 @@
  * read back with totals and per-step series; bad arguments are refused before anything starts.
  */
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { CommandName, ComparisonDto, StrataEvent, TraceDto } from '../../../engine/contract';
-import { Host } from '../../../engine/host';
 import { compareRows } from '../../../engine/traces/compare/compareTable';
 import { runReplayJob } from '../../../engine/traces/replay/replayWorker';
 import { dumpCatalog } from '../../support/catalogDump';
-import { quarterTokenizer } from '../../support/engineFixtures';
-import { tempDir } from '../../support/tempDir';
+import { useTraceHost } from '../../support/traceHost';
 import { SYNTHETIC_TRACE, writeSyntheticTrace, writeTruncatedTrace } from '../../support/traceFixtures';
 
 describe('traces and comparisons through the host', () => {
-  let tmp: ReturnType<typeof tempDir>;
-  let host: Host;
-  let catalogPath: string;
-  const events: StrataEvent[] = [];
-
-  beforeEach(() => {
-    tmp = tempDir();
-    catalogPath = join(tmp.dir, '.strata', 'catalog.sqlite');
-    host = Host.open({ catalogPath, workspaceName: 'traces', version: '1', workspaceDir: tmp.dir, tokenizer: quarterTokenizer });
-    events.length = 0;
-  });
-  afterEach(() => {
-    host.close();
-    tmp.remove();
-  });
-
-  const connect = async () => {
-    const conn = host.connect((e) => events.push(e));
-    await conn.call('subscribe', { events: ['trace.imported', 'comparison.progress'] });
-    return conn;
-  };
+  const t = useTraceHost(['trace.imported', 'comparison.progress']);
   const value = async <T,>(name: CommandName, args: unknown): Promise<T> => {
-    const envelope = await host.connect(() => {}).call(name, args);
+    const envelope = await t.host.connect(() => {}).call(name, args);
     if (!envelope.ok) throw new Error(`${name}: ${envelope.error.code} ${envelope.error.message}`);
     return envelope.value as T;
   };
   const error = async (name: CommandName, args: unknown) => {
-    const envelope = await host.connect(() => {}).call(name, args);
+    const envelope = await t.host.connect(() => {}).call(name, args);
     if (envelope.ok) throw new Error(`${name} succeeded: ${JSON.stringify(envelope.value)}`);
     return envelope.error;
   };
 
   it('[trace-import-idempotent] [trace-catalog] importTrace stores and announces a trace once; listTraces lists it', async () => {
-    const conn = await connect();
-    const file = writeSyntheticTrace(tmp.dir);
+    const conn = await t.connect();
+    const file = writeSyntheticTrace(t.tmp.dir);
     const first = await conn.call('importTrace', { path: file });
     expect(first).toMatchObject({ ok: true, value: { alreadyImported: false, trace: { name: 'session.json', format: SYNTHETIC_TRACE.format, steps: SYNTHETIC_TRACE.steps, toolCalls: SYNTHETIC_TRACE.toolCalls } } });
     const trace = (first as { value: { trace: TraceDto } }).value.trace;
-    expect(events).toEqual([{ name: 'trace.imported', payload: { trace } }]);
+    expect(t.events).toEqual([{ name: 'trace.imported', payload: { trace } }]);
     expect(await conn.call('importTrace', { path: file })).toEqual({ ok: true, value: { trace, alreadyImported: true } });
-    expect(events).toHaveLength(1);
+    expect(t.events).toHaveLength(1);
     expect(await value('listTraces', {})).toEqual({ traces: [trace] });
   });
 
   it('[trace-import-atomic] a malformed file is invalid_args naming its line, a missing one not_found; nothing is written or announced', async () => {
-    await connect();
-    const before = dumpCatalog(catalogPath);
-    const truncated = writeTruncatedTrace(tmp.dir);
+    await t.connect();
+    const before = dumpCatalog(t.catalogPath);
+    const truncated = writeTruncatedTrace(t.tmp.dir);
     expect(await error('importTrace', { path: truncated })).toMatchObject({ code: 'invalid_args', message: expect.stringContaining(`${truncated}:9:`) });
-    expect(await error('importTrace', { path: join(tmp.dir, 'gone.jsonl') })).toMatchObject({ code: 'not_found' });
+    expect(await error('importTrace', { path: join(t.tmp.dir, 'gone.jsonl') })).toMatchObject({ code: 'not_found' });
     expect(await error('importTrace', { path: '' })).toMatchObject({ code: 'invalid_args', issues: [{ path: 'path' }] });
-    expect(dumpCatalog(catalogPath)).toEqual(before);
-    expect(events).toEqual([]);
+    expect(dumpCatalog(t.catalogPath)).toEqual(before);
+    expect(t.events).toEqual([]);
   });
 
   it.each([
@@ -89,14 +67,14 @@ describe('traces and comparisons through the host', () => {
   });
 
   it('[trace-compare] an unknown trace id is not_found and starts nothing', async () => {
-    const { trace } = await value<{ trace: TraceDto }>('importTrace', { path: writeSyntheticTrace(tmp.dir) });
+    const { trace } = await value<{ trace: TraceDto }>('importTrace', { path: writeSyntheticTrace(t.tmp.dir) });
     expect(await error('startComparison', { traceIds: [trace.id, 'tr_0000000000000000'], strategies: ['variable'], budget: 32_000 })).toMatchObject({ code: 'not_found', message: expect.stringContaining('tr_0000000000000000') });
     expect(await error('getComparison', { comparisonId: 'cmp-1' })).toMatchObject({ code: 'not_found' });
   });
 
   it('[trace-compare] [trace-compare-progress] [replay-worker] compares two strategies in worker threads, with progress, while the host keeps answering', async () => {
-    const conn = await connect();
-    const { trace } = await value<{ trace: TraceDto }>('importTrace', { path: writeSyntheticTrace(tmp.dir) });
+    const conn = await t.connect();
+    const { trace } = await value<{ trace: TraceDto }>('importTrace', { path: writeSyntheticTrace(t.tmp.dir) });
     const started = await conn.call('startComparison', { traceIds: [trace.id], strategies: ['variable', 'full_history_baseline'], budget: 32_000 });
     expect(started).toMatchObject({ ok: true, value: { comparison: { comparisonId: 'cmp-1', status: 'running', progress: { done: 0, total: 2 }, budget: 32_000, provider: 'anthropic' } } });
 
@@ -119,7 +97,7 @@ describe('traces and comparisons through the host', () => {
       [trace.id, 'variable', 32_000],
       [trace.id, 'full_history_baseline', null],
     ]);
-    const stored = host.catalog.traceEvents(trace.id)!;
+    const stored = t.host.catalog.traceEvents(trace.id)!;
     for (const r of comparison.results) {
       expect(r.series).toHaveLength(trace.steps);
       expect(r.totals.steps).toBe(trace.steps);
@@ -136,7 +114,7 @@ describe('traces and comparisons through the host', () => {
     expect(comparison.results.find((r) => r.strategy === 'variable')!.totals.orphans).toBe(0);
 
     // The final progress may wait out the pacing interval.
-    const progressOf = () => events.flatMap((e) => (e.name === 'comparison.progress' ? [e.payload] : []));
+    const progressOf = () => t.events.flatMap((e) => (e.name === 'comparison.progress' ? [e.payload] : []));
     while (progressOf().at(-1)?.status !== 'finished' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
     const progress = progressOf();
     expect(progress.length).toBeGreaterThanOrEqual(1);
