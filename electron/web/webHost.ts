@@ -26,7 +26,7 @@ export interface WebHost {
 }
 
 /** Room for the largest `importTraceContent` call, JSON-escaped (quotes and backslashes double). */
-const MAX_FRAME_BYTES = 2 * MAX_TRACE_CONTENT_BYTES + (1 << 20);
+export const MAX_FRAME_BYTES = 2 * MAX_TRACE_CONTENT_BYTES + (1 << 20);
 
 const sameSecret = (a: string, b: string): boolean => {
   const x = Buffer.from(a);
@@ -46,14 +46,17 @@ export async function startWebHost(o: WebHostOptions): Promise<WebHost> {
   let port = 0;
   const allowedHosts = () => new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
 
-  const server = createServer((req, res) => void serveStatic(req, res));
+  const server = createServer((req, res) => {
+    serveStatic(req, res).catch(() => (res.headersSent ? res.destroy() : refuse(res, 500, 'Internal server error')));
+  });
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
 
   async function serveStatic(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (!allowedHosts().has(req.headers.host ?? '')) return refuse(res, 421, 'Misdirected request');
     if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 405, 'Method not allowed');
-    const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
-    const file = await readStatic(o.staticDir, path);
+    const url = requestUrl(req);
+    if (!url) return refuse(res, 400, 'Bad request');
+    const file = await readStatic(o.staticDir, url.pathname);
     if (!file) return refuse(res, 404, 'Not found');
     res.writeHead(200, {
       'Content-Type': file.contentType,
@@ -66,16 +69,23 @@ export async function startWebHost(o: WebHostOptions): Promise<WebHost> {
   }
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    // Node detaches its own error handler from an upgrading socket: without this one, a client
+    // that resets the connection while it is refused would crash the host with an uncaught error.
+    const onSocketError = () => socket.destroy();
+    socket.on('error', onSocketError);
+    const url = requestUrl(req);
     const host = req.headers.host ?? '';
     const origin = req.headers.origin;
     const reject = (status: string) => {
+      socket.once('finish', () => socket.destroy());
       socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
     };
+    if (!url) return reject('400 Bad Request');
     if (url.pathname !== wirePath) return reject('404 Not Found');
     if (!allowedHosts().has(host)) return reject('421 Misdirected Request');
     if (origin !== undefined && origin !== `http://${host}`) return reject('403 Forbidden');
     if (!sameSecret(url.searchParams.get('token') ?? '', token)) return reject('401 Unauthorized');
+    socket.off('error', onSocketError); // ws handles the socket's errors from here on
     wss.handleUpgrade(req, socket, head, (ws) => attach(ws));
   });
 
@@ -115,6 +125,15 @@ export async function startWebHost(o: WebHostOptions): Promise<WebHost> {
         server.closeAllConnections();
       }),
   };
+}
+
+/** The request's target as a URL, or undefined when it is not one (`//host:99999/`: `new URL` throws). */
+function requestUrl(req: IncomingMessage): URL | undefined {
+  try {
+    return new URL(req.url ?? '/', 'http://127.0.0.1');
+  } catch {
+    return undefined;
+  }
 }
 
 function refuse(res: ServerResponse, status: number, message: string): void {

@@ -1,12 +1,13 @@
 import Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { closeSync, copyFileSync, existsSync, ftruncateSync, mkdirSync, openSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Catalog } from '../../../engine/catalog/Catalog';
 import { latestSchemaVersion, migrations } from '../../../engine/catalog/migrations';
-import { StrataError } from '../../../engine/contract';
-import { importTraceIntoCatalog } from '../../../engine/host/importTraceIntoCatalog';
+import { type ErrorCode, StrataError } from '../../../engine/contract';
+import { importTraceIntoCatalog, MAX_TRACE_BYTES } from '../../../engine/host/importTraceIntoCatalog';
 import { importTraceFile } from '../../../engine/traces/importTraceFile';
 import { dumpCatalog } from '../../support/catalogDump';
 import { tempDir } from '../../support/tempDir';
@@ -120,6 +121,35 @@ describe('imported traces in the workspace catalog', () => {
     const userOnly = join(tmp.dir, 'user-only.json');
     writeFileSync(userOnly, JSON.stringify({ messages: [{ role: 'user', content: 'hello' }] }));
     expect(refusal(() => importTraceIntoCatalog(catalog, userOnly, T0))).toMatchObject({ code: 'invalid_args', message: expect.stringContaining('user-only.json:1: the trace records no LLM call') });
+    expect(dumpCatalog(path)).toEqual(before);
+  });
+
+  it.skipIf(process.platform === 'win32')('[trace-import-atomic] a device, a FIFO, a /proc file, an empty or oversize file and a path the system refuses are refused at once, naming the path', () => {
+    importTraceIntoCatalog(catalog, writeSyntheticTrace(tmp.dir), T0);
+    const before = dumpCatalog(path);
+    const at = (name: string) => join(tmp.dir, name);
+    execFileSync('mkfifo', [at('trace.fifo')]);
+    symlinkSync('/dev/zero', at('zero.json'));
+    symlinkSync(at('loop.json'), at('loop.json'));
+    writeFileSync(at('empty.json'), '');
+    const fd = openSync(at('huge.json'), 'w');
+    ftruncateSync(fd, MAX_TRACE_BYTES + 1);
+    closeSync(fd);
+    const cases: [string, ErrorCode, string][] = [
+      // Reading any of these would block or never end; they are refused before a byte is read.
+      [at('trace.fifo'), 'invalid_args', `${at('trace.fifo')} is not a file`],
+      ['/dev/zero', 'invalid_args', '/dev/zero is not a file'],
+      [at('zero.json'), 'invalid_args', `${at('zero.json')} is not a file`],
+      [at('huge.json'), 'invalid_args', `${at('huge.json')} is 257 MiB; traces up to 256 MiB are imported.`],
+      [at('empty.json'), 'invalid_args', `${at('empty.json')} is empty`],
+      ...(existsSync('/proc/self/environ') ? [['/proc/self/environ', 'invalid_args', '/proc/self/environ is empty (or a special file that reports no size)'] as [string, ErrorCode, string]] : []),
+      // Paths the system refuses are refusals too, not internal errors.
+      [at('loop.json'), 'invalid_args', `Cannot read ${at('loop.json')}`],
+      [at('x'.repeat(300)), 'invalid_args', `Cannot read ${at('x'.repeat(300))}`],
+      [at('a\0b.json'), 'invalid_args', `"${tmp.dir}/a\\u0000b.json" contains a NUL byte`],
+      [join(at('empty.json'), 'child.json'), 'not_found', `No trace file at ${join(at('empty.json'), 'child.json')}.`],
+    ];
+    for (const [file, code, message] of cases) expect(refusal(() => importTraceIntoCatalog(catalog, file, T0))).toMatchObject({ code, message: expect.stringContaining(message) });
     expect(dumpCatalog(path)).toEqual(before);
   });
 });
