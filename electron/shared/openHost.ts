@@ -40,6 +40,22 @@ export function builtReplayWorker(): URL | undefined {
   return found ? pathToFileURL(found) : undefined;
 }
 
+/**
+ * The SQLite module this process should load: STRATA_SQLITE_BINDING (an absolute path; `npm start`
+ * sets it to the Electron build when it launches Electron), else undefined for node_modules' Node
+ * build, which the web host, the CLI and the tests use.
+ */
+export function sqliteBinding(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const path = env.STRATA_SQLITE_BINDING;
+  return path === undefined || path === '' ? undefined : path;
+}
+
+/** A packaged app's SQLite module (electron-builder.yml ships it as resources/native), when there is one. */
+export function packagedSqliteBinding(resources: string): string | undefined {
+  const path = join(resources, 'native', 'better_sqlite3.node');
+  return existsSync(path) ? path : undefined;
+}
+
 export interface OpenedHost {
   host: Host;
   location: WorkspaceLocation;
@@ -62,6 +78,7 @@ export function openHost(o: { workspace?: string | undefined; userDataDir?: stri
     demoAgents: demoAgentsFromEnv(process.env),
     onInternalError: (err, command) => console.error(`strata: command "${command}" failed:`, err),
     replayWorkerUrl: builtReplayWorker(),
+    nativeBinding: sqliteBinding() ?? (o.resources ? packagedSqliteBinding(o.resources) : undefined),
   });
   return { host, location };
 }

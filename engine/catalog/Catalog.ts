@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import type { AgentDto, LogEntry, LogLevel, TraceDto } from '../contract';
 import type { CompressedEntry, DroppedEntry, Generation, IncludedEntry } from '../generations/Generation';
 import type { ContextItem } from '../items/ContextItem';
@@ -10,6 +10,16 @@ import { statementCache } from './statementCache';
 import { grantMemoryAccess } from './memoryAccess';
 import { memoryGuardSql } from './memoryGuard';
 import { latestSchemaVersion, migrations, type Migration } from './migrations';
+
+/** How `Catalog.open` reaches SQLite. */
+export interface CatalogOpenOptions {
+  /**
+   * Absolute path of the `better_sqlite3.node` to load instead of the one in node_modules (built
+   * for Node). The Electron main process passes an Electron build here (`STRATA_SQLITE_BINDING`,
+   * set by `npm start`), because one process can only load a native module built for its own ABI.
+   */
+  nativeBinding?: string | undefined;
+}
 
 /** An agent as stored: the contract DTO without values derived from it. */
 export type AgentRecord = Omit<AgentDto, 'cacheHitRate'>;
@@ -153,6 +163,22 @@ const toLogEntry = (r: EventRow): LogEntry => ({
 });
 
 /**
+ * Load the SQLite module at `binding` through better-sqlite3 (an in-memory database, touching no
+ * file), or throw a CatalogError naming the path. A module built for another runtime keeps Node's
+ * own words ("NODE_MODULE_VERSION …"), which the Electron shell recognises.
+ */
+function loadNativeBinding(binding: string): void {
+  if (!existsSync(resolve(binding))) {
+    throw new CatalogError(`Cannot load the SQLite module at ${binding}: there is no such file.`);
+  }
+  try {
+    new Database(':memory:', { nativeBinding: binding }).close();
+  } catch (err) {
+    throw new CatalogError(`Cannot load the SQLite module at ${binding}: ${(err as Error).message}`);
+  }
+}
+
+/**
  * The workspace catalog: one SQLite file in WAL mode, migrated in a transaction when opened.
  * It is the single store of a workspace's agents and event log; writers go through its methods.
  */
@@ -173,9 +199,13 @@ export class Catalog {
   /**
    * Open (creating if needed) and migrate the catalog at `path`: one writer per file (a second
    * is refused, see `CatalogLock`), WAL, `secure_delete` on, migrations in one transaction, then
-   * the memory guard installed before anything else can write.
+   * the memory guard installed before anything else can write. With `options.nativeBinding` that
+   * module is loaded first; one missing or built for another runtime is refused (a CatalogError
+   * naming it) before any folder, lock or file is created.
    */
-  static open(path: string): Catalog {
+  static open(path: string, options: CatalogOpenOptions = {}): Catalog {
+    const { nativeBinding } = options;
+    if (nativeBinding !== undefined) loadNativeBinding(nativeBinding);
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     let lock: CatalogLock | undefined;
     try {
@@ -185,7 +215,7 @@ export class Catalog {
     }
     let db: Database.Database;
     try {
-      db = new Database(path);
+      db = new Database(path, nativeBinding === undefined ? {} : { nativeBinding });
     } catch (err) {
       lock?.release();
       throw new CatalogError(`Cannot open the catalog at ${path}: ${(err as Error).message}`);

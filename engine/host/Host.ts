@@ -60,6 +60,8 @@ export interface HostOptions {
    * when running from source, where the worker starts from the replay module itself.
    */
   replayWorkerUrl?: URL;
+  /** The SQLite module to load instead of node_modules' Node build (see `CatalogOpenOptions`). */
+  nativeBinding?: string | undefined;
 }
 
 /** A view connected to the host: call commands, receive subscribed events. */
@@ -174,7 +176,7 @@ export class Host {
    * through the trace driver and the provider cache model.
    */
   static open(options: HostOptions): Host {
-    const catalog = Catalog.open(options.catalogPath);
+    const catalog = Catalog.open(options.catalogPath, { nativeBinding: options.nativeBinding });
     try {
       const clock = options.clock ?? systemClock;
       const demo = options.demoDir !== undefined;
