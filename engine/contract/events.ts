@@ -5,6 +5,10 @@ import { MemoryEntryDtoSchema } from './memoryDto';
 import { CallDtoSchema, RunDtoSchema } from './runDto';
 import { ComparisonStatusSchema, TraceDtoSchema } from './traceDto';
 
+/** What the desktop menu can ask of the views. */
+export const APP_COMMANDS = ['show-agent', 'show-charts', 'show-compare', 'show-memory', 'show-skills', 'show-events', 'purge-memory'] as const;
+export type AppCommand = (typeof APP_COMMANDS)[number];
+
 /**
  * Every push from the host to the views, by name. A view receives only the events it subscribed
  * to; each payload is a plain DTO. Adding an event is one entry here and one `emit` in the host.
@@ -67,6 +71,12 @@ export const Events = {
     total: z.number().int().positive(),
     status: ComparisonStatusSchema,
   }),
+  /**
+   * A command from the desktop application menu for the views: show a view, or open the purge
+   * confirmation (purging itself stays the view's confirmed `purgeMemory` call). Sent by the
+   * Electron shell to its own window only, never by the host.
+   */
+  'app.command': z.object({ command: z.enum(APP_COMMANDS) }),
 } as const;
 
 export type EventName = keyof typeof Events;

@@ -45,7 +45,7 @@ export function createController(api: StrataApi, store: StrataStore): Controller
     async sync() {
       try {
         // Views share events (run.changed, memory.changed…): subscribe to each once.
-        await api.subscribe([...new Set(['agent.updated', 'log', ...USAGE_EVENTS, ...EVENT_LOG_EVENTS, ...AGENT_VIEW_EVENTS, ...compareMemoryEvents] as const)], enqueue);
+        await api.subscribe([...new Set(['agent.updated', 'log', 'app.command', ...USAGE_EVENTS, ...EVENT_LOG_EVENTS, ...AGENT_VIEW_EVENTS, ...compareMemoryEvents] as const)], enqueue);
         compareMemoryResync();
         const [health, list] = await Promise.all([api.health({}), api.listAgents({})]);
         dispatch({ type: 'connection.health', health });

@@ -15,6 +15,8 @@ export type Action =
   | { type: 'agent.detail'; detail: AgentDetailDto }
   | { type: 'agent.select'; agentId: string | null }
   | { type: 'view.select'; view: ViewName }
+  /** Open or close the purge-memory confirmation (the Memory view's button or the desktop menu). */
+  | { type: 'purge.dialog'; open: boolean }
   | { type: 'tree.toggle'; agentId: string }
   | { type: 'tree.filter'; text: string }
   | { type: 'connection.status'; status: ConnectionStatus; transport?: Transport }

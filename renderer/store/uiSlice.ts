@@ -1,4 +1,4 @@
-import type { AgentStatus } from '../../engine/contract';
+import type { AgentStatus, AppCommand } from '../../engine/contract';
 import type { Action } from './actions';
 
 /** The main area's views; the agent tree stays on the left in every one. */
@@ -13,16 +13,38 @@ export interface UiState {
   filter: string;
   /** Statuses the tree shows; empty shows every status. */
   statusFilter: AgentStatus[];
+  /** The purge-memory confirmation is open (only ever in the Memory view). */
+  purgeDialog: boolean;
 }
 
-export const uiInitialState: UiState = { view: 'agent', selectedAgentId: null, collapsed: {}, filter: '', statusFilter: [] };
+/** The view each desktop menu command shows. */
+const COMMAND_VIEW: Record<AppCommand, ViewName> = {
+  'show-agent': 'agent',
+  'show-charts': 'charts',
+  'show-compare': 'compare',
+  'show-memory': 'memory',
+  'show-skills': 'skills',
+  'show-events': 'events',
+  'purge-memory': 'memory',
+};
+
+export const uiInitialState: UiState = { view: 'agent', selectedAgentId: null, collapsed: {}, filter: '', statusFilter: [], purgeDialog: false };
 
 export function reduceUi(state: UiState, action: Action): UiState {
   switch (action.type) {
     case 'agent.select':
       return { ...state, selectedAgentId: action.agentId };
     case 'view.select':
-      return state.view === action.view ? state : { ...state, view: action.view };
+      return state.view === action.view ? state : { ...state, view: action.view, purgeDialog: false };
+    case 'purge.dialog':
+      return state.purgeDialog === action.open ? state : { ...state, purgeDialog: action.open };
+    case 'event': {
+      if (action.event.name !== 'app.command') return state;
+      const { command } = action.event.payload;
+      const view = COMMAND_VIEW[command];
+      const purgeDialog = command === 'purge-memory' ? true : view === state.view && state.purgeDialog;
+      return view === state.view && purgeDialog === state.purgeDialog ? state : { ...state, view, purgeDialog };
+    }
     case 'tree.toggle': {
       const collapsed = { ...state.collapsed };
       if (collapsed[action.agentId]) delete collapsed[action.agentId];

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import type { MemoryEntryDto } from '../../../engine/contract';
 import { useController, useDispatch, useStrata } from '../../app/StoreContext';
 import { freshness, memoryCounts, selectMemoryState } from '../../store/compareMemorySelectors';
@@ -13,7 +13,8 @@ export function MemoryView() {
   const controller = useController();
   const dispatch = useDispatch();
   const memory = useStrata(selectMemoryState);
-  const [purgeOpen, setPurgeOpen] = useState(false);
+  const purgeOpen = useStrata((s) => s.ui.purgeDialog);
+  const setPurgeOpen = (open: boolean) => dispatch({ type: 'purge.dialog', open });
   const purgeButton = useRef<HTMLButtonElement>(null);
 
   useEffect(() => {

@@ -56,7 +56,7 @@ describe('contract', () => {
       'startComparison',
       'getComparison',
     ]);
-    expect(eventNames).toEqual(['agent.updated', 'log', 'generation.started', 'item.changed', 'memory.changed', 'conversation.changed', 'run.changed', 'turn.completed', 'generation.created', 'context.refreshed', 'usage.recorded', 'trace.imported', 'comparison.progress']);
+    expect(eventNames).toEqual(['agent.updated', 'log', 'generation.started', 'item.changed', 'memory.changed', 'conversation.changed', 'run.changed', 'turn.completed', 'generation.created', 'context.refreshed', 'usage.recorded', 'trace.imported', 'comparison.progress', 'app.command']);
   });
 
   it('refuses unknown keys in every command argument object', () => {

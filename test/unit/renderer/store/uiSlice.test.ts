@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { AppCommand } from '../../../../engine/contract';
 import { reduceUi, uiInitialState } from '../../../../renderer/store/uiSlice';
 
 describe('reduceUi', () => {
@@ -37,5 +38,25 @@ describe('reduceUi', () => {
 
   it('ignores actions that are not UI intents', () => {
     expect(reduceUi(uiInitialState, { type: 'connection.error', message: 'x' })).toBe(uiInitialState);
+  });
+
+  it('a desktop menu command shows its view; purge-memory opens the confirmation in the Memory view', () => {
+    const command = (c: AppCommand) => ({ type: 'event' as const, event: { name: 'app.command' as const, payload: { command: c } } });
+    const compare = reduceUi(uiInitialState, command('show-compare'));
+    expect(compare.view).toBe('compare');
+    expect(compare.purgeDialog).toBe(false);
+    expect(reduceUi(compare, command('show-compare'))).toBe(compare);
+    const purge = reduceUi(compare, command('purge-memory'));
+    expect(purge).toMatchObject({ view: 'memory', purgeDialog: true });
+    // Showing the Memory view again keeps the open confirmation; leaving the view closes it.
+    expect(reduceUi(purge, command('show-memory')).purgeDialog).toBe(true);
+    expect(reduceUi(purge, command('show-events'))).toMatchObject({ view: 'events', purgeDialog: false });
+    expect(reduceUi(purge, { type: 'view.select', view: 'charts' }).purgeDialog).toBe(false);
+    expect(reduceUi(purge, { type: 'purge.dialog', open: false })).toMatchObject({ view: 'memory', purgeDialog: false });
+  });
+
+  it('other host events leave the UI state as it is', () => {
+    const log = { type: 'event' as const, event: { name: 'log' as const, payload: { entry: { seq: 1, at: '2026-11-30T00:00:00Z', level: 'info' as const, agentId: null, message: 'x' } } } };
+    expect(reduceUi(uiInitialState, log)).toBe(uiInitialState);
   });
 });
