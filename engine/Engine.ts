@@ -46,6 +46,11 @@ export const STALE_PREFIX_SHARE = 0.5;
 export const SIGNATURES_KEPT = 2000;
 /** Items the archive keeps (the newest); the catalog marks every removal. */
 export const ARCHIVE_KEPT = 1000;
+/**
+ * Task state and findings of one agent the pool keeps live (`[durable-cap]`): past this, the oldest
+ * that no current generation holds leave for the archive (the catalog keeps every one).
+ */
+export const DURABLE_KEPT_PER_AGENT = 128;
 /** The pool drops its removed slots once they are at least this many and at least as many as the live ones. */
 export const COMPACT_MIN_REMOVED = 4096;
 
@@ -483,6 +488,7 @@ export class Engine {
         text: previous ? refreshText(previous.number, g.number, boundary.reason) : `Generation ${g.number} started`,
       });
       this.expireTransient(s);
+      this.capDurable(s);
     }
     return this.finishBuild(s, generation as Generation, l3Input, reserve, started);
   }
@@ -644,6 +650,32 @@ export class Engine {
     }
     this.retire(expired);
     for (const id of ended) if (!this.ownsTransient(id)) ended.delete(id);
+  }
+
+  /**
+   * `[durable-cap]`: at the start of an agent's generation, when it has more than
+   * {@link DURABLE_KEPT_PER_AGENT} task-state items and findings that nobody pinned, required or
+   * verified, the oldest of them that no current generation holds leave the pool for the archive.
+   * They are out of every context already; the catalog keeps them. Without this, an agent that
+   * works for thousands of turns keeps every finding and failure it ever recorded in memory.
+   */
+  private capDurable(s: AgentState): void {
+    const agentId = s.identity.agentId;
+    const capped: ContextItem[] = [];
+    for (const item of this.pool.values()) {
+      if (item.provenance.agentId !== agentId || (item.class !== 'task_state' && item.class !== 'finding')) continue;
+      if (!item.pinned && !item.mandatory && !item.provenance.verified) capped.push(item);
+    }
+    let excess = capped.length - DURABLE_KEPT_PER_AGENT;
+    if (excess <= 0) return;
+    const retired: ContextItem[] = [];
+    for (const item of capped) {
+      if (excess === 0) break;
+      if (this.heldByCurrent(item.id)) continue;
+      retired.push(item);
+      excess--;
+    }
+    this.retire(retired);
   }
 
   /** True when the current generation of an agent that has not ended holds the item. */

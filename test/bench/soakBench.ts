@@ -140,13 +140,14 @@ const result = {
   heapEndMiB: MiB(heapEnd),
   catalogMiB: MiB(catalogBytes),
   poolItems: engine.items().length,
+  poolByClass: engine.items().reduce<Record<string, number>>((n, i) => ({ ...n, [i.class]: (n[i.class] ?? 0) + 1 }), {}),
   modeledCacheHitRate: Number((read / Math.max(1, prompt)).toFixed(3)),
   samples,
 };
 console.log(`soak: ${result.turns} turns across ${result.agents} agents at one turn per ${TICK_MS} ms (50x the demo's 1,500 ms)`);
 console.log(`  ${result.turnsPerSecond} turns/s over ${result.seconds} s`);
 console.log(`  host heap ${result.heapStartMiB} MiB at start, ${result.heapEndMiB} MiB at end (samples every 1,000 turns: ${samples.map((s) => s.heapMiB).join(', ')})`);
-console.log(`  catalog ${result.catalogMiB} MiB, ${result.poolItems} pool items, modeled cache hit rate ${result.modeledCacheHitRate}`);
+console.log(`  catalog ${result.catalogMiB} MiB, ${result.poolItems} pool items (${Object.entries(result.poolByClass).map(([c, n]) => `${c} ${n}`).join(', ')}), modeled cache hit rate ${result.modeledCacheHitRate}`);
 const out = join(dirname(fileURLToPath(import.meta.url)), 'results', 'soak.json');
 mkdirSync(dirname(out), { recursive: true });
 writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);

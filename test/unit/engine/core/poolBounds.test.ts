@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ARCHIVE_KEPT, COMPACT_MIN_REMOVED } from '../../../../engine/Engine';
+import { ARCHIVE_KEPT, COMPACT_MIN_REMOVED, DURABLE_KEPT_PER_AGENT } from '../../../../engine/Engine';
 import type { EngineEvent } from '../../../../engine/EngineEvent';
 import type { Scope } from '../../../../engine/pack/Scope';
 import { identity, item, newEngine, taskItems } from '../../../support/engineFixtures';
@@ -160,5 +160,54 @@ describe('[agent-end] a finished agent leaves no transient material behind', () 
     expect(r.generation.number).toBe(1);
     expect(ids(engine)).toContain('later');
     expect(removed).toEqual([]);
+  });
+});
+
+describe('[durable-cap] a long-working agent keeps a bounded number of task-state items and findings', () => {
+  const finding = (n: number, agentId = 'worker-1') =>
+    item({ id: `f${n}`, kind: 'note', class: n % 2 ? 'finding' : 'task_state', title: `note ${n}`, content: `observation ${n} about vendor/unrelated/${n}.txt`, files: [`vendor/unrelated/${n}.txt`], symbols: [], agentId });
+
+  it('[durable-cap] past the cap the oldest unheld ones leave for the archive at the next generation; pinned, verified, mandatory and held ones stay', () => {
+    const { engine, removed } = setup();
+    const extra = 10;
+    engine.addItem({ ...finding(-1), pinned: true });
+    engine.addItem({ ...finding(-2), mandatory: true });
+    engine.addItem(finding(-3));
+    engine.verify('f-3');
+    for (let n = 0; n < DURABLE_KEPT_PER_AGENT + extra; n++) engine.addItem(finding(n));
+    for (let n = 0; n < 5; n++) engine.addItem({ ...finding(n, 'worker-2'), id: `w2-${n}` });
+    const protectedIds = new Set(['f-1', 'f-2', 'f-3']);
+    const counted = engine.items().filter((i) => i.provenance.agentId === 'worker-1' && (i.class === 'task_state' || i.class === 'finding') && !protectedIds.has(i.id) && !i.mandatory);
+    engine.build('worker-1', { phase: 'implement' }); // generation 1 starts: the cap applies
+    const held = new Set(engine.generation('worker-1', 1).included.map((e) => e.item.id));
+    const expected = counted.map((i) => i.id).filter((id) => !held.has(id)).slice(0, counted.length - DURABLE_KEPT_PER_AGENT);
+    expect(expected.length).toBeGreaterThanOrEqual(extra);
+    // Builds inside the generation change nothing more.
+    engine.build('worker-1', { phase: 'implement' });
+    const own = (id: string) => /^f\d+$/.test(id);
+    // The excess of worker-1's unprotected notes left, oldest first among those not held.
+    expect(removed).toEqual(expected);
+    expect(removed.every(own)).toBe(true);
+    expect(removed.some((id) => held.has(id))).toBe(false);
+    expect(engine.archived().map((i) => i.id)).toEqual(expected);
+    const live = ids(engine);
+    for (const id of ['f-1', 'f-2', 'f-3']) expect(live).toContain(id);
+    expect(engine.items().filter((i) => i.provenance.agentId === 'worker-1' && (i.class === 'task_state' || i.class === 'finding') && !protectedIds.has(i.id) && !i.mandatory)).toHaveLength(DURABLE_KEPT_PER_AGENT);
+    // worker-2's notes are its own business.
+    expect(engine.items().filter((i) => i.id.startsWith('w2-'))).toHaveLength(5);
+  });
+
+  it('[durable-cap] at or under the cap nothing leaves', () => {
+    const { engine, removed } = setup();
+    const counted = engine.items().filter((i) => i.provenance.agentId === 'worker-1' && (i.class === 'task_state' || i.class === 'finding') && !i.pinned && !i.mandatory).length;
+    for (let n = counted; n < DURABLE_KEPT_PER_AGENT; n++) engine.addItem(finding(n));
+    engine.build('worker-1', { phase: 'implement' });
+    engine.rebuild('worker-1');
+    engine.rebuild('worker-1');
+    expect(removed).toEqual([]);
+    // One more is one too many.
+    engine.addItem(finding(DURABLE_KEPT_PER_AGENT));
+    engine.rebuild('worker-1');
+    expect(removed).toHaveLength(1);
   });
 });
