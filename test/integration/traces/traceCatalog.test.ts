@@ -151,5 +151,7 @@ describe('imported traces in the workspace catalog', () => {
     ];
     for (const [file, code, message] of cases) expect(refusal(() => importTraceIntoCatalog(catalog, file, T0))).toMatchObject({ code, message: expect.stringContaining(message) });
     expect(dumpCatalog(path)).toEqual(before);
+    // The command line's reader (strata compare, the replay worker) refuses them the same way.
+    for (const [file, code, message] of cases) expect(refusal(() => importTraceFile(file))).toMatchObject({ code, message: expect.stringContaining(message) });
   });
 });
