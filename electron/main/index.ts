@@ -3,16 +3,16 @@ import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type AppCommand, eventChannel, type StrataEvent } from '../../engine/contract';
-import type { Host } from '../../engine/host';
 import { openHost } from '../shared/openHost';
 import { parseShellOptions } from '../shared/shellOptions';
 import { appMenuTemplate } from './appMenu';
 import { crashReloadPolicy, guardContents, guardSession, secureWebPreferences } from './hardening';
 import { registerIpc } from './ipcAdapter';
 import { readJsonFile, writeJsonFile } from './jsonFile';
-import { addRecent, parseRecent, serializeRecent } from './recentWorkspaces';
+import { parseRecent } from './recentWorkspaces';
 import { isTrustedRendererUrl, rendererEntry, rendererScheme, serveRendererRequest } from './rendererProtocol';
 import { captureWindowState, MIN_HEIGHT, MIN_WIDTH, restoreWindowState } from './windowState';
+import { WorkspaceSession } from './workspaceSession';
 
 /** Exit code start.mjs reads as "the native SQLite module does not match Electron": fall back to the web host. */
 const EXIT_NATIVE_MODULE = 78;
@@ -26,11 +26,19 @@ const stateFile = (name: string) => join(app.getPath('userData'), name);
 
 protocol.registerSchemesAsPrivileged([{ scheme: rendererScheme, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
 
-let host: Host | undefined;
-let unregisterIpc: (() => void) | undefined;
-let workspace: string | null = null;
 let window: BrowserWindow | undefined;
-let recent: string[] = [];
+const workspaces = new WorkspaceSession(
+  {
+    open: (dir) => {
+      const { host, location } = openHost({ workspace: dir ?? undefined, userDataDir: app.getPath('userData'), ...(app.isPackaged ? { resources: process.resourcesPath } : {}) });
+      return { host, name: location.name };
+    },
+    register: (host) => registerIpc(ipcMain, host, isTrustedRendererUrl),
+    saveRecent: (file) => writeJsonFile(stateFile('recent-workspaces.json'), file),
+    noteRecent: (dir) => app.addRecentDocument(dir),
+  },
+  loadRecent(),
+);
 
 if (!app.requestSingleInstanceLock()) {
   // A second launch hands its arguments to the first (which focuses, and opens a named workspace) and leaves.
@@ -42,7 +50,7 @@ if (!app.requestSingleInstanceLock()) {
       window.focus();
     }
     const requested = parseShellOptions(argv.slice(app.isPackaged ? 1 : 2), true).workspace;
-    if (requested && resolve(requested) !== workspace) switchWorkspace(resolve(requested));
+    if (requested && resolve(requested) !== workspaces.workspace) switchWorkspace(resolve(requested));
   });
   void app.whenReady().then(start);
 }
@@ -53,9 +61,8 @@ function log(message: string): void {
 
 function start(): void {
   const opts = parseShellOptions(process.argv.slice(app.isPackaged ? 1 : 2), true);
-  recent = loadRecent();
   try {
-    openWorkspace(opts.workspace ? resolve(opts.workspace) : null);
+    workspaces.open(opts.workspace ? resolve(opts.workspace) : null);
   } catch (err) {
     const message = (err as Error).message;
     log(message);
@@ -69,22 +76,6 @@ function start(): void {
   buildMenu();
 }
 
-/** Open the host for `dir` (null: the demo), then retire the previous one; throws when `dir` cannot be opened. */
-function openWorkspace(dir: string | null): void {
-  const opened = openHost({ workspace: dir ?? undefined, userDataDir: app.getPath('userData'), ...(app.isPackaged ? { resources: process.resourcesPath } : {}) });
-  unregisterIpc?.();
-  host?.close();
-  host = opened.host;
-  workspace = dir;
-  unregisterIpc = registerIpc(ipcMain, host, isTrustedRendererUrl);
-  if (dir) {
-    recent = addRecent(recent, dir);
-    writeJsonFile(stateFile('recent-workspaces.json'), serializeRecent(recent));
-    app.addRecentDocument(dir);
-  }
-  window?.setTitle(`Strata — ${opened.location.name}`);
-}
-
 /** Switch from the menu: a folder that cannot be opened leaves the current workspace as it is and says why. */
 function switchWorkspace(dir: string | null): void {
   if (dir !== null && !(existsSync(dir) && statSync(dir).isDirectory())) {
@@ -92,12 +83,13 @@ function switchWorkspace(dir: string | null): void {
     return;
   }
   try {
-    openWorkspace(dir);
+    workspaces.open(dir);
   } catch (err) {
     dialog.showErrorBox('Cannot open the workspace', (err as Error).message);
     return;
   }
   buildMenu();
+  window?.setTitle(`Strata — ${workspaces.name}`);
   window?.webContents.reload();
 }
 
@@ -108,16 +100,15 @@ function loadRecent(): string[] {
 }
 
 function buildMenu(): void {
-  const existing = recent.filter((p) => existsSync(p));
+  const existing = workspaces.recent.filter((p) => existsSync(p));
   const template = appMenuTemplate(
-    { platform: process.platform, recent: existing, workspace },
+    { platform: process.platform, recent: existing, workspace: workspaces.workspace },
     {
       openWorkspace: () => void pickWorkspace(),
       openRecent: (path) => switchWorkspace(path),
       openDemo: () => switchWorkspace(null),
       clearRecent: () => {
-        recent = [];
-        writeJsonFile(stateFile('recent-workspaces.json'), serializeRecent(recent));
+        workspaces.clearRecent();
         app.clearRecentDocuments();
         buildMenu();
       },
@@ -136,6 +127,7 @@ async function pickWorkspace(): Promise<void> {
 }
 
 async function importTrace(): Promise<void> {
+  const host = workspaces.host;
   if (!host) return;
   const options: OpenDialogOptions = {
     title: 'Import an agent trace',
@@ -177,7 +169,7 @@ function createWindow(): BrowserWindow {
     height: geometry.height,
     minWidth: MIN_WIDTH,
     minHeight: MIN_HEIGHT,
-    title: `Strata — ${workspace ? workspace.split(/[\\/]/).pop() : 'demo'}`,
+    title: `Strata — ${workspaces.name ?? 'demo'}`,
     backgroundColor: '#0f1115',
     show: false,
     webPreferences: secureWebPreferences(join(outDir, 'preload', 'index.cjs')),
@@ -227,13 +219,9 @@ app.on('window-all-closed', () => {
 });
 
 app.on('activate', () => {
-  if (host && BrowserWindow.getAllWindows().length === 0) window = createWindow();
+  if (workspaces.host && BrowserWindow.getAllWindows().length === 0) window = createWindow();
 });
 
 // The catalog commits each turn in its own transaction; closing it on every way out checkpoints the WAL.
-app.on('will-quit', () => {
-  unregisterIpc?.();
-  host?.close();
-  host = undefined;
-});
+app.on('will-quit', () => workspaces.close());
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => app.quit());
