@@ -1,0 +1,168 @@
+import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { basename, join, win32 } from 'node:path';
+
+/** The agent tool that wrote a session file. */
+export type SessionTool = 'claude-code' | 'codex';
+
+/** One session file found on this machine, described from its first lines without reading it all. */
+export interface SessionInfo {
+  path: string;
+  tool: SessionTool;
+  /** The project: the working folder's name (or Claude Code's project folder when the file names none). */
+  project: string;
+  /** The working folder the session ran in, as recorded. */
+  cwd: string | null;
+  model: string | null;
+  /** When the session started, from its first timestamp (ms since the epoch). */
+  startedAt: number | null;
+  size: number;
+  modifiedAt: number;
+  /** Written to within the last {@link GROWING_WINDOW_MS}: probably still running. */
+  growing: boolean;
+}
+
+export interface SessionRoots {
+  /** Claude Code's projects folder (`~/.claude/projects`). */
+  claude?: string | undefined;
+  /** Codex CLI's sessions folder (`~/.codex/sessions`). */
+  codex?: string | undefined;
+  /** Any other folders to search (`--sessions-dir`, settings); the tool is told from the content. */
+  extra?: readonly string[];
+}
+
+/** A file modified this recently counts as still growing. */
+export const GROWING_WINDOW_MS = 60_000;
+/** How much of a file's start is read to describe it. */
+const HEAD_BYTES = 256 * 1024;
+/** How deep below a root session files are looked for (Codex: sessions/YYYY/MM/DD/). */
+const MAX_DEPTH = 5;
+
+/** The standard locations: `~/.claude/projects` and `~/.codex/sessions` (CLAUDE_CONFIG_DIR and CODEX_HOME move them). */
+export function defaultSessionRoots(env: NodeJS.ProcessEnv = process.env, home = homedir()): SessionRoots {
+  return {
+    claude: join(env.CLAUDE_CONFIG_DIR || join(home, '.claude'), 'projects'),
+    codex: join(env.CODEX_HOME || join(home, '.codex'), 'sessions'),
+  };
+}
+
+/**
+ * Recent session files under the roots, newest first (at most `limit`): Claude Code's
+ * `<project>/*.jsonl` and Codex's `rollout-*.jsonl`, and any `.jsonl` under the extra folders whose
+ * first lines one of the two tools wrote. Missing or unreadable folders are skipped; a file is only
+ * ever opened for reading.
+ */
+export function discoverSessions(roots: SessionRoots, o: { now?: number; limit?: number } = {}): SessionInfo[] {
+  const now = o.now ?? Date.now();
+  const found = new Map<string, SessionInfo>();
+  const consider = (path: string, expected?: SessionTool) => {
+    if (found.has(path)) return;
+    const info = describeSession(path, now, expected);
+    if (info) found.set(path, info);
+  };
+  if (roots.claude) for (const f of jsonlFiles(roots.claude, 1)) consider(f, 'claude-code');
+  if (roots.codex) for (const f of jsonlFiles(roots.codex, MAX_DEPTH)) if (basename(f).startsWith('rollout-')) consider(f, 'codex');
+  for (const dir of roots.extra ?? []) for (const f of jsonlFiles(dir, MAX_DEPTH)) consider(f);
+  return [...found.values()].sort((a, b) => b.modifiedAt - a.modifiedAt || a.path.localeCompare(b.path)).slice(0, o.limit ?? 200);
+}
+
+/** `.jsonl` files below `dir`, at most `depth` folders down; nothing when `dir` cannot be read. */
+function jsonlFiles(dir: string, depth: number): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const out: string[] = [];
+  for (const name of names) {
+    if (name.startsWith('.')) continue;
+    const full = join(dir, name);
+    let st;
+    try {
+      st = statSync(full);
+    } catch {
+      continue;
+    }
+    if (st.isDirectory() && depth > 0) out.push(...jsonlFiles(full, depth - 1));
+    else if (st.isFile() && name.endsWith('.jsonl')) out.push(full);
+  }
+  return out;
+}
+
+/** The session a file holds, from its first lines; undefined when neither tool wrote it. */
+export function describeSession(path: string, now: number, expected?: SessionTool): SessionInfo | undefined {
+  let st;
+  try {
+    st = statSync(path);
+  } catch {
+    return undefined;
+  }
+  if (!st.isFile()) return undefined;
+  const head = readHead(path);
+  if (head === undefined) return undefined;
+  const meta = sessionMeta(head);
+  const tool = meta.tool ?? expected;
+  if (!tool) return undefined;
+  const cwd = meta.cwd;
+  const project = cwd ? lastSegment(cwd) : tool === 'claude-code' ? basename(join(path, '..')) : basename(path, '.jsonl');
+  return { path, tool, project, cwd, model: meta.model, startedAt: meta.startedAt, size: st.size, modifiedAt: st.mtimeMs, growing: now - st.mtimeMs < GROWING_WINDOW_MS };
+}
+
+function readHead(path: string): string | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    const buffer = Buffer.alloc(HEAD_BYTES);
+    const n = readSync(fd, buffer, 0, HEAD_BYTES, 0);
+    const text = buffer.subarray(0, n).toString('utf8');
+    // Only complete lines: the last one may be cut by the read or still being written.
+    return text.slice(0, text.lastIndexOf('\n') + 1);
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Folder names recorded on Windows (`C:\\Users\\…\\TASK-15`) or POSIX end the same way here. */
+function lastSegment(cwd: string): string {
+  return (cwd.includes('\\') ? win32.basename(cwd) : basename(cwd)) || cwd;
+}
+
+/** What the first complete lines say: which tool, working folder, model and start time. */
+export function sessionMeta(head: string): { tool: SessionTool | undefined; cwd: string | null; model: string | null; startedAt: number | null } {
+  let tool: SessionTool | undefined;
+  let cwd: string | null = null;
+  let model: string | null = null;
+  let startedAt: number | null = null;
+  for (const line of head.split('\n')) {
+    if (!line.trim()) continue;
+    let v: Record<string, unknown>;
+    try {
+      const parsed = JSON.parse(line) as unknown;
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) continue;
+      v = parsed as Record<string, unknown>;
+    } catch {
+      continue;
+    }
+    const payload = (typeof v.payload === 'object' && v.payload !== null ? v.payload : {}) as Record<string, unknown>;
+    const message = (typeof v.message === 'object' && v.message !== null ? v.message : {}) as Record<string, unknown>;
+    if (v.type === 'session_meta' || v.type === 'turn_context' || (v.type === 'event_msg' && 'payload' in v) || (v.type === 'response_item' && 'payload' in v)) tool ??= 'codex';
+    else if (typeof v.sessionId === 'string' && (v.type === 'user' || v.type === 'assistant' || v.type === 'system' || v.type === 'summary')) tool ??= 'claude-code';
+    // Codex's session_meta carries the session's own start; its line's timestamp is when it was written.
+    const stamp = v.type === 'session_meta' && typeof payload.timestamp === 'string' ? payload.timestamp : v.timestamp;
+    const at = typeof stamp === 'string' ? Date.parse(stamp) : Number.NaN;
+    if ((startedAt === null || v.type === 'session_meta') && Number.isFinite(at)) startedAt = at;
+    if (cwd === null && typeof v.cwd === 'string') cwd = v.cwd;
+    if (cwd === null && typeof payload.cwd === 'string') cwd = payload.cwd;
+    if (model === null && typeof payload.model === 'string') model = payload.model;
+    if (model === null && typeof message.model === 'string' && message.model !== '<synthetic>') model = message.model;
+    if (tool && cwd !== null && model !== null && startedAt !== null) break;
+  }
+  return { tool, cwd, model, startedAt };
+}
