@@ -27,6 +27,8 @@ Options:
   --workspace <dir>   a project folder (its catalog is <dir>/.strata/catalog.sqlite);
                       default: the demo workspace in STRATA_HOME or the user data folder
   --port <n>          port for 'web' (default: a random free port)
+  --sessions-dir <dir>  for 'web': another folder of Claude Code or Codex sessions to list
+                      (beside ~/.claude/projects and ~/.codex/sessions; repeatable)
   -h, --help          show this text
 
 Environment:

@@ -27,10 +27,16 @@ const stateFile = (name: string) => join(app.getPath('userData'), name);
 protocol.registerSchemesAsPrivileged([{ scheme: rendererScheme, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
 
 let window: BrowserWindow | undefined;
+const launchOptions = parseShellOptions(process.argv.slice(app.isPackaged ? 1 : 2), true);
 const workspaces = new WorkspaceSession(
   {
     open: (dir) => {
-      const { host, location } = openHost({ workspace: dir ?? undefined, userDataDir: app.getPath('userData'), ...(app.isPackaged ? { resources: process.resourcesPath } : {}) });
+      const { host, location } = openHost({
+        workspace: dir ?? undefined,
+        userDataDir: app.getPath('userData'),
+        sessionsDirs: launchOptions.sessionsDirs,
+        ...(app.isPackaged ? { resources: process.resourcesPath } : {}),
+      });
       return { host, name: location.name };
     },
     register: (host) => registerIpc(ipcMain, host, isTrustedRendererUrl),
@@ -60,9 +66,8 @@ function log(message: string): void {
 }
 
 function start(): void {
-  const opts = parseShellOptions(process.argv.slice(app.isPackaged ? 1 : 2), true);
   try {
-    workspaces.open(opts.workspace ? resolve(opts.workspace) : null);
+    workspaces.open(launchOptions.workspace ? resolve(launchOptions.workspace) : null);
   } catch (err) {
     const message = (err as Error).message;
     log(message);

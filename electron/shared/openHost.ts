@@ -4,6 +4,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { modelRunDeps } from '../../engine/host/modelRunDeps';
 import { demoAgentsFromEnv } from '../../engine/host/demo/scaledDemoRun';
 import { Host, locateWorkspace, type WorkspaceLocation } from '../../engine/host';
+import { defaultSessionRoots } from '../../engine/traces/live/discoverSessions';
 
 /**
  * `resources/` of this checkout: STRATA_RESOURCES, else the nearest `resources/` above this file
@@ -62,7 +63,7 @@ export interface OpenedHost {
 }
 
 /** Open the Host for a shell: the demo workspace unless `--workspace` names a folder. */
-export function openHost(o: { workspace?: string | undefined; userDataDir?: string; resources?: string }): OpenedHost {
+export function openHost(o: { workspace?: string | undefined; userDataDir?: string; resources?: string; sessionsDirs?: readonly string[] }): OpenedHost {
   const location = locateWorkspace({ workspace: o.workspace, userDataDir: o.userDataDir });
   const host = Host.open({
     catalogPath: location.catalogPath,
@@ -79,6 +80,7 @@ export function openHost(o: { workspace?: string | undefined; userDataDir?: stri
     onInternalError: (err, command) => console.error(`strata: command "${command}" failed:`, err),
     replayWorkerUrl: builtReplayWorker(),
     nativeBinding: sqliteBinding() ?? (o.resources ? packagedSqliteBinding(o.resources) : undefined),
+    sessionRoots: { ...defaultSessionRoots(), extra: (o.sessionsDirs ?? []).map((d) => resolve(d)) },
   });
   return { host, location };
 }

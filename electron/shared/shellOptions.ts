@@ -2,6 +2,8 @@
 export interface ShellOptions {
   workspace?: string | undefined;
   port?: number | undefined;
+  /** `--sessions-dir <dir>` (repeatable): more folders to look for Claude Code and Codex sessions in. */
+  sessionsDirs: string[];
   help: boolean;
   /** Arguments that are not options, in order (a CLI subcommand and its operands). */
   positional: string[];
@@ -15,11 +17,11 @@ export class UsageError extends Error {
 }
 
 /**
- * Parse `--workspace <dir>`, `--port <n>` (also `--x=v`) and `--help`. Unknown options are an
+ * Parse `--workspace <dir>`, `--port <n>`, `--sessions-dir <dir>` (also `--x=v`) and `--help`. Unknown options are an
  * error naming the option, never ignored. Electron/Chromium switches are skipped when `lenient`.
  */
 export function parseShellOptions(argv: readonly string[], lenient = false): ShellOptions {
-  const out: ShellOptions = { help: false, positional: [] };
+  const out: ShellOptions = { help: false, positional: [], sessionsDirs: [] };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
@@ -40,6 +42,9 @@ export function parseShellOptions(argv: readonly string[], lenient = false): She
         break;
       case '--workspace':
         out.workspace = value();
+        break;
+      case '--sessions-dir':
+        out.sessionsDirs.push(value());
         break;
       case '--port': {
         const raw = value();

@@ -21,9 +21,9 @@ export function rendererDir(): string {
  * Open the workspace and serve the control room until SIGINT/SIGTERM. Prints exactly one line
  * with the address (including the per-launch token) on stdout.
  */
-export async function serveControlRoom(o: { workspace?: string | undefined; port?: number | undefined }): Promise<WebHost> {
+export async function serveControlRoom(o: { workspace?: string | undefined; port?: number | undefined; sessionsDirs?: readonly string[] }): Promise<WebHost> {
   const staticDir = rendererDir();
-  const { host, location } = openHost({ workspace: o.workspace });
+  const { host, location } = openHost({ workspace: o.workspace, sessionsDirs: o.sessionsDirs });
   let web: WebHost;
   try {
     web = await startWebHost({ host, staticDir, port: o.port });

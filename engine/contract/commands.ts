@@ -4,7 +4,7 @@ import { GenerationDiffDtoSchema, GenerationDtoSchema, GenerationSummaryDtoSchem
 import { MemoryEntryDtoSchema, PurgeReportDtoSchema } from './memoryDto';
 import { ConversationDtoSchema, SkillsDtoSchema } from './conversationDto';
 import { ProviderSettingsDtoSchema, RunDtoSchema, StartRunArgsSchema, UsageDtoSchema } from './runDto';
-import { ComparisonDtoSchema, ImportTraceContentArgsSchema, StartComparisonArgsSchema, TraceDtoSchema } from './traceDto';
+import { ComparisonDtoSchema, ImportTraceContentArgsSchema, SessionDtoSchema, StartComparisonArgsSchema, TraceDtoSchema } from './traceDto';
 import { eventNames, type EventName } from './events';
 
 const EventNameSchema = z.enum(eventNames as [EventName, ...EventName[]]);
@@ -173,6 +173,15 @@ export const Commands = {
   startComparison: { args: StartComparisonArgsSchema, result: z.object({ comparison: ComparisonDtoSchema }) },
   /** A comparison's status, progress, per-replay totals and per-step series (the newest 20 are kept). */
   getComparison: { args: z.object({ comparisonId: Id }).strict(), result: z.object({ comparison: ComparisonDtoSchema }) },
+  /**
+   * Recent Claude Code and Codex CLI session files on the host's machine, newest first (at most
+   * `limit`, default 100), from the standard folders and the host's extra session folders
+   * (`--sessions-dir`), which `roots` names. Read-only: only each file's first lines are read.
+   */
+  listSessions: {
+    args: z.object({ limit: z.number().int().min(1).max(500).optional() }).strict(),
+    result: z.object({ sessions: z.array(SessionDtoSchema), roots: z.array(z.string()) }),
+  },
 } as const;
 
 export type CommandName = keyof typeof Commands;

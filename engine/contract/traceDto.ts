@@ -29,6 +29,24 @@ export const TraceDtoSchema = z.object({
 });
 export type TraceDto = z.infer<typeof TraceDtoSchema>;
 
+/** A live session file of Claude Code or Codex CLI found on the host's machine (`listSessions`). */
+export const SessionDtoSchema = z.object({
+  path: z.string(),
+  tool: z.enum(['claude-code', 'codex']),
+  /** The recorded working folder's name (else Claude Code's project folder). */
+  project: z.string(),
+  cwd: z.string().nullable(),
+  model: z.string().nullable(),
+  /** ISO-8601 start of the session, from its first lines; null when they do not say. */
+  startedAt: z.string().nullable(),
+  size: z.number().int().nonnegative(),
+  /** ISO-8601 time of the last write. */
+  modifiedAt: z.string(),
+  /** Written to in the last minute: probably still running. */
+  growing: z.boolean(),
+});
+export type SessionDto = z.infer<typeof SessionDtoSchema>;
+
 /**
  * Largest trace text `importTraceContent` takes, in UTF-8 bytes (a file picked or dropped in a view;
  * larger files are imported by path). The web host's frame limit is sized from it.

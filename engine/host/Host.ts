@@ -28,6 +28,7 @@ import { RunManager, type RunManagerDeps } from './RunManager';
 import { systemScheduler } from './systemScheduler';
 import { toAgentDto } from './toAgentDto';
 import { demoWorktreeView, folderWorktreeView } from './worktreeViews';
+import { defaultSessionRoots, type SessionRoots } from '../traces/live/discoverSessions';
 
 export interface HostOptions {
   /** SQLite file of the workspace catalog (created and migrated if needed). */
@@ -51,6 +52,11 @@ export interface HostOptions {
   workspaceDir?: string;
   /** `resources/skills`: the skills shipped with Strata (absent: none). */
   skillsDir?: string;
+  /**
+   * Where `listSessions` looks for Claude Code and Codex sessions (absent: the standard folders of
+   * this machine's user, `defaultSessionRoots()`).
+   */
+  sessionRoots?: SessionRoots;
   /** Providers and tools for model runs (the Electron and web shells supply them from settings). */
   runDeps?: Pick<RunManagerDeps, 'makeProvider' | 'makeToolbox' | 'providerSettings' | 'toolItems'>;
   /** Where unexpected handler failures are reported (they also reach the caller as `internal`). */
@@ -168,6 +174,7 @@ export class Host {
       now: () => clock.now(),
       traceImported: (trace) => emit({ name: 'trace.imported', payload: { trace } }),
       comparisons: this.comparisons,
+      sessionRoots: options.sessionRoots ?? defaultSessionRoots(),
     });
   }
 

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { type CommandName, type CommandResult, Commands, StrataError, type TraceDto } from '../contract';
+import { type CommandName, type CommandResult, Commands, type SessionDto, StrataError, type TraceDto } from '../contract';
 import type { Catalog } from '../catalog/Catalog';
 import type { Engine } from '../Engine';
 import type { AgentConversations } from './AgentConversations';
@@ -16,6 +16,11 @@ import { withStoredEntries } from './generationHistory';
 import { importTraceContentIntoCatalog, importTraceIntoCatalog } from './importTraceIntoCatalog';
 import { proposalFromItem, toMemoryDto } from './memoryDtos';
 import { toAgentDto } from './toAgentDto';
+import { discoverSessions, type SessionInfo, type SessionRoots } from '../traces/live/discoverSessions';
+
+const iso = (ms: number) => new Date(ms).toISOString();
+/** A found session as the views get it (times as ISO-8601). */
+const toSessionDto = (s: SessionInfo): SessionDto => ({ ...s, startedAt: s.startedAt === null ? null : iso(s.startedAt), modifiedAt: iso(s.modifiedAt), size: s.size });
 
 /** What a handler may use: the host's state, never the transport. */
 export interface HostContext {
@@ -42,6 +47,8 @@ export interface HostContext {
   traceImported(trace: TraceDto): void;
   /** Replays of imported traces under several strategies. */
   comparisons: Comparisons;
+  /** Where live Claude Code and Codex sessions are looked for. */
+  sessionRoots: SessionRoots;
 }
 
 /** Arguments after validation (defaults applied). */
@@ -192,6 +199,10 @@ export function createHandlers(ctx: HostContext): Handlers {
       return imported;
     },
     listTraces: () => ({ traces: catalog.listTraces() }),
+    listSessions: ({ limit }) => ({
+      sessions: discoverSessions(ctx.sessionRoots, { now: ctx.now(), limit: limit ?? 100 }).map(toSessionDto),
+      roots: [ctx.sessionRoots.claude, ctx.sessionRoots.codex, ...(ctx.sessionRoots.extra ?? [])].filter((r): r is string => !!r),
+    }),
     startComparison: (args) => ({ comparison: ctx.comparisons.start(args) }),
     getComparison: ({ comparisonId }) => ({ comparison: ctx.comparisons.get(comparisonId) }),
 

@@ -49,6 +49,7 @@ const samples: { [K in CommandName]: CommandArgs<K> } = {
   listTraces: {},
   startComparison: { traceIds: ['tr_0000000000000000'], strategies: ['variable', 'full_history_baseline'], budget: 32_000 },
   getComparison: { comparisonId: 'cmp-1' },
+  listSessions: { limit: 5 },
 };
 
 /** A call reached its handler: it succeeded, or the handler itself refused it (e.g. already removed). */
@@ -95,6 +96,7 @@ describe('contract conformance: every command exists on every side', () => {
       now: () => 0,
       traceImported: () => {},
       comparisons: host.comparisons,
+      sessionRoots: {},
     });
     expect(Object.keys(handlers).sort()).toEqual([...commandNames].sort());
   });

@@ -109,6 +109,7 @@ describe('Host over a temp-dir catalog with the demo workspace', () => {
       listTraces: {},
       startComparison: undefined,
       getComparison: { comparisonId: 'cmp-1' },
+      listSessions: {},
     };
     const late: Partial<Record<CommandName, () => unknown>> = {
       getMemory: () => ({ id: memId() }),

@@ -1,7 +1,10 @@
 import { existsSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { SessionDto } from '../../../engine/contract';
+import { Host } from '../../../engine/host';
 import { defaultSessionRoots, discoverSessions, GROWING_WINDOW_MS } from '../../../engine/traces/live/discoverSessions';
+import { quarterTokenizer } from '../../support/engineFixtures';
 import { tempDir } from '../../support/tempDir';
 
 const NOW = Date.parse('2026-11-30T12:00:00Z');
@@ -73,5 +76,23 @@ describe('[live-sessions] finding the sessions Claude Code and Codex are writing
     expect(claude.every((s) => s.tool === 'claude-code' && s.model?.startsWith('claude-'))).toBe(true);
     expect(codex.every((s) => s.tool === 'codex' && s.model?.startsWith('gpt-'))).toBe(true);
     expect(sessions.find((s) => s.path.endsWith('Eyob-smax__FitCommerce-task-15__sessions__session-1.jsonl'))).toMatchObject({ project: 'TASK-15', model: 'claude-sonnet-4-6' });
+  });
+
+  it('[live-sessions] listSessions answers through the host with ISO times and the folders it searched', async () => {
+    const roots = defaultSessionRoots({}, home);
+    const host = Host.open({ catalogPath: join(tmp.dir, 'catalog.sqlite'), workspaceName: 'w', version: '1', tokenizer: quarterTokenizer, sessionRoots: roots });
+    try {
+      const conn = host.connect(() => {});
+      const envelope = await conn.call('listSessions', { limit: 2 });
+      expect(envelope.ok).toBe(true);
+      const value = (envelope as { value: { sessions: SessionDto[]; roots: string[] } }).value;
+      expect(value.roots).toEqual([roots.claude, roots.codex]);
+      expect(value.sessions).toHaveLength(2);
+      expect(value.sessions[1]).toMatchObject({ path: claudeFile, tool: 'claude-code', project: 'shop-api', model: 'claude-opus-4-6', startedAt: '2026-11-30T09:00:00.000Z', modifiedAt: new Date(NOW - 5_000).toISOString() });
+      expect(await conn.call('listSessions', { limit: 0 })).toMatchObject({ ok: false, error: { code: 'invalid_args' } });
+      expect(await conn.call('listSessions', { dir: '/etc' })).toMatchObject({ ok: false, error: { code: 'invalid_args' } });
+    } finally {
+      host.close();
+    }
   });
 });

@@ -14,7 +14,7 @@ function usageErrorOf(parse: () => unknown): UsageError {
 
 describe('parseShellOptions', () => {
   it('returns the defaults for no arguments', () => {
-    expect(parseShellOptions([])).toEqual({ help: false, positional: [] });
+    expect(parseShellOptions([])).toEqual({ help: false, positional: [], sessionsDirs: [] });
   });
 
   it.each([
@@ -39,9 +39,15 @@ describe('parseShellOptions', () => {
     expect(parseShellOptions(argv).help).toBe(true);
   });
 
+  it('collects every --sessions-dir, in order, and refuses one without a folder', () => {
+    expect(parseShellOptions(['--sessions-dir', '/a', '--sessions-dir=/b', 'web']).sessionsDirs).toEqual(['/a', '/b']);
+    expect(() => parseShellOptions(['--sessions-dir'])).toThrow('--sessions-dir needs a value.');
+    expect(() => parseShellOptions(['--sessions-dir', '--port', '1'])).toThrow('--sessions-dir needs a value.');
+  });
+
   it('keeps positional arguments in order around the options', () => {
     const opts = parseShellOptions(['list', '--workspace', 'w', 'agents', '--port=1', 'primary']);
-    expect(opts).toEqual({ help: false, workspace: 'w', port: 1, positional: ['list', 'agents', 'primary'] });
+    expect(opts).toEqual({ help: false, workspace: 'w', port: 1, positional: ['list', 'agents', 'primary'], sessionsDirs: [] });
   });
 
   it('lets the last occurrence of an option win', () => {
@@ -60,7 +66,7 @@ describe('parseShellOptions', () => {
       ['--no-sandbox', '--workspace', 'w', '--remote-debugging-port=9222', '--enable-logging', 'app', '--port=5'],
       true,
     );
-    expect(opts).toEqual({ help: false, workspace: 'w', port: 5, positional: ['app'] });
+    expect(opts).toEqual({ help: false, workspace: 'w', port: 5, positional: ['app'], sessionsDirs: [] });
   });
 
   it('still validates known options in lenient mode', () => {

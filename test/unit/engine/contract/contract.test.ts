@@ -55,6 +55,7 @@ describe('contract', () => {
       'listTraces',
       'startComparison',
       'getComparison',
+      'listSessions',
     ]);
     expect(eventNames).toEqual(['agent.updated', 'log', 'generation.started', 'item.changed', 'memory.changed', 'conversation.changed', 'run.changed', 'turn.completed', 'generation.created', 'context.refreshed', 'usage.recorded', 'trace.imported', 'comparison.progress', 'app.command']);
   });
