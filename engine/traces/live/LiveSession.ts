@@ -1,0 +1,209 @@
+import { importTraceText } from '../importTrace';
+import type { TraceEvent } from '../TraceEvent';
+import { TraceImportError } from '../TraceEvent';
+import { recordedTruth, type RecordedTruth } from '../replay/recordedTruth';
+import type { ReplayResult } from '../replay/ReplayTypes';
+import { LiveTail, type LiveTailOptions, type TailStatus } from './LiveTail';
+
+/** What an attached session shows: the recorded (real) figures and Strata's counterfactual ones. */
+export interface LiveSessionSnapshot {
+  path: string;
+  /** The file's state (`LiveTail`), or `error` when its complete lines are not a trace the importers read. */
+  status: TailStatus;
+  message: string;
+  /** Complete lines read, and the events they import to. */
+  lines: number;
+  events: number;
+  /** What the recording agent's provider billed, per step (main thread). */
+  real: RecordedTruth;
+  /** Strata's replay of the same events under the attached strategy and budget; null until the first one ends. */
+  shadow: ReplayResult | null;
+  /** Events the shadow has replayed (it trails `events` while a replay runs). */
+  shadowEvents: number;
+  /** Why the last shadow replay failed, if it did. */
+  shadowError: string | null;
+}
+
+export interface LiveSessionOptions {
+  /** Replays the events under the attached strategy and budget (the host runs it in a worker thread). */
+  replay(events: readonly TraceEvent[]): Promise<ReplayResult>;
+  /** Hears every new snapshot (the host turns them into `session.updated` events, batched). */
+  onUpdate(snapshot: LiveSessionSnapshot): void;
+  /** At most one re-import per this many milliseconds while lines arrive (default 200). */
+  throttleMs?: number;
+  tail?: LiveTailOptions;
+}
+
+/**
+ * An attached Claude Code or Codex session: follows its file (`LiveTail`, read-only), re-imports
+ * the complete lines as they arrive (throttled) for the real figures, and keeps one counterfactual
+ * replay of everything so far running at a time, started again when more events came in meanwhile.
+ * Re-importing and replaying the whole prefix, rather than patching, is what makes the attached
+ * view converge to the one-shot import of the finished file.
+ */
+export class LiveSession {
+  private lines: string[] = [];
+  private status: TailStatus = 'waiting';
+  private message = '';
+  private events: TraceEvent[] = [];
+  private real: RecordedTruth = recordedTruth([]);
+  private importError: string | null = null;
+  private shadow: ReplayResult | null = null;
+  private shadowEvents = 0;
+  private shadowError: string | null = null;
+  /** Bumped when the lines change; what the events and the shadow were made from. */
+  private version = 0;
+  private importedVersion = 0;
+  private shadowVersion = 0;
+  private replaying = false;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private stopped = false;
+  private readonly tail: LiveTail;
+  private idleWaiters: (() => void)[] = [];
+
+  constructor(
+    readonly path: string,
+    private readonly o: LiveSessionOptions,
+  ) {
+    this.tail = new LiveTail(
+      path,
+      {
+        lines: (l) => {
+          this.lines.push(...l);
+          this.version++;
+          this.schedule();
+        },
+        reset: () => {
+          this.lines = [];
+          this.version++;
+          this.schedule();
+        },
+        status: (status, message) => {
+          this.status = status;
+          this.message = message;
+          this.schedule();
+        },
+      },
+      o.tail,
+    );
+  }
+
+  start(): void {
+    this.tail.start();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.tail.stop();
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.settle();
+  }
+
+  snapshot(): LiveSessionSnapshot {
+    return {
+      path: this.path,
+      status: this.importError ? 'error' : this.status,
+      message: this.importError ?? this.message,
+      lines: this.lines.length,
+      events: this.events.length,
+      real: this.real,
+      shadow: this.shadow,
+      shadowEvents: this.shadowEvents,
+      shadowError: this.shadowError,
+    };
+  }
+
+  /** Resolves once the file has been read to its end and the shadow replayed every event (tests, benchmarks). */
+  idle(): Promise<void> {
+    if (this.isIdle()) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /** Read what is new and re-import now, without waiting for the throttle. */
+  flush(): void {
+    this.tail.check();
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.update();
+  }
+
+  private isIdle(): boolean {
+    return this.stopped || (this.timer === undefined && !this.replaying && this.shadowVersion === this.importedVersion);
+  }
+
+  private settle(): void {
+    if (!this.isIdle()) return;
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const w of waiters) w();
+  }
+
+  private schedule(): void {
+    if (this.stopped || this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.update();
+    }, this.o.throttleMs ?? 200);
+  }
+
+  private update(): void {
+    if (this.stopped) return;
+    if (this.importedVersion === this.version) {
+      this.o.onUpdate(this.snapshot());
+      return this.settle();
+    }
+    this.importedVersion = this.version;
+    if (this.lines.length === 0) {
+      this.events = [];
+      this.importError = null;
+    } else {
+      try {
+        this.events = importTraceText(`${this.lines.join('\n')}\n`, this.path).events;
+        this.importError = null;
+      } catch (err) {
+        // A malformed complete line is an error of the file, shown as its status; the last good figures stay.
+        this.importError = err instanceof TraceImportError ? err.message : `Cannot read ${this.path}: ${(err as Error).message}`;
+      }
+    }
+    this.real = recordedTruth(this.events);
+    this.o.onUpdate(this.snapshot());
+    this.replayIfBehind();
+    this.settle();
+  }
+
+  private replayIfBehind(): void {
+    if (this.replaying || this.stopped || this.shadowVersion === this.importedVersion) return;
+    const events = this.events;
+    const version = this.importedVersion;
+    if (events.length === 0) {
+      this.shadow = null;
+      this.shadowEvents = 0;
+      this.shadowVersion = version;
+      return;
+    }
+    this.replaying = true;
+    this.o
+      .replay(events)
+      .then(
+        (result) => {
+          this.shadow = result;
+          this.shadowError = null;
+        },
+        (err: unknown) => {
+          this.shadowError = err instanceof Error ? err.message : String(err);
+        },
+      )
+      .finally(() => {
+        this.replaying = false;
+        this.shadowEvents = events.length;
+        this.shadowVersion = version;
+        if (!this.stopped) {
+          this.o.onUpdate(this.snapshot());
+          // Lines that came in while this replay ran get the next one.
+          this.replayIfBehind();
+        }
+        this.settle();
+      });
+  }
+}
