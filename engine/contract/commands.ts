@@ -4,7 +4,7 @@ import { GenerationDiffDtoSchema, GenerationDtoSchema, GenerationSummaryDtoSchem
 import { MemoryEntryDtoSchema, PurgeReportDtoSchema } from './memoryDto';
 import { ConversationDtoSchema, SkillsDtoSchema } from './conversationDto';
 import { ProviderSettingsDtoSchema, RunDtoSchema, StartRunArgsSchema, UsageDtoSchema } from './runDto';
-import { ComparisonDtoSchema, ImportTraceContentArgsSchema, SessionDtoSchema, StartComparisonArgsSchema, TraceDtoSchema } from './traceDto';
+import { ComparisonDtoSchema, EngineStrategySchema, ImportTraceContentArgsSchema, LiveSessionDetailDtoSchema, LiveSessionDtoSchema, SessionDtoSchema, StartComparisonArgsSchema, TraceDtoSchema } from './traceDto';
 import { eventNames, type EventName } from './events';
 
 const EventNameSchema = z.enum(eventNames as [EventName, ...EventName[]]);
@@ -182,6 +182,22 @@ export const Commands = {
     args: z.object({ limit: z.number().int().min(1).max(500).optional() }).strict(),
     result: z.object({ sessions: z.array(SessionDtoSchema), roots: z.array(z.string()) }),
   },
+  /**
+   * Follow a growing session file read-only (a `.jsonl` Claude Code or Codex session) and replay it
+   * into Strata's engine under `strategy` (default variable) at `budget` (default 100,000) as it
+   * grows, off the host's thread; `session.updated` announces its figures. `not_found` without such
+   * a file, `invalid_args` for anything else, `conflict` past 8 attached sessions.
+   */
+  attachSession: {
+    args: z.object({ path: z.string().min(1).max(4096), strategy: EngineStrategySchema.optional(), budget: z.number().int().min(1000).max(2_000_000).optional() }).strict(),
+    result: z.object({ session: LiveSessionDtoSchema }),
+  },
+  /** Stop following an attached session (`not_found` for an unknown id). */
+  detachSession: { args: z.object({ sessionId: Id }).strict(), result: z.object({ sessionId: z.string() }) },
+  /** The attached sessions. */
+  listAttached: { args: z.object({}).strict(), result: z.object({ sessions: z.array(LiveSessionDtoSchema) }) },
+  /** One attached session with its per-step series, real and counterfactual. */
+  getSession: { args: z.object({ sessionId: Id }).strict(), result: LiveSessionDetailDtoSchema },
 } as const;
 
 export type CommandName = keyof typeof Commands;

@@ -3,7 +3,7 @@ import { AgentDtoSchema, LogEntrySchema } from './dto';
 import { BoundaryDtoSchema, ItemChangeSchema, ItemDtoSchema } from './engineDto';
 import { MemoryEntryDtoSchema } from './memoryDto';
 import { CallDtoSchema, RunDtoSchema } from './runDto';
-import { ComparisonStatusSchema, TraceDtoSchema } from './traceDto';
+import { ComparisonStatusSchema, LiveSessionDtoSchema, TraceDtoSchema } from './traceDto';
 
 /** What the desktop menu can ask of the views. */
 export const APP_COMMANDS = ['show-agent', 'show-charts', 'show-compare', 'show-memory', 'show-skills', 'show-events', 'purge-memory'] as const;
@@ -71,6 +71,10 @@ export const Events = {
     total: z.number().int().positive(),
     status: ComparisonStatusSchema,
   }),
+  /** An attached live session's file or figures changed (at most 4 a second per session); `getSession` gives its series. */
+  'session.updated': z.object({ session: LiveSessionDtoSchema }),
+  /** A live session was detached (by a view, or because the host closed). */
+  'session.detached': z.object({ sessionId: z.string() }),
   /**
    * A command from the desktop application menu for the views: show a view, or open the purge
    * confirmation (purging itself stays the view's confirmed `purgeMemory` call). Sent by the

@@ -47,6 +47,63 @@ export const SessionDtoSchema = z.object({
 });
 export type SessionDto = z.infer<typeof SessionDtoSchema>;
 
+/** Figures of an attached session, recorded (`real`) or Strata's counterfactual (`shadow`). */
+export const LiveFiguresSchema = z.object({
+  steps: z.number().int().nonnegative(),
+  promptTokens: z.number().nonnegative(),
+  input: z.number().nonnegative(),
+  cacheRead: z.number().nonnegative(),
+  cacheWrite: z.number().nonnegative(),
+  output: z.number().nonnegative(),
+  hitRate: z.number().min(0).max(1),
+});
+
+/** An attached live session (`attachSession`): its file's state and the figures so far. */
+export const LiveSessionDtoSchema = z.object({
+  sessionId: z.string(),
+  path: z.string(),
+  strategy: z.string(),
+  budget: z.number().int().positive(),
+  /** The file's state: following, waiting, truncated, rotated, deleted or error (with `message`). */
+  status: z.enum(['following', 'waiting', 'truncated', 'rotated', 'deleted', 'error']),
+  message: z.string(),
+  lines: z.number().int().nonnegative(),
+  events: z.number().int().nonnegative(),
+  model: z.string().nullable(),
+  real: LiveFiguresSchema,
+  /** Null until the first counterfactual replay ends. */
+  shadow: LiveFiguresSchema.extend({
+    prefixReuse: z.number().min(0).max(1),
+    neededReferenceRecall: z.number().min(0).max(1).nullable(),
+    /** The generation Strata would be in now, and the refreshes it would have made. */
+    generation: z.number().int().nonnegative(),
+    refreshes: z.number().int().nonnegative(),
+    /** Events the replay covered (it trails `events` while one runs). */
+    replayedEvents: z.number().int().nonnegative(),
+  }).nullable(),
+  shadowError: z.string().nullable(),
+});
+export type LiveSessionDto = z.infer<typeof LiveSessionDtoSchema>;
+
+/** An attached session with its per-step series, real and counterfactual (`getSession`). */
+export const LiveSessionDetailDtoSchema = z.object({
+  session: LiveSessionDtoSchema,
+  real: z.array(z.object({ step: z.number().int(), prompt: z.number(), input: z.number(), cacheRead: z.number(), cacheWrite: z.number(), output: z.number() })),
+  shadow: z.array(
+    z.object({
+      step: z.number().int(),
+      promptTokens: z.number(),
+      input: z.number(),
+      cacheRead: z.number(),
+      cacheWrite: z.number(),
+      prefixReuse: z.number(),
+      neededReferenceRecall: z.number().nullable(),
+      generation: z.number().int(),
+    }),
+  ),
+});
+export type LiveSessionDetailDto = z.infer<typeof LiveSessionDetailDtoSchema>;
+
 /**
  * Largest trace text `importTraceContent` takes, in UTF-8 bytes (a file picked or dropped in a view;
  * larger files are imported by path). The web host's frame limit is sized from it.
@@ -65,6 +122,8 @@ export const ImportTraceContentArgsSchema = z
 /** The engine's strategies, and the plain transcript priced without the engine. */
 export const ComparisonStrategySchema = z.enum(['variable', 'full_history', 'summary', 'aggressive_refresh', 'role_optimized', 'full_history_baseline']);
 export type ComparisonStrategy = z.infer<typeof ComparisonStrategySchema>;
+/** The engine's own strategies (an attached session replays under one of them). */
+export const EngineStrategySchema = ComparisonStrategySchema.exclude(['full_history_baseline']);
 
 /** Budgets a comparison accepts (the same bounds as `strata compare --budget`). */
 export const COMPARISON_BUDGET = { min: 1000, max: 2_000_000 } as const;

@@ -29,6 +29,7 @@ import { systemScheduler } from './systemScheduler';
 import { toAgentDto } from './toAgentDto';
 import { demoWorktreeView, folderWorktreeView } from './worktreeViews';
 import { defaultSessionRoots, type SessionRoots } from '../traces/live/discoverSessions';
+import { LiveSessions } from './LiveSessions';
 
 export interface HostOptions {
   /** SQLite file of the workspace catalog (created and migrated if needed). */
@@ -96,6 +97,8 @@ export class Host {
   readonly runs: RunManager;
   readonly conversations: AgentConversations;
   readonly comparisons: Comparisons;
+  /** Attached Claude Code and Codex sessions, followed live (`[live-attach]`). */
+  readonly liveSessions: LiveSessions;
 
   private constructor(
     readonly catalog: Catalog,
@@ -159,6 +162,7 @@ export class Host {
       ...runDeps,
     });
     this.comparisons = new Comparisons({ catalog, clock, scheduler, emit, workerUrl: options.replayWorkerUrl });
+    this.liveSessions = new LiveSessions({ emit, workerUrl: options.replayWorkerUrl });
     this.handlers = createHandlers({
       catalog,
       version: options.version,
@@ -175,6 +179,7 @@ export class Host {
       traceImported: (trace) => emit({ name: 'trace.imported', payload: { trace } }),
       comparisons: this.comparisons,
       sessionRoots: options.sessionRoots ?? defaultSessionRoots(),
+      liveSessions: this.liveSessions,
     });
   }
 
@@ -376,6 +381,7 @@ export class Host {
     this.closed = true;
     this.runs.close();
     this.comparisons.close();
+    this.liveSessions.close();
     this.hub.closeAll();
     this.catalog.close();
   }

@@ -16,6 +16,7 @@ import { withStoredEntries } from './generationHistory';
 import { importTraceContentIntoCatalog, importTraceIntoCatalog } from './importTraceIntoCatalog';
 import { proposalFromItem, toMemoryDto } from './memoryDtos';
 import { toAgentDto } from './toAgentDto';
+import type { LiveSessions } from './LiveSessions';
 import { discoverSessions, type SessionInfo, type SessionRoots } from '../traces/live/discoverSessions';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -49,6 +50,8 @@ export interface HostContext {
   comparisons: Comparisons;
   /** Where live Claude Code and Codex sessions are looked for. */
   sessionRoots: SessionRoots;
+  /** The attached live sessions. */
+  liveSessions: LiveSessions;
 }
 
 /** Arguments after validation (defaults applied). */
@@ -203,6 +206,13 @@ export function createHandlers(ctx: HostContext): Handlers {
       sessions: discoverSessions(ctx.sessionRoots, { now: ctx.now(), limit: limit ?? 100 }).map(toSessionDto),
       roots: [ctx.sessionRoots.claude, ctx.sessionRoots.codex, ...(ctx.sessionRoots.extra ?? [])].filter((r): r is string => !!r),
     }),
+    attachSession: (args) => ({ session: ctx.liveSessions.attach(args) }),
+    detachSession: ({ sessionId }) => {
+      ctx.liveSessions.detach(sessionId);
+      return { sessionId };
+    },
+    listAttached: () => ({ sessions: ctx.liveSessions.list() }),
+    getSession: ({ sessionId }) => ctx.liveSessions.detail(sessionId),
     startComparison: (args) => ({ comparison: ctx.comparisons.start(args) }),
     getComparison: ({ comparisonId }) => ({ comparison: ctx.comparisons.get(comparisonId) }),
 

@@ -50,6 +50,10 @@ const samples: { [K in CommandName]: CommandArgs<K> } = {
   startComparison: { traceIds: ['tr_0000000000000000'], strategies: ['variable', 'full_history_baseline'], budget: 32_000 },
   getComparison: { comparisonId: 'cmp-1' },
   listSessions: { limit: 5 },
+  attachSession: { path: '/nowhere/session.jsonl', strategy: 'variable', budget: 32_000 },
+  detachSession: { sessionId: 'ses-1' },
+  listAttached: {},
+  getSession: { sessionId: 'ses-1' },
 };
 
 /** A call reached its handler: it succeeded, or the handler itself refused it (e.g. already removed). */
@@ -97,6 +101,7 @@ describe('contract conformance: every command exists on every side', () => {
       traceImported: () => {},
       comparisons: host.comparisons,
       sessionRoots: {},
+      liveSessions: host.liveSessions,
     });
     expect(Object.keys(handlers).sort()).toEqual([...commandNames].sort());
   });

@@ -1,4 +1,4 @@
-import { writeFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type CommandName, Commands, type StrataEvent } from '../../engine/contract';
@@ -110,6 +110,10 @@ describe('Host over a temp-dir catalog with the demo workspace', () => {
       startComparison: undefined,
       getComparison: { comparisonId: 'cmp-1' },
       listSessions: {},
+      attachSession: { path: join(tmp.dir, 'session.jsonl') },
+      listAttached: {},
+      getSession: { sessionId: 'ses-1' },
+      detachSession: { sessionId: 'ses-1' },
     };
     const late: Partial<Record<CommandName, () => unknown>> = {
       getMemory: () => ({ id: memId() }),
@@ -117,6 +121,7 @@ describe('Host over a temp-dir catalog with the demo workspace', () => {
       retireMemory: () => ({ id: memId(), revision: 2 }),
       startComparison: () => ({ traceIds: host.catalog.listTraces().map((t) => t.id), strategies: ['variable'], budget: 32_000 }),
     };
+    writeFileSync(join(tmp.dir, 'session.jsonl'), '');
     for (const name of Object.keys(samples) as CommandName[]) {
       const { envelope } = await call(name, late[name] ? late[name]!() : samples[name]);
       expect(envelope.ok, `${name}: ${JSON.stringify(envelope)}`).toBe(true);

@@ -12,7 +12,7 @@ import { intIn, pick, seededRandom } from './seededRandom';
 /** Commands that change nothing (a session's own subscriptions aside): they may answer `ok`. */
 export const READ_ONLY: ReadonlySet<CommandName> = new Set<CommandName>([
   'health', 'listAgents', 'getAgent', 'subscribe', 'listGenerations', 'getGeneration', 'diffGenerations', 'listMemory', 'getMemory',
-  'getConversation', 'listSkills', 'listRuns', 'getUsage', 'getProviderSettings', 'listTraces', 'getComparison', 'listSessions',
+  'getConversation', 'listSkills', 'listRuns', 'getUsage', 'getProviderSettings', 'listTraces', 'getComparison', 'listSessions', 'listAttached', 'getSession',
 ]);
 
 /** Frames per category (10,121 in all). */
@@ -95,6 +95,10 @@ const TEMPLATES: { [K in CommandName]: CommandArgs<K> } = {
   startComparison: { traceIds: ['tr_0000000000000000'], strategies: ['variable'], budget: 32_000 },
   getComparison: { comparisonId: 'cmp-1' },
   listSessions: { limit: 5 },
+  attachSession: { path: '/tmp/session.jsonl' },
+  detachSession: { sessionId: 'ses-1' },
+  listAttached: {},
+  getSession: { sessionId: 'ses-1' },
 };
 
 const WRONG_VALUES: readonly unknown[] = [0, -1, 1.5, 1e308, -1e308, '', 'x', '1', true, false, null, [], [null], {}, { a: 1 }, ['log', 'log'], 'purge project memory '];

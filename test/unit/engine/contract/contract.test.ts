@@ -56,8 +56,12 @@ describe('contract', () => {
       'startComparison',
       'getComparison',
       'listSessions',
+      'attachSession',
+      'detachSession',
+      'listAttached',
+      'getSession',
     ]);
-    expect(eventNames).toEqual(['agent.updated', 'log', 'generation.started', 'item.changed', 'memory.changed', 'conversation.changed', 'run.changed', 'turn.completed', 'generation.created', 'context.refreshed', 'usage.recorded', 'trace.imported', 'comparison.progress', 'app.command']);
+    expect(eventNames).toEqual(['agent.updated', 'log', 'generation.started', 'item.changed', 'memory.changed', 'conversation.changed', 'run.changed', 'turn.completed', 'generation.created', 'context.refreshed', 'usage.recorded', 'trace.imported', 'comparison.progress', 'session.updated', 'session.detached', 'app.command']);
   });
 
   it('refuses unknown keys in every command argument object', () => {

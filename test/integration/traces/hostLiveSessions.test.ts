@@ -1,0 +1,96 @@
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LiveSessionDetailDto, LiveSessionDto, StrataEvent } from '../../../engine/contract';
+import { Host } from '../../../engine/host';
+import { ATTACHED_MAX } from '../../../engine/host/LiveSessions';
+import { importTraceText } from '../../../engine/traces/importTrace';
+import { recordedTruth } from '../../../engine/traces/replay/recordedTruth';
+import { quarterTokenizer } from '../../support/engineFixtures';
+import { tempDir } from '../../support/tempDir';
+
+const tracesDir = process.env.STRATA_TRACES_DIR ?? resolve(import.meta.dirname, '../../../../shared/traces');
+const codexTrace = join(tracesDir, 'codex-rollout-jsonl', 'eaglepointAiLabs__TASK-w1t9__sessions__session-1.jsonl');
+const have = existsSync(codexTrace);
+if (!have) console.warn(`hostLiveSessions: SKIPPED, ${codexTrace} does not exist (set STRATA_TRACES_DIR)`);
+
+describe.skipIf(!have)('[live-attach] attached sessions through the host', () => {
+  const tmp = tempDir('strata-host-live-');
+  let host: Host;
+  const events: StrataEvent[] = [];
+  let conn: ReturnType<Host['connect']>;
+  const value = async <T,>(name: string, args: unknown): Promise<T> => {
+    const envelope = await conn.call(name, args);
+    if (!envelope.ok) throw new Error(`${name}: ${envelope.error.code}: ${envelope.error.message}`);
+    return envelope.value as T;
+  };
+  beforeAll(async () => {
+    host = Host.open({ catalogPath: join(tmp.dir, 'catalog.sqlite'), workspaceName: 'live', version: '1', tokenizer: quarterTokenizer, sessionRoots: {} });
+    conn = host.connect((e) => events.push(e));
+    await conn.call('subscribe', { events: ['session.updated', 'session.detached'] });
+  });
+  afterAll(() => {
+    host.close();
+    tmp.remove();
+  });
+
+  it('[live-attach] follows a Codex session as it is written: updates go out, and the series converge to the whole file\'s, replayed in a worker', async () => {
+    const text = readFileSync(codexTrace, 'utf8');
+    const file = join(tmp.dir, 'rollout-live.jsonl');
+    writeFileSync(file, '');
+    const { session } = await value<{ session: LiveSessionDto }>('attachSession', { path: file, budget: 32_000 });
+    expect(session).toMatchObject({ sessionId: 'ses-1', path: file, strategy: 'variable', budget: 32_000, lines: 0 });
+    const bytes = Buffer.from(text);
+    for (let at = 0; at < bytes.length; at += 200_000) {
+      appendFileSync(file, bytes.subarray(at, at + 200_000));
+      await new Promise((r) => setTimeout(r, 60));
+    }
+    // Wait for the tail, the throttle and the last replay.
+    const deadline = Date.now() + 60_000;
+    let detail: LiveSessionDetailDto;
+    const whole = recordedTruth(importTraceText(text, file).events);
+    for (;;) {
+      await host.liveSessions.idle();
+      detail = await value<LiveSessionDetailDto>('getSession', { sessionId: 'ses-1' });
+      if ((detail.session.real.steps === whole.steps && detail.session.shadow?.replayedEvents === detail.session.events) || Date.now() > deadline) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(detail.session.real).toMatchObject({ steps: whole.steps, promptTokens: whole.promptTokens, cacheRead: whole.cacheRead, hitRate: whole.hitRate });
+    expect(detail.session.model).toBe(whole.model);
+    expect(detail.real).toEqual(whole.perStep.map((s) => ({ step: s.step, prompt: s.prompt, input: s.input, cacheRead: s.cacheRead, cacheWrite: s.cacheWrite, output: s.output })));
+    expect(detail.shadow).toHaveLength(whole.steps);
+    expect(detail.session.shadow).toMatchObject({ steps: whole.steps, replayedEvents: detail.session.events });
+    expect(detail.session.shadow!.generation).toBeGreaterThanOrEqual(1);
+    await new Promise((r) => setTimeout(r, 300));
+    const updates = events.filter((e) => e.name === 'session.updated');
+    expect(updates.length).toBeGreaterThan(1);
+    expect(updates.at(-1)).toMatchObject({ payload: { session: { sessionId: 'ses-1', real: { steps: whole.steps } } } });
+    expect((await value<{ sessions: LiveSessionDto[] }>('listAttached', {})).sessions.map((s) => s.sessionId)).toEqual(['ses-1']);
+    // Attaching the same file with the same settings gives the same session.
+    expect((await value<{ session: LiveSessionDto }>('attachSession', { path: file, budget: 32_000 })).session.sessionId).toBe('ses-1');
+    // The session file was only read.
+    expect(readFileSync(file, 'utf8')).toBe(text);
+    await value('detachSession', { sessionId: 'ses-1' });
+    expect(events.at(-1)).toEqual({ name: 'session.detached', payload: { sessionId: 'ses-1' } });
+    expect((await value<{ sessions: LiveSessionDto[] }>('listAttached', {})).sessions).toEqual([]);
+  }, 90_000);
+
+  it('[live-attach] refuses what is not a session file, unknown ids, and more than the attach limit', async () => {
+    const refusal = async (name: string, args: unknown) => {
+      const envelope = await conn.call(name, args);
+      return envelope.ok ? undefined : envelope.error;
+    };
+    expect(await refusal('attachSession', { path: join(tmp.dir, 'missing.jsonl') })).toMatchObject({ code: 'not_found' });
+    expect(await refusal('attachSession', { path: '/etc/passwd' })).toMatchObject({ code: 'invalid_args', message: expect.stringContaining('not a session file') });
+    mkdirSync(join(tmp.dir, 'dir.jsonl'));
+    expect(await refusal('attachSession', { path: join(tmp.dir, 'dir.jsonl') })).toMatchObject({ code: 'invalid_args' });
+    expect(await refusal('detachSession', { sessionId: 'ses-99' })).toMatchObject({ code: 'not_found' });
+    expect(await refusal('getSession', { sessionId: 'ses-99' })).toMatchObject({ code: 'not_found' });
+    for (let i = 0; i < ATTACHED_MAX; i++) {
+      writeFileSync(join(tmp.dir, `s${i}.jsonl`), '');
+      await value('attachSession', { path: join(tmp.dir, `s${i}.jsonl`) });
+    }
+    writeFileSync(join(tmp.dir, 'one-more.jsonl'), '');
+    expect(await refusal('attachSession', { path: join(tmp.dir, 'one-more.jsonl') })).toMatchObject({ code: 'conflict' });
+  });
+});
