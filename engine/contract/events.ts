@@ -71,7 +71,7 @@ export const Events = {
     total: z.number().int().positive(),
     status: ComparisonStatusSchema,
   }),
-  /** An attached live session's file or figures changed (at most 4 a second per session); `getSession` gives its series. */
+  /** An attached live session's file or figures changed (at most 10 a second per session); `getSession` gives its series. */
   'session.updated': z.object({ session: LiveSessionDtoSchema }),
   /** A live session was detached (by a view, or because the host closed). */
   'session.detached': z.object({ sessionId: z.string() }),

@@ -11,7 +11,7 @@ import type { TraceEvent } from '../traces/TraceEvent';
 /** Sessions attached at once (each follows a file and replays in its own worker thread). */
 export const ATTACHED_MAX = 8;
 /** At most one `session.updated` per session per this many milliseconds. */
-export const SESSION_EVENT_MS = 250;
+export const SESSION_EVENT_MS = 100;
 export const DEFAULT_ATTACH_BUDGET = 100_000;
 
 export interface LiveSessionsOptions {

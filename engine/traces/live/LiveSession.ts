@@ -29,7 +29,7 @@ export interface LiveSessionOptions {
   replay(events: readonly TraceEvent[]): Promise<ReplayResult>;
   /** Hears every new snapshot (the host turns them into `session.updated` events, batched). */
   onUpdate(snapshot: LiveSessionSnapshot): void;
-  /** At most one re-import per this many milliseconds while lines arrive (default 200). */
+  /** At most one re-import per this many milliseconds while lines arrive (default 100). */
   throttleMs?: number;
   tail?: LiveTailOptions;
 }
@@ -144,7 +144,7 @@ export class LiveSession {
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.update();
-    }, this.o.throttleMs ?? 200);
+    }, this.o.throttleMs ?? 100);
   }
 
   private update(): void {
