@@ -67,6 +67,7 @@ describe('[live-sessions] finding the sessions Claude Code and Codex are writing
   });
 
   const shared = process.env.STRATA_TRACES_DIR ?? resolve(import.meta.dirname, '../../../../shared/traces');
+  if (!existsSync(shared)) console.warn(`discoverSessions: the real-sessions test is SKIPPED, ${shared} does not exist (set STRATA_TRACES_DIR)`);
   it.skipIf(!existsSync(shared))('[live-sessions] describes the real shared sessions in place: tool and model as recorded', () => {
     const sessions = discoverSessions({ extra: [join(shared, 'claude-code-jsonl'), join(shared, 'codex-rollout-jsonl')] }, { now: NOW, limit: 500 });
     const claude = sessions.filter((s) => s.path.includes('claude-code-jsonl'));
