@@ -1,6 +1,3 @@
-import { useShallow } from 'zustand/react/shallow';
-import { percent } from '../components/format';
-import { selectTotals } from '../store/selectors';
 import { AgentView } from '../views/agent/AgentView';
 import { AgentTree } from '../views/AgentTree';
 import { ChartsView } from '../views/ChartsView';
@@ -10,6 +7,7 @@ import { CompareView } from '../views/compare/CompareView';
 import { MemoryView } from '../views/memory/MemoryView';
 import { SkillsView } from '../views/skills/SkillsView';
 import { useStrata } from './StoreContext';
+import { TopBar } from './TopBar';
 import { ViewTabs } from './ViewTabs';
 import type { ViewName } from '../store/uiSlice';
 
@@ -28,26 +26,14 @@ const MAIN_VIEWS: Record<ViewName, () => React.ReactNode> = {
 
 /** The control room shell: header, agent tree on the left, the selected agent, the event log. */
 export function App() {
-  const connection = useStrata((s) => s.connection);
-  const totals = useStrata(useShallow(selectTotals));
+  const error = useStrata((s) => s.connection.error);
   const view = useStrata((s) => s.ui.view);
   return (
     <div className="shell">
-      <header className="topbar">
-        <strong className="brand">Strata</strong>
-        <span className="topbar__ws">{connection.health ? `workspace: ${connection.health.workspace.name}` : 'connecting…'}</span>
-        <span className={`conn conn--${connection.status}`} data-connection={connection.status}>
-          {connection.status === 'open' ? (connection.transport === 'electron' ? 'desktop' : 'web') : connection.status}
-        </span>
-        <span className="topbar__spacer" />
-        <span>
-          {totals.running}/{totals.agents} running
-        </span>
-        <span title="workspace provider cache hit rate">hit {percent(totals.hitRate)}</span>
-      </header>
-      {connection.error && (
+      <TopBar />
+      {error && (
         <div className="banner banner--error" role="alert">
-          {connection.error}
+          {error}
         </div>
       )}
       <aside className="rail">

@@ -29,8 +29,8 @@ export function createController(api: StrataApi, store: StrataStore): Controller
 
   const agentView = createAgentViewController(api, store);
   const { onEvent: compareMemoryOnEvent, resync: compareMemoryResync, ...compareMemory } = createCompareMemoryController(api, store);
-  // One store change per drawn frame, however many events arrived in it; the controllers' own
-  // reactions (reloads) follow in the same order, after the store holds every event.
+  // One store change per drawn frame, at most 20 a second, however many events arrived; the
+  // controllers' own reactions (reloads) follow in the same order, after the store holds every event.
   const enqueue = createEventQueue((events) => {
     dispatch({ type: 'events', events });
     for (const event of events) {

@@ -1,7 +1,8 @@
+import { memo, useMemo } from 'react';
 import { Area, AreaChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, YAxis } from 'recharts';
 import type { ChartMarker, TokenPoint } from '../store/usageSelectors';
-import { axisStyle, gridStroke, legendStyle, pointLabel, tok, tooltipStyle } from './chartFormat';
-import { markerLines, timeAxis } from './Markers';
+import { axisStyle, chartMargin, gridStroke, legendStyle, pointLabel, tok, tooltipStyle } from './chartFormat';
+import { timeAxis, useMarkerLines } from './Markers';
 
 export interface TokensChartProps {
   data: TokenPoint[];
@@ -19,47 +20,61 @@ const PARTS = [
   { key: 'uncached', label: 'uncached input', color: 'var(--accent)' },
 ] as const;
 
-/**
- * Prompt tokens per turn (one call per turn) stacked by cache outcome. Provider figures are solid
- * areas, the cache model's are faint with a dashed edge; only the sources present are drawn (the
- * cache model's when there is nothing yet, so the legend says what will appear).
- */
-export function TokensChart({ data, markers, labelMarkers, hasProvider, hasModel, width, height = 250 }: TokensChartProps) {
+/** Made once, like RateChart's: a new data batch renders the chart, not its axes and legend. */
+const AXES = [
+  <CartesianGrid key="grid" stroke={gridStroke} strokeDasharray="2 4" />,
+  timeAxis(),
+  <YAxis
+    key="y"
+    tickFormatter={tok}
+    tick={axisStyle}
+    stroke="var(--muted)"
+    width={52}
+    label={{ value: 'prompt tokens per turn', angle: -90, position: 'insideLeft', offset: 10, dy: 70, fill: 'var(--muted)', fontSize: 11 }}
+  />,
+  <Tooltip key="tooltip" formatter={(v) => tok(v)} labelFormatter={pointLabel} {...tooltipStyle} />,
+  <Legend key="legend" verticalAlign="top" height={26} wrapperStyle={legendStyle} itemSorter={null} />,
+];
+
+/** The stacked areas of the sources present (made once per combination, like the axes: see RateChart). */
+function areas(hasProvider: boolean, hasModel: boolean) {
   const sources = [
     ...(hasProvider ? [{ suffix: 'P', name: 'provider', opacity: 0.55, dash: undefined }] : []),
     ...(hasModel || !hasProvider ? [{ suffix: 'M', name: 'cache model', opacity: 0.25, dash: '5 3' }] : []),
   ];
-  const chart = (
-    <AreaChart data={data} width={width} height={width ? height : undefined} margin={{ top: 14, right: 18, bottom: 18, left: 8 }}>
-      <CartesianGrid stroke={gridStroke} strokeDasharray="2 4" />
-      {timeAxis()}
-      <YAxis
-        tickFormatter={tok}
-        tick={axisStyle}
-        stroke="var(--muted)"
-        width={52}
-        label={{ value: 'prompt tokens per turn', angle: -90, position: 'insideLeft', offset: 10, dy: 70, fill: 'var(--muted)', fontSize: 11 }}
+  return sources.flatMap((s) =>
+    PARTS.map((p) => (
+      <Area
+        key={p.key + s.suffix}
+        dataKey={p.key + s.suffix}
+        name={`${p.label} · ${s.name}`}
+        stackId={s.suffix}
+        type="stepAfter"
+        stroke={p.color}
+        strokeDasharray={s.dash}
+        fill={p.color}
+        fillOpacity={s.opacity}
+        isAnimationActive={false}
+        connectNulls={false}
       />
-      <Tooltip formatter={(v) => tok(v)} labelFormatter={pointLabel} {...tooltipStyle} />
-      <Legend verticalAlign="top" height={26} wrapperStyle={legendStyle} itemSorter={null} />
-      {sources.flatMap((s) =>
-        PARTS.map((p) => (
-          <Area
-            key={p.key + s.suffix}
-            dataKey={p.key + s.suffix}
-            name={`${p.label} · ${s.name}`}
-            stackId={s.suffix}
-            type="stepAfter"
-            stroke={p.color}
-            strokeDasharray={s.dash}
-            fill={p.color}
-            fillOpacity={s.opacity}
-            isAnimationActive={false}
-            connectNulls={false}
-          />
-        )),
-      )}
-      {markerLines(markers, labelMarkers)}
+    )),
+  );
+}
+
+/**
+ * Prompt tokens per turn (one call per turn) stacked by cache outcome. Provider figures are solid
+ * areas, the cache model's are faint with a dashed edge; only the sources present are drawn (the
+ * cache model's when there is nothing yet, so the legend says what will appear). Memoized: it
+ * redraws when its data, markers or sources change.
+ */
+export const TokensChart = memo(function TokensChart({ data, markers, labelMarkers, hasProvider, hasModel, width, height = 250 }: TokensChartProps) {
+  const series = useMemo(() => areas(hasProvider, hasModel), [hasProvider, hasModel]);
+  const lines = useMarkerLines(markers, labelMarkers);
+  const chart = (
+    <AreaChart data={data} width={width} height={width ? height : undefined} margin={chartMargin}>
+      {AXES}
+      {series}
+      {lines}
     </AreaChart>
   );
   if (width) return chart;
@@ -68,4 +83,4 @@ export function TokensChart({ data, markers, labelMarkers, hasProvider, hasModel
       {chart}
     </ResponsiveContainer>
   );
-}
+});

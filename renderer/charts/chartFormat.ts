@@ -1,8 +1,9 @@
-import { tokens } from '../components/format';
+import { localTimeFormat, tokens } from '../components/format';
+
+const tickTime = localTimeFormat({ hour12: false, hour: '2-digit', minute: '2-digit', second: '2-digit' });
 
 /** Time of day of a point on the time axis (24-hour, local). */
-export const clockTick = (ms: number): string =>
-  new Date(ms).toLocaleTimeString([], { hour12: false, hour: '2-digit', minute: '2-digit', second: '2-digit' });
+export const clockTick = (ms: number): string => tickTime(new Date(ms));
 
 /** A 0–1 ratio as a whole percent for axes and tooltips. */
 export const pct = (v: unknown): string => (typeof v === 'number' ? `${Math.round(v * 100)}%` : '—');
@@ -18,6 +19,7 @@ export const tooltipStyle = {
   labelStyle: { color: 'var(--text)' },
   itemStyle: { padding: 0 },
 } as const;
+export const chartMargin = { top: 14, right: 18, bottom: 18, left: 8 } as const;
 export const legendStyle = { fontSize: 12, color: 'var(--text)', paddingTop: 4 } as const;
 
 /** The label of a point in a tooltip: its time, agent, turn and generation. */

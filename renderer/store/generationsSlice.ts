@@ -1,5 +1,6 @@
 import type { GenerationDiffDto, GenerationDto, GenerationSummaryDto, ItemDto } from '../../engine/contract';
 import type { Action } from './actions';
+import { shareEqual } from './shareEqual';
 
 /** Where a request for a part of the inspector stands. */
 export type LoadStatus = 'idle' | 'loading' | 'ready' | 'error';
@@ -56,6 +57,14 @@ export const refreshLine = (from: number, to: number, reason: string): string =>
 
 const forAgent = (state: GenerationsState, agentId: string) => state.agentId === agentId;
 
+/** Entries of a generation match across reloads by their item (included, dropped) or item id (compressed). */
+const entryKey = (v: unknown): string | undefined => {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const e = v as { item?: { id?: unknown }; itemId?: unknown };
+  const id = e.item?.id ?? e.itemId;
+  return typeof id === 'string' ? id : undefined;
+};
+
 export function reduceGenerations(state: GenerationsState, action: Action): GenerationsState {
   switch (action.type) {
     case 'agent.select':
@@ -72,10 +81,15 @@ export function reduceGenerations(state: GenerationsState, action: Action): Gene
     }
     case 'generations.list':
       if (!forAgent(state, action.agentId)) return state;
-      return { ...state, list: { status: 'ready', value: [...action.generations].sort((a, b) => a.number - b.number), error: null } };
+      // The selected agent's list and detail reload every turn: unchanged parts keep their identity.
+      return { ...state, list: { status: 'ready', value: shareEqual(state.list.value, [...action.generations].sort((a, b) => a.number - b.number)), error: null } };
     case 'generation.detail':
       if (!forAgent(state, action.detail.agentId)) return state;
-      return { ...state, detail: { status: 'ready', value: action.detail, error: null }, removed: {} };
+      return {
+        ...state,
+        detail: { status: 'ready', value: shareEqual(state.detail.value, action.detail, entryKey), error: null },
+        removed: Object.keys(state.removed).length === 0 ? state.removed : {},
+      };
     case 'generation.view':
       return state.viewed === action.number ? state : { ...state, viewed: action.number };
     case 'generation.diffPick':

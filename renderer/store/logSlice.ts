@@ -17,6 +17,13 @@ export function reduceLog(state: LogState, action: Action): LogState {
 }
 
 function merge(state: LogState, incoming: LogEntry[]): LogState {
+  // The common case, a live line newer than all held (entries are sorted by seq): no search, no sort.
+  const only = incoming.length === 1 ? (incoming[0] as LogEntry) : undefined;
+  const newest = state.entries.at(-1);
+  if (only && (!newest || only.seq > newest.seq)) {
+    const entries = [...state.entries, only];
+    return { entries: entries.length > logCapacity ? entries.slice(entries.length - logCapacity) : entries };
+  }
   const known = new Set(state.entries.map((e) => e.seq));
   const fresh = incoming.filter((e) => !known.has(e.seq));
   if (fresh.length === 0) return state;

@@ -1,4 +1,4 @@
-import type { AgentDto, LogEntry } from '../../engine/contract';
+import type { AgentDto, AgentStatus, LogEntry } from '../../engine/contract';
 import type { RootState } from './reduce';
 
 /** One visible row of the agent tree. */
@@ -62,6 +62,26 @@ function buildTreeRows(agents: RootState['agents'], collapsedIds: Record<string,
   };
   for (const root of children.get(null) ?? []) walk(root, 0);
   return rows;
+}
+
+/**
+ * How many agents have each status, in the order of `statuses` (the tree's chips). One pass over
+ * the agents, and the same array until the agents change: every subscriber runs on every store change.
+ */
+export function selectStatusCounts(statuses: readonly AgentStatus[]): (s: RootState) => number[] {
+  return memoizeLast(
+    (s: RootState): [RootState['agents']] => [s.agents],
+    ({ byId, order }) => {
+      const at = new Map(statuses.map((st, i) => [st, i]));
+      const counts = statuses.map(() => 0);
+      for (const id of order) {
+        const status = byId[id]?.status;
+        const i = status === undefined ? undefined : at.get(status);
+        if (i !== undefined) counts[i] = (counts[i] as number) + 1;
+      }
+      return counts;
+    },
+  );
 }
 
 export const selectSelectedAgent = (s: RootState): AgentDto | undefined =>

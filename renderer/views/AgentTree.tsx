@@ -1,7 +1,7 @@
-import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { AgentStatus } from '../../engine/contract';
-import { selectTreeRows, type TreeRow } from '../store/selectors';
+import { selectStatusCounts, selectTreeRows, type TreeRow } from '../store/selectors';
 import { selectStatusFilter } from '../store/agentViewSelectors';
 import { useController, useDispatch, useStrata } from '../app/StoreContext';
 import { StatusBadge } from '../components/StatusBadge';
@@ -15,6 +15,7 @@ export const TREE_ROW_HEIGHT = 44;
 /** Viewport height assumed before the first measurement (and in a DOM without layout). */
 const FALLBACK_VIEWPORT = 640;
 const STATUSES: AgentStatus[] = ['running', 'waiting', 'refreshing', 'done', 'failed'];
+const selectCounts = selectStatusCounts(STATUSES);
 
 /**
  * The live agent tree: primary -> workers -> probes/reviewers, with status, generation,
@@ -26,9 +27,18 @@ export function AgentTree() {
   const selected = useStrata((s) => s.ui.selectedAgentId);
   const filter = useStrata((s) => s.ui.filter);
   const statuses = useStrata(selectStatusFilter);
-  const counts = useStrata(useShallow((s) => STATUSES.map((st) => s.agents.order.filter((id) => s.agents.byId[id]?.status === st).length)));
+  const counts = useStrata(useShallow(selectCounts));
   const dispatch = useDispatch();
   const controller = useController();
+  // Stable handlers, so a row re-renders only when its own agent or place changes.
+  const onToggle = useCallback((agentId: string) => dispatch({ type: 'tree.toggle', agentId }), [dispatch]);
+  const onSelect = useCallback(
+    (agentId: string) => {
+      setActiveId(agentId);
+      void controller.select(agentId);
+    },
+    [controller],
+  );
 
   const viewport = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
@@ -149,12 +159,9 @@ export function AgentTree() {
               top={(start + k) * TREE_ROW_HEIGHT}
               selected={row.agent.agentId === selected}
               active={row === active}
-              onFocus={() => setActiveId(row.agent.agentId)}
-              onToggle={() => dispatch({ type: 'tree.toggle', agentId: row.agent.agentId })}
-              onSelect={() => {
-                setActiveId(row.agent.agentId);
-                void controller.select(row.agent.agentId);
-              }}
+              onFocus={setActiveId}
+              onToggle={onToggle}
+              onSelect={onSelect}
             />
           ))}
         </ul>
@@ -164,7 +171,30 @@ export function AgentTree() {
   );
 }
 
-function TreeItem(p: { row: TreeRow; top: number; selected: boolean; active: boolean; onFocus(): void; onToggle(): void; onSelect(): void }) {
+interface TreeItemProps {
+  row: TreeRow;
+  top: number;
+  selected: boolean;
+  active: boolean;
+  onFocus(agentId: string): void;
+  onToggle(agentId: string): void;
+  onSelect(agentId: string): void;
+}
+
+/** Rows are rebuilt whenever any agent changes; a row whose agent and place did not change keeps its render. */
+const sameItem = (a: TreeItemProps, b: TreeItemProps) =>
+  a.row.agent === b.row.agent &&
+  a.row.depth === b.row.depth &&
+  a.row.hasChildren === b.row.hasChildren &&
+  a.row.collapsed === b.row.collapsed &&
+  a.top === b.top &&
+  a.selected === b.selected &&
+  a.active === b.active &&
+  a.onFocus === b.onFocus &&
+  a.onToggle === b.onToggle &&
+  a.onSelect === b.onSelect;
+
+const TreeItem = memo(function TreeItem(p: TreeItemProps) {
   const { agent, depth, hasChildren, collapsed } = p.row;
   return (
     <li
@@ -177,7 +207,7 @@ function TreeItem(p: { row: TreeRow; top: number; selected: boolean; active: boo
       data-status={agent.status}
       tabIndex={p.active ? 0 : -1}
       onFocus={(e) => {
-        if (e.target === e.currentTarget) p.onFocus();
+        if (e.target === e.currentTarget) p.onFocus(agent.agentId);
       }}
       className={`tree__row${p.selected ? ' tree__row--selected' : ''}`}
       style={{ top: p.top, height: TREE_ROW_HEIGHT, paddingLeft: `${0.5 + depth * 1.1}rem` }}
@@ -187,11 +217,11 @@ function TreeItem(p: { row: TreeRow; top: number; selected: boolean; active: boo
         tabIndex={-1}
         aria-label={collapsed ? `Expand ${agent.agentId}` : `Collapse ${agent.agentId}`}
         disabled={!hasChildren}
-        onClick={p.onToggle}
+        onClick={() => p.onToggle(agent.agentId)}
       >
         {hasChildren ? (collapsed ? '▸' : '▾') : ''}
       </button>
-      <button className="tree__select" tabIndex={-1} onClick={p.onSelect} title={agent.task}>
+      <button className="tree__select" tabIndex={-1} onClick={() => p.onSelect(agent.agentId)} title={agent.task}>
         <span className="tree__line">
           <span className="tree__id">{agent.agentId}</span>
           <span className="tree__role">{agent.role}</span>
@@ -208,4 +238,4 @@ function TreeItem(p: { row: TreeRow; top: number; selected: boolean; active: boo
       </button>
     </li>
   );
-}
+}, sameItem);

@@ -6,6 +6,7 @@ import { TokensChart } from '../charts/TokensChart';
 import '../charts/charts.css';
 import {
   buildChartData,
+  type ChartData,
   type ChartScope,
   selectAgentCalls,
   selectMarkers,
@@ -14,6 +15,7 @@ import {
   selectUsageLoading,
 } from '../store/usageSelectors';
 import { usageWindow } from '../store/usageSlice';
+import { useFrameLag } from './useFrameLag';
 
 export interface ChartsViewProps {
   /** Fixed chart width in pixels (tests: jsdom has no layout); charts follow the pane otherwise. */
@@ -103,18 +105,18 @@ export function ChartsView({ chartWidth }: ChartsViewProps) {
         <>
           <figure className="charts__figure" aria-label="Cache hit rate and prefix reuse per call">
             <figcaption>Cache hit rate and prefix reuse per call</figcaption>
-            <RateChart data={data.rates} markers={data.markers} labelMarkers={scope === 'agent'} {...(chartWidth ? { width: chartWidth } : {})} />
-          </figure>
-          <figure className="charts__figure" aria-label="Prompt tokens per turn">
-            <figcaption>Prompt tokens per turn by cache outcome</figcaption>
-            <TokensChart
-              data={data.tokens}
+            <RateChart
+              data={data.rates}
               markers={data.markers}
               labelMarkers={scope === 'agent'}
               hasProvider={data.hasProvider}
               hasModel={data.hasModel}
               {...(chartWidth ? { width: chartWidth } : {})}
             />
+          </figure>
+          <figure className="charts__figure" aria-label="Prompt tokens per turn">
+            <figcaption>Prompt tokens per turn by cache outcome</figcaption>
+            <LaggedTokensChart data={data} labelMarkers={scope === 'agent'} width={chartWidth} />
             <p className="charts__note">Per-layer (L0–L3) tokens are not reported per call; the Agent view shows a generation's layers.</p>
           </figure>
           <div className="charts__markers" aria-label="Generation markers">
@@ -135,5 +137,24 @@ export function ChartsView({ chartWidth }: ChartsViewProps) {
         </>
       )}
     </section>
+  );
+}
+
+/**
+ * The tokens chart, a frame behind the rate chart: each redraw of a 500-call chart is one long
+ * task (recharts recomputes its whole store per data change); after one batch the two would
+ * otherwise share a frame.
+ */
+function LaggedTokensChart({ data, labelMarkers, width }: { data: ChartData; labelMarkers: boolean; width: number | undefined }) {
+  const shown = useFrameLag(data);
+  return (
+    <TokensChart
+      data={shown.tokens}
+      markers={shown.markers}
+      labelMarkers={labelMarkers}
+      hasProvider={shown.hasProvider}
+      hasModel={shown.hasModel}
+      {...(width ? { width } : {})}
+    />
   );
 }

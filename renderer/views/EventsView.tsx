@@ -1,12 +1,17 @@
-import { memo, useDeferredValue, useMemo, useRef, useState } from 'react';
+import { memo, useDeferredValue, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useStrata } from '../app/StoreContext';
 import { timeOfDay } from '../components/format';
 import { EVENT_KINDS, type EventEntry, type EventKind } from '../store/eventsSlice';
 import { countByKind, eventAgents, type EventFilter, filterEvents, selectEventEntries } from '../store/eventsSelectors';
+import { useRevealedCount } from './useRevealedCount';
 import './eventsView.css';
 
 /** Rows rendered at most; the slice holds more, the filter narrows them. */
 export const eventsShown = 300;
+/** Rows in the DOM until the reader scrolls toward the end (more follow, `eventsRevealStep` at a time). */
+export const eventsRevealStep = 50;
+/** Height a row not rendered yet is assumed to take until rendered rows were measured (rows wrap). */
+const ROW_ESTIMATE_PX = 32;
 
 const KIND_LABEL: Record<EventKind, string> = {
   refresh: 'refreshes',
@@ -96,12 +101,35 @@ export function EventsView() {
       {rows.length === 0 ? (
         <p className="empty events__empty">{entries.length === 0 ? 'No events yet. Refreshes, compactions, errors and runs appear here as they happen.' : 'No event matches the filter.'}</p>
       ) : (
-        <ol className="events__list" aria-label="Event log entries, newest first" tabIndex={0}>
-          {rows.map((e) => (
-            <EventRow key={e.id} e={e} />
-          ))}
-        </ol>
+        <EventList rows={rows} />
       )}
     </section>
   );
 }
+
+/**
+ * The rows, rendered again only when they change (not on the urgent render before the deferred
+ * one). Only the first rows are in the DOM until the reader scrolls down: each new event moves
+ * every row down, and 300 rows re-laid out and re-painted at that rate took most of each frame.
+ */
+const EventList = memo(function EventList({ rows }: { rows: EventEntry[] }) {
+  const [revealed, sentinel] = useRevealedCount(eventsRevealStep);
+  const hidden = Math.max(0, rows.length - revealed);
+  // The spacer for the rows not rendered takes their likely height, so the scrollbar spans every row.
+  const list = useRef<HTMLOListElement>(null);
+  const [rowHeight, setRowHeight] = useState(ROW_ESTIMATE_PX);
+  useLayoutEffect(() => {
+    const el = list.current;
+    if (el && el.children.length > 0 && el.offsetHeight > 0) setRowHeight(el.offsetHeight / el.children.length);
+  }, [revealed]);
+  return (
+    <>
+      <ol ref={list} className="events__list" aria-label="Event log entries, newest first" tabIndex={0}>
+        {(hidden > 0 ? rows.slice(0, revealed) : rows).map((e) => (
+          <EventRow key={e.id} e={e} />
+        ))}
+      </ol>
+      {hidden > 0 && <div ref={sentinel} className="events__more" style={{ height: Math.round(hidden * rowHeight) }} aria-hidden="true" />}
+    </>
+  );
+});

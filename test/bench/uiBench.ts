@@ -31,10 +31,21 @@ if (!existsSync(join(root, 'out', 'main', 'web.js'))) {
   process.exit(1);
 }
 
+/** The page-side record: frame deltas, latencies per event name, receipts not yet on screen, calls received. */
+interface Bench {
+  frames: number[];
+  lat: Record<string, number[]>;
+  pending: Record<string, number[]>;
+  /** Per event name, a text its message must contain to count (the agent the view shows). */
+  only: Record<string, string>;
+  calls: number;
+  recording: boolean;
+}
+
 /** Installed before the app loads: WebSocket receipt stamps, rAF sampling, DOM mutation matching. */
 function instrument() {
-  const w = globalThis as unknown as { __bench: { frames: number[]; lat: Record<string, number[]>; pending: Record<string, number[]>; recording: boolean } };
-  const bench = { frames: [] as number[], lat: {} as Record<string, number[]>, pending: {} as Record<string, number[]>, recording: false };
+  const w = globalThis as unknown as { __bench: Bench };
+  const bench: Bench = { frames: [], lat: {}, pending: {}, only: {}, calls: 0, recording: false };
   w.__bench = bench;
   let last = performance.now();
   const frame = (t: number) => {
@@ -53,6 +64,10 @@ function instrument() {
         const text = String((m as MessageEvent).data);
         const name = /"kind":"event","event":\{"name":"([^"]+)"/.exec(text)?.[1];
         if (!name || !bench.recording) return;
+        if (name === 'usage.recorded') bench.calls += text.split('"prefixReuse"').length - 1;
+        // An event the view does not show (another agent's calls in the one-agent charts) never reaches the screen.
+        const only = bench.only[name];
+        if (only !== undefined && !text.includes(only)) return;
         (bench.pending[name] ??= []).push(at);
       });
     }
@@ -94,19 +109,34 @@ try {
   await page.addInitScript(instrument);
   await page.goto(web.url);
   await page.locator('[data-connection="open"]').waitFor({ timeout: 30_000 });
-  const treeRows = page.getByRole('tree').getByRole('treeitem');
+  // The tree renders only the rows in view: the header's "running/agents" says how many were spawned.
+  const spawned = async () => {
+    const m = /(\d+)\/(\d+) running/.exec(await page.locator('.topbar').innerText());
+    return m ? { running: Number(m[1]), agents: Number(m[2]) } : { running: 0, agents: 0 };
+  };
   const t0 = Date.now();
-  while ((await treeRows.count()) < Math.min(AGENTS, 20) && Date.now() - t0 < 60_000) await page.waitForTimeout(500);
-  process.stderr.write(`  ${await treeRows.count()} agents in the tree; warming up ${WARMUP} s\n`);
+  while ((await spawned()).agents < AGENTS && Date.now() - t0 < 60_000) await page.waitForTimeout(500);
+  const atStart = await spawned();
+  process.stderr.write(`  ${atStart.agents} agents spawned (${atStart.running} running); warming up ${WARMUP} s\n`);
 
   const views: { name: string; setup: () => Promise<void> }[] = [
     { name: 'charts (all agents)', setup: async () => { await page.getByRole('tab', { name: 'Charts' }).click(); await page.getByRole('button', { name: 'All agents' }).click(); } },
-    { name: 'charts (one agent)', setup: async () => { await page.getByRole('button', { name: 'Selected agent' }).click(); await page.getByLabel('Agent for the charts').selectOption({ index: 1 }); } },
+    {
+      name: 'charts (one agent)',
+      setup: async () => {
+        await page.getByRole('button', { name: 'Selected agent' }).click();
+        const pick = page.getByLabel('Agent for the charts');
+        await pick.selectOption({ index: 1 });
+        only = { 'usage.recorded': `"agentId":"${await pick.inputValue()}"` };
+      },
+    },
     { name: 'events', setup: async () => { await page.getByRole('tab', { name: 'Events' }).click(); } },
     { name: 'agent', setup: async () => { await page.getByRole('tab', { name: 'Agent' }).click(); } },
   ];
   let first = true;
+  let only: Record<string, string> = {};
   for (const v of views) {
+    only = {};
     try {
       await v.setup();
     } catch (err) {
@@ -117,20 +147,27 @@ try {
     }
     await page.waitForTimeout((first ? WARMUP : 2) * 1000);
     first = false;
-    await page.evaluate(() => {
-      const b = (globalThis as unknown as { __bench: { frames: number[]; lat: Record<string, number[]>; pending: Record<string, number[]>; recording: boolean } }).__bench;
+    const agents = await spawned();
+    await page.evaluate((only) => {
+      const b = (globalThis as unknown as { __bench: Bench }).__bench;
       b.frames = [];
       b.lat = {};
       b.pending = {};
+      b.only = only;
+      b.calls = 0;
       b.recording = true;
-    });
+    }, only);
     await page.waitForTimeout(SECONDS * 1000);
     const data = await page.evaluate(() => {
-      const b = (globalThis as unknown as { __bench: { frames: number[]; lat: Record<string, number[]>; recording: boolean } }).__bench;
+      const b = (globalThis as unknown as { __bench: Bench }).__bench;
       b.recording = false;
-      return { frames: b.frames, lat: b.lat };
+      return { frames: b.frames, lat: b.lat, calls: b.calls };
     });
     const row = {
+      agents: agents.agents,
+      running: agents.running,
+      /** Turns the host delivered (one provider call each): the nominal load is one per agent a second. */
+      turnsPerSecond: data.calls / SECONDS,
       frames: data.frames.length,
       frameP50Ms: pct(data.frames, 50),
       frameP95Ms: pct(data.frames, 95),
@@ -140,6 +177,7 @@ try {
     (results.views as Record<string, unknown>)[v.name] = row;
     const frameOk = row.frameP95Ms < TARGET_FRAME_P95 ? 'ok' : 'OVER';
     console.log(`${v.name}: frame p50 ${ms(row.frameP50Ms)}, p95 ${ms(row.frameP95Ms)} (target < ${TARGET_FRAME_P95} ms: ${frameOk}), max ${ms(row.frameMaxMs)} over ${row.frames} frames`);
+    console.log(`  load: ${row.agents} agents (${row.running} running), the host delivered ${row.turnsPerSecond.toFixed(0)} turns/s`);
     for (const [k, e] of Object.entries(row.eventToScreen)) {
       console.log(`  ${k} -> screen: p50 ${ms(e.p50Ms)}, p95 ${ms(e.p95Ms)} (target < ${TARGET_EVENT_P95} ms: ${e.p95Ms < TARGET_EVENT_P95 ? 'ok' : 'OVER'}), max ${ms(e.maxMs)}, ${e.n} events`);
     }

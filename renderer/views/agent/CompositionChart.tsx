@@ -1,12 +1,13 @@
+import { memo, useMemo } from 'react';
 import { Bar, BarChart, CartesianGrid, Legend, Tooltip, XAxis, YAxis } from 'recharts';
 import type { GenerationDto } from '../../../engine/contract';
 import { tokens } from '../../components/format';
 import { compositionByClass } from '../../store/agentViewSelectors';
 import { useWidth } from './useWidth';
 
-/** Tokens per information class, included and dropped, for one generation. */
-export function CompositionChart({ generation }: { generation: GenerationDto }) {
-  const data = compositionByClass(generation);
+/** Tokens per information class, included and dropped, for one generation; redrawn only when the generation changes. */
+export const CompositionChart = memo(function CompositionChart({ generation }: { generation: GenerationDto }) {
+  const data = useMemo(() => compositionByClass(generation), [generation]);
   const [ref, width] = useWidth<HTMLDivElement>(560);
   return (
     <figure className="composition" aria-label="Composition by class">
@@ -28,4 +29,4 @@ export function CompositionChart({ generation }: { generation: GenerationDto }) 
       </div>
     </figure>
   );
-}
+});

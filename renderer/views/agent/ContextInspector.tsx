@@ -1,12 +1,14 @@
-import type { GenerationDto, IncludedDto } from '../../../engine/contract';
+import { memo } from 'react';
+import type { DroppedDto, GenerationDto, IncludedDto } from '../../../engine/contract';
 import { useController, useStrata } from '../../app/StoreContext';
 import { tokens } from '../../components/format';
 import { includedByLayer, LAYERS, selectGenerationDetail, selectGenerationList, selectGenerationNumbers, selectRemovedItems, selectViewedNumber } from '../../store/agentViewSelectors';
-import { itemKey } from '../../store/controlsSlice';
+import { type ControlOutcome, itemKey } from '../../store/controlsSlice';
+import type { RootState } from '../../store/reduce';
 import { CompositionChart } from './CompositionChart';
 import { ItemControls } from './ItemControls';
 import { LayerBar } from './LayerBar';
-import { Outcome } from './Outcome';
+import { OutcomeLine } from './Outcome';
 import { provenanceLine, utcMinute } from './provenance';
 
 /** The generation the operator inspects: current or any earlier one, as the host returns it. */
@@ -67,8 +69,16 @@ function GenerationSummary({ g }: { g: GenerationDto }) {
   );
 }
 
-function GenerationBody({ g }: { g: GenerationDto }) {
+const selectOutcomes = (s: RootState): Record<string, ControlOutcome> => s.controls.byKey;
+
+/**
+ * Memoized on the generation: the selected agent's generation reloads every turn, and its load
+ * states and list changes must not re-render hundreds of rows. Reloads keep unchanged entries'
+ * identity (the slice shares them), so only changed rows render again.
+ */
+const GenerationBody = memo(function GenerationBody({ g }: { g: GenerationDto }) {
   const removed = useStrata(selectRemovedItems);
+  const outcomes = useStrata(selectOutcomes);
   const byLayer = includedByLayer(g);
   const titleOf = new Map(g.included.map((e) => [e.item.id, e.item.title || e.item.id]));
   return (
@@ -97,7 +107,7 @@ function GenerationBody({ g }: { g: GenerationDto }) {
             </h4>
             <ul className="items" aria-label={`Included in ${layer}`}>
               {byLayer[layer].map((e) => (
-                <IncludedRow key={e.item.id} e={e} removed={Boolean(removed[e.item.id])} />
+                <IncludedRow key={e.item.id} e={e} removed={Boolean(removed[e.item.id])} outcome={outcomes[itemKey(e.item.id)]} />
               ))}
             </ul>
           </div>
@@ -112,17 +122,7 @@ function GenerationBody({ g }: { g: GenerationDto }) {
       ) : (
         <ul className="items" aria-label="Dropped">
           {g.dropped.map((d) => (
-            <li key={d.item.id} className="item" data-item-id={d.item.id}>
-              <div className="item__main">
-                <span className="item__title">{d.item.title || d.item.id}</span>
-                <span className={`tag tag--${d.item.class}`}>{d.item.class}</span>
-                <span className="muted">{d.item.provenance.source}</span>
-                <span className="item__num">{tokens(d.tokens)} tok</span>
-                <ItemControls item={d.item} removed={Boolean(removed[d.item.id])} />
-              </div>
-              <div className="item__why">reason: {d.reason}</div>
-              <Outcome target={itemKey(d.item.id)} className="item__outcome" />
-            </li>
+            <DroppedRow key={d.item.id} d={d} removed={Boolean(removed[d.item.id])} outcome={outcomes[itemKey(d.item.id)]} />
           ))}
         </ul>
       )}
@@ -156,9 +156,25 @@ function GenerationBody({ g }: { g: GenerationDto }) {
       )}
     </>
   );
-}
+});
 
-function IncludedRow({ e, removed }: { e: IncludedDto; removed: boolean }) {
+const DroppedRow = memo(function DroppedRow({ d, removed, outcome }: { d: DroppedDto; removed: boolean; outcome: ControlOutcome | undefined }) {
+  return (
+    <li className="item" data-item-id={d.item.id}>
+      <div className="item__main">
+        <span className="item__title">{d.item.title || d.item.id}</span>
+        <span className={`tag tag--${d.item.class}`}>{d.item.class}</span>
+        <span className="muted">{d.item.provenance.source}</span>
+        <span className="item__num">{tokens(d.tokens)} tok</span>
+        <ItemControls item={d.item} removed={removed} pending={outcome?.status === 'pending'} />
+      </div>
+      <div className="item__why">reason: {d.reason}</div>
+      <OutcomeLine outcome={outcome} className="item__outcome" />
+    </li>
+  );
+});
+
+const IncludedRow = memo(function IncludedRow({ e, removed, outcome }: { e: IncludedDto; removed: boolean; outcome: ControlOutcome | undefined }) {
   const item = e.item;
   return (
     <li className={`item${removed ? ' item--removed' : ''}`} data-item-id={item.id} data-layer={e.layer} data-pinned={item.pinned}>
@@ -177,11 +193,11 @@ function IncludedRow({ e, removed }: { e: IncludedDto; removed: boolean }) {
         <span className="item__num" title={`score (tier ${e.tier})`}>
           score {e.score.toFixed(2)}
         </span>
-        <ItemControls item={item} removed={removed} />
+        <ItemControls item={item} removed={removed} pending={outcome?.status === 'pending'} />
       </div>
       <div className="item__why">why: {e.why}</div>
       <div className="item__prov">{provenanceLine(item)}</div>
-      <Outcome target={itemKey(item.id)} className="item__outcome" />
+      <OutcomeLine outcome={outcome} className="item__outcome" />
     </li>
   );
-}
+});

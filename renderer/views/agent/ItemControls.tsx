@@ -1,12 +1,12 @@
 import type { ItemDto } from '../../../engine/contract';
-import { useController, useStrata } from '../../app/StoreContext';
-import { itemKey } from '../../store/controlsSlice';
-import { selectControl } from '../../store/agentViewSelectors';
+import { useController } from '../../app/StoreContext';
 
-/** Pin/unpin, verify, promote, promote to memory and remove for one pool item; each is one command. */
-export function ItemControls({ item, removed }: { item: ItemDto; removed: boolean }) {
+/**
+ * Pin/unpin, verify, promote, promote to memory and remove for one pool item; each is one command.
+ * `pending`: a control on this item is in flight (the list selects the outcomes once for all rows).
+ */
+export function ItemControls({ item, removed, pending }: { item: ItemDto; removed: boolean; pending: boolean }) {
   const controller = useController();
-  const pending = useStrata((s) => selectControl(s, itemKey(item.id))?.status === 'pending');
   const off = pending || removed;
   const name = item.title || item.id;
   return (

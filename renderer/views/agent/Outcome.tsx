@@ -1,5 +1,6 @@
 import { useStrata } from '../../app/StoreContext';
 import { selectControl } from '../../store/agentViewSelectors';
+import type { ControlOutcome } from '../../store/controlsSlice';
 
 /**
  * The outcome of the last control on one target: a status line while pending or after success, an
@@ -7,6 +8,11 @@ import { selectControl } from '../../store/agentViewSelectors';
  */
 export function Outcome({ target, className = '' }: { target: string; className?: string }) {
   const outcome = useStrata((s) => selectControl(s, target));
+  return <OutcomeLine outcome={outcome} className={className} />;
+}
+
+/** `Outcome` for a list that selects the outcomes once (hundreds of rows, one store subscription). */
+export function OutcomeLine({ outcome, className = '' }: { outcome: ControlOutcome | undefined; className?: string }) {
   if (!outcome) return null;
   const role = outcome.status === 'error' ? 'alert' : 'status';
   return (

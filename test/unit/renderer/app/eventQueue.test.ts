@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { StrataEvent } from '../../../../engine/contract';
-import { createEventQueue, MAX_EVENT_WAIT_MS } from '../../../../renderer/app/eventQueue';
+import { createEventQueue, MAX_EVENT_WAIT_MS, MIN_FLUSH_INTERVAL_MS } from '../../../../renderer/app/eventQueue';
 import { reduce } from '../../../../renderer/store/reduce';
 import { agentUpdated, makeAgent, makeLogEntry, stateWithAgents } from '../fixtures';
 
@@ -25,8 +25,26 @@ describe('createEventQueue', () => {
     frames.shift()!(0);
     expect(flushed).toEqual([[log(1), log(2), log(3)]]);
     push(log(4));
-    frames.shift()!(16);
+    frames.shift()!(MIN_FLUSH_INTERVAL_MS);
     expect(flushed).toEqual([[log(1), log(2), log(3)], [log(4)]]);
+  });
+
+  it('skips frames sooner than MIN_FLUSH_INTERVAL_MS after the last flush, then flushes all that arrived meanwhile', () => {
+    const frames: FrameRequestCallback[] = [];
+    vi.stubGlobal('requestAnimationFrame', (cb: FrameRequestCallback) => frames.push(cb));
+    const flushed: StrataEvent[][] = [];
+    const push = createEventQueue((events) => flushed.push(events));
+    push(log(1));
+    frames.shift()!(1000);
+    push(log(2));
+    frames.shift()!(1016);
+    push(log(3));
+    frames.shift()!(1033);
+    expect(flushed).toEqual([[log(1)]]);
+    expect(frames).toHaveLength(1);
+    frames.shift()!(1000 + MIN_FLUSH_INTERVAL_MS);
+    expect(flushed).toEqual([[log(1)], [log(2), log(3)]]);
+    expect(frames).toHaveLength(0);
   });
 
   it('still flushes when the window draws no frames (hidden), after at most MAX_EVENT_WAIT_MS, and only once', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { percent, tokens } from '../../../../renderer/components/format';
+import { clockTick } from '../../../../renderer/charts/chartFormat';
+import { localTimeFormat, percent, timeOfDay, tokens } from '../../../../renderer/components/format';
 
 describe('percent', () => {
   it.each([
@@ -38,5 +39,22 @@ describe('tokens', () => {
     [999_500, '1M'],
   ])('%d rounds up into the next unit -> %s', (n, expected) => {
     expect(tokens(n)).toBe(expected);
+  });
+});
+
+// The formatters are built once (toLocaleTimeString builds one per call); the text must not change.
+describe('timeOfDay and clockTick', () => {
+  const instants = [0, 1_700_000_000_000, 1_700_000_000_000 + 12 * 3_600_000 + 5_000, Date.UTC(2026, 0, 5, 23, 59, 59)];
+
+  it.each(instants)('%d reads as toLocaleTimeString would', (ms) => {
+    const d = new Date(ms);
+    expect(timeOfDay(d.toISOString())).toBe(d.toLocaleTimeString([], { hour12: false }));
+    expect(clockTick(ms)).toBe(d.toLocaleTimeString([], { hour12: false, hour: '2-digit', minute: '2-digit', second: '2-digit' }));
+  });
+
+  it('an unreadable time reads "Invalid Date", as before, instead of throwing', () => {
+    expect(timeOfDay('not a time')).toBe(new Date('not a time').toLocaleTimeString([], { hour12: false }));
+    expect(clockTick(Number.NaN)).toBe('Invalid Date');
+    expect(localTimeFormat({ hour12: false })(new Date(Number.NaN))).toBe('Invalid Date');
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { IncludedDto } from '../../../../engine/contract';
 import { generationsInitialState, reduceGenerations, refreshLine, type GenerationsState } from '../../../../renderer/store/generationsSlice';
-import { generationStarted, itemChanged, makeDiff, makeGeneration, makeItem, makeSummary } from '../generationFixtures';
+import { generationStarted, itemChanged, makeDiff, makeGeneration, makeIncluded, makeItem, makeSummary } from '../generationFixtures';
 
 const forAgent = (agentId: string): GenerationsState => reduceGenerations(generationsInitialState, { type: 'agent.select', agentId });
 
@@ -23,6 +24,34 @@ describe('reduceGenerations', () => {
     s = reduceGenerations(s, { type: 'generations.failed', agentId: 'a', part: 'detail', message: 'Agent "a" has not been built yet.' });
     expect(s.detail).toEqual({ status: 'error', value: null, error: 'Agent "a" has not been built yet.' });
     expect(s.list.status).toBe('ready');
+  });
+
+  it('a reload of the generation keeps the identity of every entry it did not change (rows re-render for the changed ones only)', () => {
+    let s = forAgent('a');
+    const first = makeGeneration('a', 2);
+    s = reduceGenerations(s, { type: 'generation.detail', detail: first });
+    expect(s.detail.value).toBe(first);
+    const same = reduceGenerations(s, { type: 'generation.detail', detail: structuredClone(first) });
+    expect(same.detail.value).toBe(first);
+    const [constraint, f1, f2] = first.included as [IncludedDto, IncludedDto, IncludedDto];
+    const fresh = makeIncluded(makeItem('finding:3'), { tokens: 50 });
+    const next = structuredClone({ ...first, tokens: 570, included: [constraint, fresh, { ...f1, score: 0.5 }, f2] });
+    const shared = reduceGenerations(s, { type: 'generation.detail', detail: next }).detail.value!;
+    expect(shared).toEqual(next);
+    expect(shared.included[0]).toBe(constraint);
+    expect(shared.included[2]).not.toBe(f1);
+    expect(shared.included[2]?.item).toBe(f1.item);
+    expect(shared.included[3]).toBe(f2);
+    expect(shared.dropped).toBe(first.dropped);
+    expect(shared.compressed).toBe(first.compressed);
+  });
+
+  it('a reloaded list that did not change keeps its identity', () => {
+    let s = forAgent('a');
+    s = reduceGenerations(s, { type: 'generations.list', agentId: 'a', generations: [makeSummary('a', 2), makeSummary('a', 1)] });
+    const list = s.list.value;
+    s = reduceGenerations(s, { type: 'generations.list', agentId: 'a', generations: [makeSummary('a', 1), makeSummary('a', 2)] });
+    expect(s.list.value).toBe(list);
   });
 
   it('ignores answers for an agent that is no longer selected (late responses)', () => {

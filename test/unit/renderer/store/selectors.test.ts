@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentDto, UsageTotals } from '../../../../engine/contract';
 import { reduce, type RootState } from '../../../../renderer/store/reduce';
-import { selectChildren, selectLog, selectSelectedAgent, selectTotals, selectTreeRows } from '../../../../renderer/store/selectors';
+import { selectChildren, selectLog, selectSelectedAgent, selectStatusCounts, selectTotals, selectTreeRows } from '../../../../renderer/store/selectors';
 import { agentUpdated, demoTree, makeAgent, makeLogEntry, stateWithAgents } from '../fixtures';
 
 /** Rows as `id@depth`, the shape these tests compare. */
@@ -143,5 +143,17 @@ describe('selectSelectedAgent, selectChildren, selectLog', () => {
     expect(selectLog(s, 10).map((e) => e.seq)).toEqual([1, 2, 3, 4, 5]);
     expect(selectLog(s, 2, 'odd').map((e) => e.seq)).toEqual([3, 5]);
     expect(selectLog(s, 5, 'nobody')).toEqual([]);
+  });
+});
+
+describe('selectStatusCounts', () => {
+  it('counts the agents of each status in the order asked, and keeps its array until the agents change', () => {
+    const select = selectStatusCounts(['running', 'done', 'failed']);
+    const s = stateWithAgents([makeAgent('a', { status: 'running' }), makeAgent('b', { status: 'done' }), makeAgent('c', { status: 'running' }), makeAgent('d', { status: 'waiting' })]);
+    const counts = select(s);
+    expect(counts).toEqual([2, 1, 0]);
+    expect(select(reduce(s, { type: 'tree.filter', text: 'x' }))).toBe(counts);
+    const next = reduce(s, { type: 'event', event: agentUpdated(makeAgent('d', { status: 'failed', revision: 2 })) });
+    expect(select(next)).toEqual([2, 1, 1]);
   });
 });

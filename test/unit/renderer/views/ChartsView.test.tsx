@@ -32,13 +32,15 @@ describe('ChartsView', () => {
     expect(screen.getByText(/Cache model only \(dashed\)/)).toBeTruthy();
   });
 
-  it('draws both charts with labelled axes, legends and refresh markers as calls arrive', () => {
+  it('draws both charts with labelled axes, legends and refresh markers as calls arrive', async () => {
     const r = renderWithStore(<ChartsView chartWidth={640} />, stateWithAgents(agents, { selectedAgentId: 'worker-a' }));
     act(() => {
       const { dispatch } = r.store.getState();
       dispatch({ type: 'event', event: usageRecorded([1, 2, 3, 4].map((t) => makeCall('worker-a', t, { generation: t > 2 ? 2 : 1 }))) });
       dispatch({ type: 'event', event: contextRefreshed('worker-a', 2) });
     });
+    // The tokens chart follows the rate chart a frame later (each redraw gets a frame of its own).
+    await act(() => new Promise<void>((done) => requestAnimationFrame(() => done())));
     const rate = screen.getByRole('figure', { name: 'Cache hit rate and prefix reuse per call' });
     const tokens = screen.getByRole('figure', { name: 'Prompt tokens per turn' });
     for (const fig of [rate, tokens]) {
