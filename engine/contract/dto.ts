@@ -52,6 +52,11 @@ export const AgentDtoSchema = z.object({
   revision: z.number().int().nonnegative(),
   /** ISO-8601 time of the last change. */
   updatedAt: z.string(),
+  /**
+   * Set on the agents of an attached Claude Code or Codex session (`attachSession`): the session's
+   * id. They are watched, never driven: commands that change an agent or its items refuse them (`conflict`).
+   */
+  sessionId: z.string().optional(),
 });
 export type AgentDto = z.infer<typeof AgentDtoSchema>;
 

@@ -37,7 +37,8 @@ export const CallDtoSchema = z.object({
   /** For a call a provider answered: what the provider cache model estimated, beside the real figures. */
   modeledUsage: UsageTotalsSchema.optional(),
   hitRate: z.number().min(0).max(1),
-  prefixReuse: z.number().min(0).max(1),
+  /** Share of the prompt's bytes that are the previous prompt's prefix; null when the prompt text is unknown (a recorded call of an attached session). */
+  prefixReuse: z.number().min(0).max(1).nullable(),
   retries: z.number().int().nonnegative(),
 });
 export type CallDto = z.infer<typeof CallDtoSchema>;

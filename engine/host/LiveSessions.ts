@@ -1,25 +1,49 @@
 import { statSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { type LiveSessionDetailDto, type LiveSessionDto, StrataError, type StrataEvent } from '../contract';
+import { basename, resolve } from 'node:path';
+import { type AgentDetailDto, type AgentDto, type AgentStatus, type CallDto, type GenerationDiffDto, type GenerationDto, type GenerationSummaryDto, type LiveSessionDetailDto, type LiveSessionDto, StrataError, type StrataEvent, type UsageDto } from '../contract';
+import { diffGenerations } from '../generations/diffGenerations';
+import type { Generation } from '../generations/Generation';
+import type { ContextItem } from '../items/ContextItem';
+import { cacheHitRate } from '../metrics/cacheHitRate';
+import { maskDeep, maskSecrets } from '../privacy/maskSecrets';
 import type { StrategyName } from '../strategies/Strategy';
 import { LiveSession, type LiveSessionSnapshot } from '../traces/live/LiveSession';
+import { subagentThreads } from '../traces/live/sessionThreads';
+import type { RecordedTruth } from '../traces/replay/recordedTruth';
 import type { ReplayResult } from '../traces/replay/ReplayTypes';
 import { recordedModel } from '../traces/replay/replayDefaults';
-import { runReplayJobs } from '../traces/replay/replayWorker';
+import { runReplayJobs, type ReplayJob } from '../traces/replay/replayWorker';
 import type { TraceEvent } from '../traces/TraceEvent';
+import { toGenerationDiffDto, toGenerationDto, toGenerationSummary } from './engineDtos';
 
 /** Sessions attached at once (each follows a file and replays in its own worker thread). */
 export const ATTACHED_MAX = 8;
 /** At most one `session.updated` per session per this many milliseconds. */
 export const SESSION_EVENT_MS = 100;
 export const DEFAULT_ATTACH_BUDGET = 100_000;
+/** Subagents of one session replayed counterfactually (the most recently active ones); the others show their recorded figures only. */
+export const SHADOW_SUBAGENTS_MAX = 16;
+/** A session whose last line is older than this is shown as waiting rather than running. */
+export const SESSION_ACTIVE_MS = 60_000;
+/** How often the attached sessions' agent statuses are looked at again. */
+const STATUS_CHECK_MS = 5_000;
+/** Recorded calls `getUsage` returns at most for a session agent, as for a native one. */
+const USAGE_CALLS_MAX = 500;
+
+/** A session replay: the main agent's and each replayed subagent's (by its key). */
+export interface SessionReplay {
+  main: ReplayResult;
+  subagents: Record<string, ReplayResult>;
+}
 
 export interface LiveSessionsOptions {
   emit(event: StrataEvent): void;
   /** The replay worker's own build entry in a bundled host (see `RunReplayJobsOptions.workerUrl`). */
   workerUrl?: URL | undefined;
-  /** Replays a session's events (default: one job of `runReplayJobs`, in a worker thread). */
-  replay?: (events: readonly TraceEvent[], o: { path: string; strategy: StrategyName; budget: number }) => Promise<ReplayResult>;
+  /** Replays a session's events, main agent and subagents (default: `runReplayJobs` in a worker thread, with the engine state captured). */
+  replay?: (events: readonly TraceEvent[], o: { path: string; strategy: StrategyName; budget: number }) => Promise<SessionReplay>;
+  /** Clock of `updatedAt` and of running/waiting (tests). */
+  now?: () => number;
   /** Tail and throttle timings (tests shorten them). */
   pollMs?: number;
   throttleMs?: number;
@@ -34,19 +58,57 @@ interface Attached {
   /** When the last `session.updated` went out, and a pending one. */
   sentAt: number;
   pending: ReturnType<typeof setTimeout> | undefined;
+  /** The subagents' replays that came with the main one now in `last.shadow`. */
+  subShadows: Record<string, ReplayResult>;
+  /** Per agent of the session: its latest figures (JSON) with their revision, and the revision last sent in `agent.updated`. */
+  revs: Map<string, { key: string; revision: number; updatedAt: string }>;
+  emitted: Map<string, number>;
+}
+
+/** One agent of an attached session: the main agent (key '') or a subagent. */
+interface SessionAgent {
+  agentId: string;
+  key: string;
+  parent: string | null;
+  task: string;
+  done: boolean;
+  real: RecordedTruth;
+  shadow: ReplayResult | null;
 }
 
 /**
  * The host's attached Claude Code and Codex sessions (`[live-attach]`): each a `LiveSession` over
  * its file, read-only, with its counterfactual replay in a worker thread; `session.updated` goes
- * out at most every {@link SESSION_EVENT_MS} per session. Only figures leave the host: no content of
- * the session (which may hold keys or tokens) is in any DTO or in the catalog.
+ * out at most every {@link SESSION_EVENT_MS} per session, with `agent.updated` for each of its agents
+ * whose figures changed. The session's agents (`<sessionId>`, `<sessionId>/<subagent>`) get the same
+ * inspector, diff and chart commands as native ones, from the shadow replay's captured generations;
+ * every text of the session that leaves the host is masked (`[mask-secrets]`), and nothing of it is
+ * written to the catalog or to the session's files.
  */
 export class LiveSessions {
   readonly #all = new Map<string, Attached>();
+  readonly #attachedAt = new Map<string, number>();
   #next = 1;
 
+  /** Re-checks the agents' statuses while sessions are attached: a session that stops writing turns from running to waiting without a line to tell. */
+  #tick: ReturnType<typeof setInterval> | undefined;
+
   constructor(private readonly o: LiveSessionsOptions) {}
+
+  private watchStatuses(): void {
+    if (this.#tick || this.#all.size === 0) return;
+    this.#tick = setInterval(() => {
+      if (this.#all.size === 0) {
+        clearInterval(this.#tick);
+        this.#tick = undefined;
+        return;
+      }
+      for (const a of this.#all.values()) {
+        if (this.sessionAgents(a).some((g) => a.emitted.get(g.agentId) !== this.agentDto(a, g).revision)) this.announce(a);
+      }
+    }, STATUS_CHECK_MS);
+    this.#tick.unref?.();
+  }
 
   attach(args: { path: string; strategy?: StrategyName | undefined; budget?: number | undefined }): LiveSessionDto {
     const path = resolve(args.path);
@@ -60,9 +122,14 @@ export class LiveSessions {
     const strategy = args.strategy ?? 'variable';
     const budget = args.budget ?? DEFAULT_ATTACH_BUDGET;
     const replay = this.o.replay ?? ((events, o) => this.replayInWorker(events, o));
-    const attached: Attached = { id, strategy, budget, live: undefined as unknown as LiveSession, last: undefined as unknown as LiveSessionSnapshot, sentAt: 0, pending: undefined };
+    const attached: Attached = { id, strategy, budget, live: undefined as unknown as LiveSession, last: undefined as unknown as LiveSessionSnapshot, sentAt: 0, pending: undefined, subShadows: {}, revs: new Map(), emitted: new Map() };
     attached.live = new LiveSession(path, {
-      replay: (events) => replay(events, { path, strategy, budget }),
+      replay: async (events) => {
+        const r = await replay(events, { path, strategy, budget });
+        // Kept beside the main replay, which the snapshot carries from the moment this resolves.
+        attached.subShadows = r.subagents;
+        return r.main;
+      },
       onUpdate: (snapshot) => {
         attached.last = snapshot;
         this.announce(attached);
@@ -72,7 +139,9 @@ export class LiveSessions {
     });
     attached.last = attached.live.snapshot();
     this.#all.set(id, attached);
+    this.#attachedAt.set(id, (this.o.now ?? Date.now)());
     attached.live.start();
+    this.watchStatuses();
     return this.toDto(attached);
   }
 
@@ -81,6 +150,7 @@ export class LiveSessions {
     a.live.stop();
     clearTimeout(a.pending);
     this.#all.delete(sessionId);
+    this.#attachedAt.delete(sessionId);
     this.o.emit({ name: 'session.detached', payload: { sessionId } });
   }
 
@@ -113,11 +183,155 @@ export class LiveSessions {
   }
 
   close(): void {
+    clearInterval(this.#tick);
+    this.#tick = undefined;
     for (const a of this.#all.values()) {
       a.live.stop();
       clearTimeout(a.pending);
     }
     this.#all.clear();
+  }
+
+  // ---- the sessions' agents, for the agent tree, the inspector, the diff and the charts ----------
+
+  /** Every agent of every attached session (main agents first, each followed by its subagents). */
+  agents(): AgentDto[] {
+    return [...this.#all.values()].flatMap((a) => this.sessionAgents(a).map((g) => this.agentDto(a, g)));
+  }
+
+  /** The attached session an agent id belongs to, if any. */
+  owner(agentId: string): string | undefined {
+    const sessionId = agentId.split('/', 1)[0] as string;
+    return this.#all.has(sessionId) ? sessionId : undefined;
+  }
+
+  /** Whether an item id is one of a session's (`<agentId>#<item>`): such items are read-only. */
+  ownsItem(itemId: string): boolean {
+    const hash = itemId.indexOf('#');
+    return hash > 0 && this.owner(itemId.slice(0, hash)) !== undefined;
+  }
+
+  /** Refuses a change to a session agent or item: attached sessions are watched, never driven. */
+  refuseChange(what: string): never {
+    throw new StrataError('conflict', `${what} belongs to an attached session, which Strata watches read-only: it cannot be changed.`);
+  }
+
+  agentDetail(agentId: string): AgentDetailDto {
+    const [a, g] = this.agent(agentId);
+    const all = this.sessionAgents(a);
+    return { agent: this.agentDto(a, g), children: all.filter((c) => c.parent === agentId).map((c) => c.agentId), recentLog: [] };
+  }
+
+  generations(agentId: string): GenerationSummaryDto[] {
+    const [, g] = this.agent(agentId);
+    return this.captured(g).map((x) => maskDeep(toGenerationSummary(x)));
+  }
+
+  generation(agentId: string, number: number | undefined, droppedLimit: number): GenerationDto {
+    const [, g] = this.agent(agentId);
+    const all = this.captured(g);
+    const current = all.at(-1)?.number ?? 0;
+    const wanted = number ?? current;
+    if (wanted === 0) throw new StrataError('not_found', `Strata has not replayed ${agentId} yet: its counterfactual context is built once the session's first step has been read.`);
+    const gen = all.find((x) => x.number === wanted);
+    if (!gen) throw new StrataError('not_found', `Agent "${agentId}" has no generation ${wanted}.`);
+    const prompt = wanted === current ? g.shadow?.capture?.prompt : undefined;
+    return maskDeep(toGenerationDto(gen, droppedLimit, prompt ? { ...prompt.layers, prefixHash: prompt.prefixHash } : null));
+  }
+
+  diff(agentId: string, from: number, to: number): GenerationDiffDto {
+    const [, g] = this.agent(agentId);
+    const all = this.captured(g);
+    const pick = (n: number) => {
+      const gen = all.find((x) => x.number === n);
+      if (!gen) throw new StrataError('not_found', `Agent "${agentId}" has no generation ${n}.`);
+      return gen;
+    };
+    return maskDeep(toGenerationDiffDto(diffGenerations(pick(from), pick(to))));
+  }
+
+  /** The recorded calls (what the provider billed) of a session agent, newest `limit`, oldest first. */
+  usage(agentId: string, limit = USAGE_CALLS_MAX): UsageDto {
+    const [, g] = this.agent(agentId);
+    const generationAt = new Map((g.shadow?.steps ?? []).map((m) => [m.step, m.generation]));
+    const steps = g.real.perStep;
+    const calls: CallDto[] = steps.slice(-Math.min(limit, USAGE_CALLS_MAX)).map((r, i, shown) => {
+      const usage = { input: r.input, cacheRead: r.cacheRead, cacheWrite: r.cacheWrite, output: r.output };
+      return {
+        agentId,
+        turn: steps.length - shown.length + i + 1,
+        generation: generationAt.get(r.step) ?? 1,
+        // A trace without times: one step every 30 s from the attach, so the time axis keeps the order.
+        at: r.at ?? (this.#attachedAt.get(agentId.split('/', 1)[0] as string) ?? 0) + (steps.length - shown.length + i) * 30_000,
+        usage,
+        modeled: false,
+        hitRate: cacheHitRate(usage),
+        prefixReuse: null,
+        retries: 0,
+      };
+    });
+    const t = g.real;
+    return { agentId, calls, totals: { input: t.input, cacheRead: t.cacheRead, cacheWrite: t.cacheWrite, output: t.output, calls: t.callsWithUsage, hitRate: t.hitRate } };
+  }
+
+  private agent(agentId: string): [Attached, SessionAgent] {
+    const sessionId = this.owner(agentId);
+    const a = sessionId === undefined ? undefined : this.#all.get(sessionId);
+    const g = a && this.sessionAgents(a).find((x) => x.agentId === agentId);
+    if (!a || !g) throw new StrataError('not_found', `No agent "${agentId}" in the attached sessions.`);
+    return [a, g];
+  }
+
+  private sessionAgents(a: Attached): SessionAgent[] {
+    const s = a.last;
+    const main: SessionAgent = { agentId: a.id, key: '', parent: null, task: s.task, done: false, real: s.real, shadow: s.shadow };
+    return [main, ...s.subagents.map((sub) => ({ agentId: `${a.id}/${sub.key}`, key: sub.key, parent: a.id, task: sub.task, done: sub.done, real: sub.real, shadow: a.subShadows[sub.key] ?? null }))];
+  }
+
+  /** The shadow's generations relabelled as the session agent's, with its item ids made session-owned (`<agentId>#<id>`). */
+  private captured(g: SessionAgent): Generation[] {
+    const gens = g.shadow?.capture?.generations ?? [];
+    const item = (it: ContextItem): ContextItem => ({ ...it, id: `${g.agentId}#${it.id}`, provenance: { ...it.provenance, agentId: g.agentId } });
+    return gens.map((x) => ({
+      ...x,
+      agentId: g.agentId,
+      included: x.included.map((e) => ({ ...e, item: item(e.item) })),
+      dropped: x.dropped.map((e) => ({ ...e, item: item(e.item) })),
+      compressed: x.compressed.map((c) => ({ ...c, itemId: `${g.agentId}#${c.itemId}` })),
+    }));
+  }
+
+  private status(a: Attached, g: SessionAgent): AgentStatus {
+    const s = a.last;
+    if (s.status === 'error' || s.status === 'deleted') return 'failed';
+    if (g.done) return 'done';
+    if (s.status === 'truncated' || s.status === 'rotated') return 'refreshing';
+    const now = (this.o.now ?? Date.now)();
+    return s.lastLineAt !== null && now - s.lastLineAt < SESSION_ACTIVE_MS ? 'running' : 'waiting';
+  }
+
+  private agentDto(a: Attached, g: SessionAgent): AgentDto {
+    const last = g.real.perStep.at(-1);
+    const figures = {
+      agentId: g.agentId,
+      parent: g.parent,
+      role: g.parent === null ? ('primary' as const) : ('worker' as const),
+      task: maskSecrets((g.task || (g.parent === null ? basename(a.live.path) : `subagent ${g.key}`)).slice(0, 500)),
+      model: g.real.model ?? a.last.real.model ?? 'unknown',
+      status: this.status(a, g),
+      generation: Math.max(1, g.shadow?.totals.generations ?? 1),
+      // The real context's size at its latest call, against the budget the session is replayed under.
+      tokens: last?.prompt ?? 0,
+      budget: a.budget,
+      usage: { input: g.real.input, cacheRead: g.real.cacheRead, cacheWrite: g.real.cacheWrite, output: g.real.output },
+      cacheHitRate: g.real.hitRate,
+      sessionId: a.id,
+    };
+    const key = JSON.stringify(figures);
+    const had = a.revs.get(g.agentId);
+    const entry = had && had.key === key ? had : { key, revision: (had?.revision ?? 0) + 1, updatedAt: new Date((this.o.now ?? Date.now)()).toISOString() };
+    a.revs.set(g.agentId, entry);
+    return { ...figures, revision: entry.revision, updatedAt: entry.updatedAt };
   }
 
   private get(sessionId: string): Attached {
@@ -134,15 +348,34 @@ export class LiveSessions {
       if (!this.#all.has(a.id)) return;
       a.sentAt = Date.now();
       this.o.emit({ name: 'session.updated', payload: { session: this.toDto(a) } });
+      // The session's agents in the tree: only those whose figures changed.
+      for (const g of this.sessionAgents(a)) {
+        const agent = this.agentDto(a, g);
+        if (a.emitted.get(agent.agentId) === agent.revision) continue;
+        a.emitted.set(agent.agentId, agent.revision);
+        this.o.emit({ name: 'agent.updated', payload: { agent } });
+      }
     }, wait);
   }
 
-  private async replayInWorker(events: readonly TraceEvent[], o: { path: string; strategy: StrategyName; budget: number }): Promise<ReplayResult> {
+  private async replayInWorker(events: readonly TraceEvent[], o: { path: string; strategy: StrategyName; budget: number }): Promise<SessionReplay> {
     // Priced as the recording agent's provider would bill it: OpenAI's automatic cache for GPT and o-series models.
     const provider = /^(gpt|o\d|codex)/i.test(recordedModel(events) ?? '') ? 'openai' : 'anthropic';
-    const [done] = await runReplayJobs([{ trace: o.path, events, strategy: o.strategy, budget: o.budget, provider }], { workerUrl: this.o.workerUrl });
-    if (!done?.result) throw new Error(done?.error ?? 'the replay worker gave no result');
-    return done.result;
+    const subs = subagentThreads(events)
+      .sort((a, b) => b.lastIndex - a.lastIndex)
+      .slice(0, SHADOW_SUBAGENTS_MAX)
+      .filter((t) => t.events.length > 0);
+    // One worker for all of them; distinct trace names, since a worker reuses the events of the job before under the same name.
+    const job = (trace: string, ev: readonly TraceEvent[]): ReplayJob => ({ trace, events: ev, strategy: o.strategy, budget: o.budget, provider, capture: true });
+    const results = await runReplayJobs([job(o.path, events), ...subs.map((t) => job(`${o.path}#${t.key}`, t.events))], { workerUrl: this.o.workerUrl });
+    const [main] = results;
+    if (!main?.result) throw new Error(main?.error ?? 'the replay worker gave no result');
+    const subagents: Record<string, ReplayResult> = {};
+    subs.forEach((t, i) => {
+      const r = results[i + 1]?.result;
+      if (r) subagents[t.key] = r;
+    });
+    return { main: main.result, subagents };
   }
 
   private toDto(a: Attached): LiveSessionDto {
@@ -154,7 +387,7 @@ export class LiveSessions {
       strategy: a.strategy,
       budget: a.budget,
       status: s.status,
-      message: s.message,
+      message: maskSecrets(s.message),
       lines: s.lines,
       events: s.events,
       model: s.real.model ?? null,
@@ -175,7 +408,7 @@ export class LiveSessions {
             replayedEvents: s.shadowEvents,
           }
         : null,
-      shadowError: s.shadowError,
+      shadowError: s.shadowError === null ? null : maskSecrets(s.shadowError),
     };
   }
 }

@@ -72,6 +72,10 @@ export function createHandlers(ctx: HostContext): Handlers {
   const { catalog } = ctx;
   // A command that changes state writes all of it in one catalog transaction (`[turn-atomic]`).
   const tx = <T>(fn: () => T): T => catalog.transaction(fn);
+  const live = ctx.liveSessions;
+  // Attached sessions' agents and items are watched, never driven (`[live-agents]`).
+  const nativeItem = (itemId: string) => (live.ownsItem(itemId) ? live.refuseChange(`Item "${itemId}"`) : itemId);
+  const nativeAgent = (agentId: string) => (live.owner(agentId) ? live.refuseChange(`Agent "${agentId}"`) : agentId);
   return {
     health: () => ({
       ok: true,
@@ -82,9 +86,10 @@ export function createHandlers(ctx: HostContext): Handlers {
       uptimeMs: ctx.uptimeMs(),
     }),
 
-    listAgents: () => ({ agents: catalog.listAgents().map(toAgentDto) }),
+    listAgents: () => ({ agents: [...catalog.listAgents().map(toAgentDto), ...live.agents()] }),
 
     getAgent: ({ agentId }) => {
+      if (live.owner(agentId)) return live.agentDetail(agentId);
       const agent = catalog.getAgent(agentId);
       if (!agent) throw new StrataError('not_found', `No agent "${agentId}" in workspace "${ctx.workspaceName}".`);
       return {
@@ -99,9 +104,10 @@ export function createHandlers(ctx: HostContext): Handlers {
       return { events: session.subscriptions() };
     },
 
-    listGenerations: ({ agentId }) => ({ generations: ctx.engine().generations(agentId).map(toGenerationSummary) }),
+    listGenerations: ({ agentId }) => ({ generations: live.owner(agentId) ? live.generations(agentId) : ctx.engine().generations(agentId).map(toGenerationSummary) }),
 
     getGeneration: ({ agentId, number, droppedLimit }) => {
+      if (live.owner(agentId)) return live.generation(agentId, number, droppedLimit ?? DROPPED_LIMIT);
       const engine = ctx.engine();
       const current = engine.currentGeneration(agentId);
       const wanted = number ?? current;
@@ -112,23 +118,26 @@ export function createHandlers(ctx: HostContext): Handlers {
     },
 
     diffGenerations: ({ agentId, from, to }) => {
+      if (live.owner(agentId)) return live.diff(agentId, from, to);
       const engine = ctx.engine();
       const [a, b] = [engine.generation(agentId, from), engine.generation(agentId, to)].map((g) => withStoredEntries(g, catalog, DROPPED_KEPT)) as [Generation, Generation];
       return toGenerationDiffDto(diffGenerations(a, b));
     },
 
-    pin: ({ itemId }) => tx(() => ({ item: toItemDto(ctx.engine().pin(itemId)) })),
-    unpin: ({ itemId }) => tx(() => ({ item: toItemDto(ctx.engine().unpin(itemId)) })),
-    verify: ({ itemId }) => tx(() => ({ item: toItemDto(ctx.engine().verify(itemId)) })),
-    promote: ({ itemId, target }) => tx(() => ({ item: toItemDto(ctx.engine().promote(itemId, target)) })),
+    pin: ({ itemId }) => tx(() => ({ item: toItemDto(ctx.engine().pin(nativeItem(itemId))) })),
+    unpin: ({ itemId }) => tx(() => ({ item: toItemDto(ctx.engine().unpin(nativeItem(itemId))) })),
+    verify: ({ itemId }) => tx(() => ({ item: toItemDto(ctx.engine().verify(nativeItem(itemId))) })),
+    promote: ({ itemId, target }) => tx(() => ({ item: toItemDto(ctx.engine().promote(nativeItem(itemId), target)) })),
     remove: ({ itemId }) =>
       tx(() => {
+        nativeItem(itemId);
         ctx.engine().remove(itemId);
         return { itemId };
       }),
 
     rebuild: ({ agentId }) =>
       tx(() => {
+        nativeAgent(agentId);
         const r = ctx.engine().rebuild(agentId, 'manual rebuild by an operator');
         ctx.syncAgent(agentId);
         return { generation: toGenerationSummary(r.generation) };
@@ -136,6 +145,7 @@ export function createHandlers(ctx: HostContext): Handlers {
 
     refresh: ({ agentId, reason }) =>
       tx(() => {
+        nativeAgent(agentId);
         const r = ctx.engine().refresh(agentId, reason ?? 'manual refresh by an operator');
         ctx.syncAgent(agentId);
         return { from: r.from, to: r.to, text: r.text };
@@ -151,6 +161,7 @@ export function createHandlers(ctx: HostContext): Handlers {
 
     promoteToMemory: ({ itemId }) =>
       tx(() => {
+        nativeItem(itemId);
         const engine = ctx.engine();
         const item = engine.item(itemId);
         const record = ctx.memory.propose(proposalFromItem(item, ctx.view));
@@ -174,6 +185,7 @@ export function createHandlers(ctx: HostContext): Handlers {
       }),
 
     getConversation: ({ agentId }) => {
+      if (live.owner(agentId)) throw new StrataError('not_found', `${agentId} is an attached session: Strata replays its figures and contexts, it holds no live conversation for it.`);
       if (!catalog.getAgent(agentId)) throw new StrataError('not_found', `No agent "${agentId}" in workspace "${ctx.workspaceName}".`);
       const conversation = ctx.conversations.conversation(agentId);
       if (!conversation) throw new StrataError('not_found', `Agent "${agentId}" is not in the current run, so it has no live conversation.`);
@@ -187,8 +199,8 @@ export function createHandlers(ctx: HostContext): Handlers {
     stepRun: async ({ runId, agentId }) => ({ run: await ctx.runs.step(runId, agentId) }),
     stopRun: ({ runId }) => ({ run: ctx.runs.stop(runId) }),
     listRuns: () => ({ runs: ctx.runs.list() }),
-    controlAgent: ({ agentId, action }) => ({ agentId, status: ctx.runs.controlAgent(agentId, action) }),
-    getUsage: ({ agentId, limit }) => ctx.runs.usage(agentId, limit),
+    controlAgent: ({ agentId, action }) => ({ agentId, status: ctx.runs.controlAgent(nativeAgent(agentId), action) }),
+    getUsage: ({ agentId, limit }) => (live.owner(agentId) ? live.usage(agentId, limit) : ctx.runs.usage(agentId, limit)),
     getProviderSettings: () => ({ providers: ctx.runs.providerSettings() }),
 
     importTrace: ({ path }) => {

@@ -15,8 +15,8 @@ export interface RatePoint {
   hitProvider: number | null;
   /** Cache hit rate from the provider cache model (a replay's figures, or the estimate beside a provider's). */
   hitModel: number | null;
-  /** Prefix reuse measured on the prompt bytes (DESIGN.md Metrics). */
-  reuse: number;
+  /** Prefix reuse measured on the prompt bytes (DESIGN.md Metrics); null where the prompt is not known (a gap in the line). */
+  reuse: number | null;
 }
 
 /** Prompt tokens of one call split by cache outcome, per source (`…P` provider, `…M` cache model). */

@@ -15,7 +15,8 @@ export interface CallPoint {
   modeled: boolean;
   modeledUsage: UsageTotals | undefined;
   hitRate: number;
-  prefixReuse: number;
+  /** Null for a recorded call of an attached session: its prompt text is not known. */
+  prefixReuse: number | null;
 }
 
 /** A generation boundary to mark on the time axis (`refresh`: a context-limit or operator refresh). */

@@ -4,6 +4,15 @@ import { TraceImportError } from '../TraceEvent';
 import { recordedTruth, type RecordedTruth } from '../replay/recordedTruth';
 import type { ReplayResult } from '../replay/ReplayTypes';
 import { LiveTail, type LiveTailOptions, type TailStatus } from './LiveTail';
+import { sessionTask, subagentThreads } from './sessionThreads';
+
+/** A subagent of the session as the views show it: its task, whether it ended, what its provider billed. */
+export interface LiveSubagent {
+  key: string;
+  task: string;
+  done: boolean;
+  real: RecordedTruth;
+}
 
 /** What an attached session shows: the recorded (real) figures and Strata's counterfactual ones. */
 export interface LiveSessionSnapshot {
@@ -14,6 +23,12 @@ export interface LiveSessionSnapshot {
   /** Complete lines read, and the events they import to. */
   lines: number;
   events: number;
+  /** When the last complete line arrived (ms since the epoch), null before the first. */
+  lastLineAt: number | null;
+  /** The main agent's first input (raw: views mask it), '' when none yet. */
+  task: string;
+  /** The session's subagents, in order of first appearance. */
+  subagents: LiveSubagent[];
   /** What the recording agent's provider billed, per step (main thread). */
   real: RecordedTruth;
   /** Strata's replay of the same events under the attached strategy and budget; null until the first one ends. */
@@ -47,6 +62,9 @@ export class LiveSession {
   private message = '';
   private events: TraceEvent[] = [];
   private real: RecordedTruth = recordedTruth([]);
+  private task = '';
+  private subagents: LiveSubagent[] = [];
+  private lastLineAt: number | null = null;
   private importError: string | null = null;
   private shadow: ReplayResult | null = null;
   private shadowEvents = 0;
@@ -70,6 +88,7 @@ export class LiveSession {
       {
         lines: (l) => {
           this.lines.push(...l);
+          this.lastLineAt = Date.now();
           this.version++;
           this.schedule();
         },
@@ -107,6 +126,9 @@ export class LiveSession {
       message: this.importError ?? this.message,
       lines: this.lines.length,
       events: this.events.length,
+      lastLineAt: this.lastLineAt,
+      task: this.task,
+      subagents: this.subagents,
       real: this.real,
       shadow: this.shadow,
       shadowEvents: this.shadowEvents,
@@ -167,6 +189,8 @@ export class LiveSession {
       }
     }
     this.real = recordedTruth(this.events);
+    this.task = sessionTask(this.events);
+    this.subagents = subagentThreads(this.events).map((t) => ({ key: t.key, task: t.task, done: t.done, real: recordedTruth(t.events) }));
     this.o.onUpdate(this.snapshot());
     this.replayIfBehind();
     this.settle();

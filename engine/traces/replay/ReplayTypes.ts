@@ -3,7 +3,8 @@
  * a trace, and what that would have cost. Plain data (structured-cloneable), so a worker thread
  * can post it as it is.
  */
-import type { Layer } from '../../generations/Generation';
+import type { Generation, Layer } from '../../generations/Generation';
+import type { PromptParts } from '../../prompt/composeParts';
 import type { Scope } from '../../pack/Scope';
 import type { CacheProvider } from '../../providers/cacheModel';
 import type { StrategyName } from '../../strategies/Strategy';
@@ -37,6 +38,8 @@ export interface ReplayOptions extends ReplayCommonOptions {
   autoRefresh?: boolean;
   /** The agent's scope (default `{}`, as the runtime registers agents). */
   scope?: Scope;
+  /** Also return the replayed agent's generations and latest prompt (`ReplayResult.capture`), for an inspector. */
+  capture?: boolean;
 }
 
 export interface BaselineOptions extends ReplayCommonOptions {
@@ -154,6 +157,14 @@ export interface ReplayRepairs {
   subagentEvents: number;
 }
 
+/** The replayed agent's engine state at the end of a replay (`ReplayOptions.capture`): plain data. */
+export interface ReplayCapture {
+  /** Every generation, oldest first, as `Engine.generations` gives them. */
+  generations: Generation[];
+  /** The layers of the last prompt built (of the current generation); null before any step. */
+  prompt: PromptParts | null;
+}
+
 export interface ReplayResult {
   strategy: StrategyName | 'full_history_baseline';
   /** The budget of an engine replay; null for the baseline (no truncation). */
@@ -163,4 +174,5 @@ export interface ReplayResult {
   steps: StepMetrics[];
   totals: ReplayTotals;
   repairs: ReplayRepairs;
+  capture?: ReplayCapture;
 }

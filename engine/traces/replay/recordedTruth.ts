@@ -16,6 +16,8 @@ export interface RecordedStep {
   output: number;
   /** input + cacheRead + cacheWrite. */
   prompt: number;
+  /** The step's recorded time (ms since the epoch), when the trace has one. */
+  at?: number;
 }
 
 export interface RecordedTruth {
@@ -36,7 +38,7 @@ export interface RecordedTruth {
 export function recordedTruth(events: readonly TraceEvent[]): RecordedTruth {
   const steps = traceSteps(mainThread(events).events);
   const perStep: RecordedStep[] = steps.flatMap((s) =>
-    s.usage ? [{ step: s.step, input: s.usage.input, cacheRead: s.usage.cacheRead, cacheWrite: s.usage.cacheWrite, output: s.usage.output, prompt: recordedPrompt(s.usage) }] : [],
+    s.usage ? [{ step: s.step, input: s.usage.input, cacheRead: s.usage.cacheRead, cacheWrite: s.usage.cacheWrite, output: s.usage.output, prompt: recordedPrompt(s.usage), ...(s.at !== undefined ? { at: s.at } : {}) }] : [],
   );
   const sum = (pick: (r: RecordedStep) => number) => perStep.reduce((n, r) => n + pick(r), 0);
   const input = sum((r) => r.input);

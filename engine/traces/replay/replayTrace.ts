@@ -180,5 +180,7 @@ export function replayTrace(events: readonly TraceEvent[], options: ReplayOption
     toolResult: (call, result, at) => add(toolItem(call, result, ctx(at))),
     compaction: (summary, i, at) => add(compactionItem(summary, i, ctx(at))),
   });
-  return { strategy, budget, provider, model, steps, totals: replayTotals(steps), repairs };
+  const result: ReplayResult = { strategy, budget, provider, model, steps, totals: replayTotals(steps), repairs };
+  if (options.capture) result.capture = { generations: engine.generations(REPLAY_AGENT_ID), prompt: engine.lastPromptParts(REPLAY_AGENT_ID) ?? null };
+  return result;
 }

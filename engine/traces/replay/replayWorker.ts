@@ -45,6 +45,8 @@ export interface ReplayJob {
    * same worker, so its overhead figures do not depend on the order of the jobs (slower).
    */
   coldTokenizer?: boolean;
+  /** Return the replayed agent's generations and latest prompt too (`ReplayOptions.capture`). */
+  capture?: boolean;
 }
 
 export interface ReplayProgress {
@@ -105,7 +107,7 @@ export function sharedTokenizer(encoding: TiktokenEncodingName = 'o200k_base'): 
 export function runReplayJob(job: ReplayJob, events: readonly TraceEvent[], tokenizer: Tokenizer = job.coldTokenizer ? memoTokenizer(job.encoding) : sharedTokenizer(job.encoding)): ReplayResult {
   const common = { tokenizer, provider: job.provider, ...(job.model ? { model: job.model } : {}) };
   if (job.strategy === 'full_history_baseline') return replayFullHistoryBaseline(events, common);
-  return replayTrace(events, { ...common, strategy: job.strategy, budget: job.budget, ...(job.window !== undefined ? { window: job.window } : {}) });
+  return replayTrace(events, { ...common, strategy: job.strategy, budget: job.budget, ...(job.window !== undefined ? { window: job.window } : {}), ...(job.capture ? { capture: true } : {}) });
 }
 
 function workerMain(input: WorkerInput): void {

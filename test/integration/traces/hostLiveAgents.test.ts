@@ -1,0 +1,204 @@
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AgentDetailDto, AgentDto, GenerationDiffDto, GenerationDto, GenerationSummaryDto, LiveSessionDetailDto, StrataEvent, UsageDto } from '../../../engine/contract';
+import { Host } from '../../../engine/host';
+import { importTraceText } from '../../../engine/traces/importTrace';
+import { recordedTruth } from '../../../engine/traces/replay/recordedTruth';
+import { subagentThreads } from '../../../engine/traces/live/sessionThreads';
+import { quarterTokenizer } from '../../support/engineFixtures';
+import { tempDir } from '../../support/tempDir';
+
+// Made-up secrets of the shapes people paste into sessions; none of them is real.
+const ANTHROPIC_KEY = 'sk-ant-api03-Zx9Qw8Er7Ty6Ui5Op4As3Df2Gh1Jk0LzXcVbNmQwErTyUiOpAsDfGhJkL';
+const AWS_KEY = 'AKIAZ7Q4MADEUPKEY9XY';
+const GITHUB_TOKEN = 'ghp_Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0Uv1Wx2Y';
+const SECRETS = [ANTHROPIC_KEY, AWS_KEY, GITHUB_TOKEN];
+
+const at = (s: number) => new Date(Date.UTC(2026, 10, 30, 9, 0, s)).toISOString();
+const usage = (input: number, read: number, write: number, output: number) => ({ input_tokens: input, cache_read_input_tokens: read, cache_creation_input_tokens: write, output_tokens: output });
+const user = (content: unknown, t: number, extra: object = {}) => ({ type: 'user', timestamp: at(t), message: { role: 'user', content }, ...extra });
+const assistant = (id: string, blocks: object[], u: object, t: number, extra: object = {}) => ({ type: 'assistant', timestamp: at(t), message: { id, role: 'assistant', model: 'claude-made-up-1', content: blocks, usage: u }, ...extra });
+
+/**
+ * A Claude Code session with a subagent (a sidechain) and secrets in its input and tool output:
+ * the main agent reads files, hands a search to a subagent, and edits; every line one JSON record.
+ */
+function madeUpSession(): string[] {
+  const side = { isSidechain: true, agentId: 'explorer' };
+  const lines: object[] = [user(`Fix the login bug. Use ANTHROPIC_API_KEY=${ANTHROPIC_KEY} for the integration test.`, 0)];
+  let t = 1;
+  let read = 0;
+  for (let i = 0; i < 12; i++) {
+    const file = `src/auth/module${i}.ts`;
+    lines.push(assistant(`msg_m${i}`, [{ type: 'text', text: `Reading ${file}.` }, { type: 'tool_use', id: `tu_r${i}`, name: 'Read', input: { file_path: file } }], usage(40, read, 300, 20), t++));
+    read += 340;
+    const body = `export function check${i}(user: User) {\n  return verify(user.token, '${i === 3 ? AWS_KEY : 'no-secret-here'}');\n}\n`.repeat(6);
+    lines.push(user([{ type: 'tool_result', tool_use_id: `tu_r${i}`, content: body }], t++));
+    if (i === 5) {
+      lines.push(assistant('msg_task', [{ type: 'tool_use', id: 'tu_task', name: 'Task', input: { prompt: 'find where sessions expire' } }], usage(30, read, 100, 15), t++));
+      read += 130;
+      lines.push(user('find where sessions expire', t++, side));
+      lines.push(assistant('msg_s1', [{ type: 'tool_use', id: 'tu_g', name: 'Grep', input: { pattern: 'expire' } }], usage(500, 0, 800, 10), t++, side));
+      lines.push(user([{ type: 'tool_result', tool_use_id: 'tu_g', content: `src/auth/session.ts:12: const GH=${GITHUB_TOKEN}; expire(60)` }], t++, side));
+      lines.push(assistant('msg_s2', [{ type: 'text', text: 'Sessions expire in src/auth/session.ts line 12.' }], usage(60, 800, 0, 12), t++, side));
+      lines.push(user([{ type: 'tool_result', tool_use_id: 'tu_task', content: 'Sessions expire in src/auth/session.ts line 12.' }], t++));
+    }
+  }
+  lines.push(assistant('msg_end', [{ type: 'text', text: 'Fixed: the token check now runs before expiry.' }], usage(25, read, 50, 30), t++));
+  return lines.map((l) => JSON.stringify(l));
+}
+
+describe('[live-agents] an attached session in the agent tree, inspector, diff and charts', () => {
+  const tmp = tempDir('strata-live-agents-');
+  const catalogPath = join(tmp.dir, 'catalog.sqlite');
+  const file = join(tmp.dir, 'session.jsonl');
+  const lines = madeUpSession();
+  const text = `${lines.join('\n')}\n`;
+  let host: Host;
+  let conn: ReturnType<Host['connect']>;
+  const events: StrataEvent[] = [];
+  const value = async <T,>(name: string, args: unknown): Promise<T> => {
+    const envelope = await conn.call(name, args);
+    if (!envelope.ok) throw new Error(`${name}: ${envelope.error.code}: ${envelope.error.message}`);
+    return envelope.value as T;
+  };
+  const refusal = async (name: string, args: unknown) => {
+    const envelope = await conn.call(name, args);
+    return envelope.ok ? undefined : envelope.error;
+  };
+
+  beforeAll(async () => {
+    host = Host.open({ catalogPath, workspaceName: 'live', version: '1', tokenizer: quarterTokenizer, sessionRoots: {} });
+    conn = host.connect((e) => events.push(e));
+    await conn.call('subscribe', { events: ['session.updated', 'session.detached', 'agent.updated'] });
+    writeFileSync(file, '');
+    await value('attachSession', { path: file, budget: 4_000 });
+    // Written line by line, the last line in two halves, as an agent writes it.
+    for (const line of lines.slice(0, -1)) {
+      appendFileSync(file, `${line}\n`);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    const last = lines.at(-1) as string;
+    appendFileSync(file, last.slice(0, 40));
+    await new Promise((r) => setTimeout(r, 150));
+    appendFileSync(file, `${last.slice(40)}\n`);
+    const whole = recordedTruth(importTraceText(text, file).events);
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      await host.liveSessions.idle();
+      const d = await value<LiveSessionDetailDto>('getSession', { sessionId: 'ses-1' });
+      if ((d.session.real.steps === whole.steps && d.session.shadow?.replayedEvents === d.session.events) || Date.now() > deadline) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }, 90_000);
+
+  afterAll(() => {
+    host.close();
+    tmp.remove();
+  });
+
+  it('[live-agents] the session and its subagent are agents of the tree, announced as they change', async () => {
+    const { agents } = await value<{ agents: AgentDto[] }>('listAgents', {});
+    const main = agents.find((a) => a.agentId === 'ses-1');
+    const sub = agents.find((a) => a.agentId === 'ses-1/explorer');
+    const threads = subagentThreads(importTraceText(text, file).events);
+    const whole = recordedTruth(importTraceText(text, file).events);
+    expect(main).toMatchObject({ parent: null, role: 'primary', sessionId: 'ses-1', model: 'claude-made-up-1', budget: 4_000, status: 'running', cacheHitRate: whole.hitRate });
+    expect(main?.usage).toEqual({ input: whole.input, cacheRead: whole.cacheRead, cacheWrite: whole.cacheWrite, output: whole.output });
+    expect(main?.tokens).toBe(whole.perStep.at(-1)?.prompt);
+    const subTruth = recordedTruth(threads[0]!.events);
+    expect(sub).toMatchObject({ parent: 'ses-1', role: 'worker', sessionId: 'ses-1', task: 'find where sessions expire', status: 'done', cacheHitRate: subTruth.hitRate });
+    expect(subTruth.steps).toBe(2);
+    const detail = await value<AgentDetailDto>('getAgent', { agentId: 'ses-1' });
+    expect(detail.children).toEqual(['ses-1/explorer']);
+    const announced = events.filter((e): e is Extract<StrataEvent, { name: 'agent.updated' }> => e.name === 'agent.updated');
+    expect(announced.some((e) => e.payload.agent.agentId === 'ses-1/explorer')).toBe(true);
+    const mains = announced.filter((e) => e.payload.agent.agentId === 'ses-1').map((e) => e.payload.agent);
+    // Live: the tree saw the session grow, each announcement a new revision.
+    expect(mains.length).toBeGreaterThan(1);
+    expect(mains.map((a) => a.revision)).toEqual([...mains.map((a) => a.revision)].sort((x, y) => x - y));
+    expect(new Set(mains.map((a) => a.revision)).size).toBe(mains.length);
+    expect(mains.at(-1)).toEqual(main);
+  });
+
+  it('[live-agents] the inspector, the generation diff and the charts serve the shadow engine and the recorded calls', async () => {
+    const { session } = await value<LiveSessionDetailDto>('getSession', { sessionId: 'ses-1' });
+    const { generations } = await value<{ generations: GenerationSummaryDto[] }>('listGenerations', { agentId: 'ses-1' });
+    expect(generations.length).toBe(session.shadow?.generation);
+    const current = await value<GenerationDto>('getGeneration', { agentId: 'ses-1' });
+    expect(current).toMatchObject({ agentId: 'ses-1', number: generations.at(-1)?.number, strategy: 'variable', budget: 4_000 });
+    expect(current.included.length).toBeGreaterThan(0);
+    expect(current.included.every((e) => e.item.id.startsWith('ses-1#') && e.item.provenance.agentId === 'ses-1')).toBe(true);
+    expect(current.prompt?.L2).toContain('src/auth/module11.ts');
+    const diff = await value<GenerationDiffDto>('diffGenerations', { agentId: 'ses-1', from: generations[0]!.number, to: current.number });
+    expect(diff).toMatchObject({ agentId: 'ses-1', from: generations[0]!.number, to: current.number });
+    expect(diff.added.length + diff.kept.length).toBe(current.included.length);
+    const subGen = await value<GenerationDto>('getGeneration', { agentId: 'ses-1/explorer' });
+    expect(subGen.included.some((e) => e.item.content.includes('src/auth/session.ts'))).toBe(true);
+
+    const whole = recordedTruth(importTraceText(text, file).events);
+    const usage = await value<UsageDto>('getUsage', { agentId: 'ses-1' });
+    expect(usage.calls.map((c) => c.usage)).toEqual(whole.perStep.map((s) => ({ input: s.input, cacheRead: s.cacheRead, cacheWrite: s.cacheWrite, output: s.output })));
+    expect(usage.calls.every((c) => c.modeled === false && c.prefixReuse === null && c.agentId === 'ses-1')).toBe(true);
+    expect(usage.calls.map((c) => c.at)).toEqual(whole.perStep.map((s) => s.at));
+    expect(usage.totals).toMatchObject({ calls: whole.callsWithUsage, hitRate: whole.hitRate });
+    expect((await value<UsageDto>('getUsage', { agentId: 'ses-1', limit: 3 })).calls.map((c) => c.turn)).toEqual([whole.perStep.length - 2, whole.perStep.length - 1, whole.perStep.length]);
+  });
+
+  it('[live-agents] a session is read-only: changes to its agents and items are refused, nothing reaches the catalog, its file is untouched', async () => {
+    const current = await value<GenerationDto>('getGeneration', { agentId: 'ses-1' });
+    const itemId = current.included[0]!.item.id;
+    for (const [name, args] of [
+      ['pin', { itemId }],
+      ['unpin', { itemId }],
+      ['verify', { itemId }],
+      ['promote', { itemId, target: 'pool' }],
+      ['remove', { itemId }],
+      ['promoteToMemory', { itemId }],
+      ['rebuild', { agentId: 'ses-1' }],
+      ['refresh', { agentId: 'ses-1/explorer' }],
+      ['controlAgent', { agentId: 'ses-1', action: 'pause' }],
+    ] as const) {
+      expect(await refusal(name, args), name).toMatchObject({ code: 'conflict', message: expect.stringContaining('read-only') });
+    }
+    expect(await refusal('getConversation', { agentId: 'ses-1' })).toMatchObject({ code: 'not_found', message: expect.stringContaining('attached session') });
+    expect(await refusal('getGeneration', { agentId: 'ses-1', number: 99 })).toMatchObject({ code: 'not_found' });
+    expect(await refusal('getAgent', { agentId: 'ses-1/nobody' })).toMatchObject({ code: 'not_found' });
+    expect(readFileSync(file, 'utf8')).toBe(text);
+  });
+
+  it('[mask-secrets] no secret of the session leaves the host or reaches the catalog; the views see it masked', async () => {
+    const seen = JSON.stringify([
+      await value('listAgents', {}),
+      await value('getAgent', { agentId: 'ses-1' }),
+      await value('listAttached', {}),
+      await value('getSession', { sessionId: 'ses-1' }),
+      await value('getGeneration', { agentId: 'ses-1', number: 1 }),
+      await value('getGeneration', { agentId: 'ses-1' }),
+      await value('getGeneration', { agentId: 'ses-1/explorer' }),
+      await value('diffGenerations', { agentId: 'ses-1', from: 1, to: (await value<GenerationDto>('getGeneration', { agentId: 'ses-1' })).number }),
+      events,
+    ]);
+    // The session's content is there (masked), so the absence of the secrets means something.
+    expect(seen).toContain('Fix the login bug');
+    expect(seen).toContain('[secret masked');
+    expect(seen).toContain('src/auth/session.ts:12');
+    for (const secret of SECRETS) expect(seen).not.toContain(secret);
+    for (const f of [catalogPath, `${catalogPath}-wal`]) {
+      if (!existsSync(f)) continue;
+      const bytes = readFileSync(f).toString('latin1');
+      for (const secret of SECRETS) expect(bytes).not.toContain(secret);
+      expect(bytes).not.toContain('Fix the login bug');
+    }
+  });
+
+  it('[live-agents] detaching removes the session\'s agents from the tree', async () => {
+    await value('detachSession', { sessionId: 'ses-1' });
+    expect(events.at(-1)).toEqual({ name: 'session.detached', payload: { sessionId: 'ses-1' } });
+    const { agents } = await value<{ agents: AgentDto[] }>('listAgents', {});
+    expect(agents.some((a) => a.sessionId !== undefined)).toBe(false);
+    expect(await refusal('getGeneration', { agentId: 'ses-1' })).toMatchObject({ code: 'not_found' });
+  });
+});
