@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { basename, resolve } from 'node:path';
 import { MAX_TRACE_CONTENT_BYTES, StrataError, type TraceDto } from '../contract';
 import type { Catalog } from '../catalog/Catalog';
+import { maskDeep } from '../privacy/maskSecrets';
 import { importTraceText } from '../traces/importTrace';
 import { readTraceFile } from '../traces/readTraceFile';
 import { traceCounts } from '../traces/traceCounts';
@@ -61,6 +62,7 @@ function importTraceBytes(catalog: Catalog, o: { bytes: Buffer; name: string; so
     importedAt: new Date(now).toISOString(),
     ...counts,
   };
-  catalog.insertTrace(trace, imported.events);
+  // A recorded session holds whatever went through the agent, keys included: the catalog keeps its events masked (`[mask-secrets]`).
+  catalog.insertTrace(trace, maskDeep(imported.events));
   return { trace, alreadyImported: false };
 }

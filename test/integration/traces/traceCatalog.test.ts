@@ -83,6 +83,21 @@ describe('imported traces in the workspace catalog', () => {
     expect(catalog.traceEvents('tr_nope')).toBeUndefined();
   });
 
+  it('[trace-catalog] [mask-secrets] the stored events are masked: a key in the session never reaches the catalog', () => {
+    const key = 'sk-proj-Qw8Er7Ty6Ui5Op4As3Df2Gh1Jk0LzXcVbNm';
+    const file = writeSyntheticTrace(tmp.dir, 'keyed.json', ` The key is OPENAI_API_KEY=${key}`);
+    const { trace } = importTraceIntoCatalog(catalog, file, T0);
+    const stored = catalog.traceEvents(trace.id) ?? [];
+    const input = stored.find((e) => e.type === 'user_input');
+    expect(input).toMatchObject({ text: expect.stringContaining('Fix the off-by-one in src/range.ts and run the tests. The key is OPENAI_API_KEY=[secret masked: ') });
+    // Everything else is as imported.
+    expect(stored.length).toBe(importTraceFile(file).events.length);
+    expect(stored.filter((e) => e.type !== 'user_input')).toEqual(importTraceFile(file).events.filter((e) => e.type !== 'user_input'));
+    catalog.close();
+    for (const f of [path, `${path}-wal`]) if (existsSync(f)) expect(readFileSync(f).toString('latin1')).not.toContain(key);
+    catalog = Catalog.open(path);
+  });
+
   it('[trace-catalog] lists traces newest first', () => {
     const first = importTraceIntoCatalog(catalog, writeSyntheticTrace(tmp.dir, 'a.json', ' (a)'), T0).trace;
     const second = importTraceIntoCatalog(catalog, writeSyntheticTrace(tmp.dir, 'b.json', ' (b)'), T0 + 1000).trace;
