@@ -65,6 +65,9 @@ export class LiveSession {
   private task = '';
   private subagents: LiveSubagent[] = [];
   private lastLineAt: number | null = null;
+  /** Times the file started over (truncated or rotated), and the last one's kind and time. */
+  private resets = 0;
+  private lastReset: string | null = null;
   private importError: string | null = null;
   private shadow: ReplayResult | null = null;
   private shadowEvents = 0;
@@ -92,14 +95,17 @@ export class LiveSession {
           this.version++;
           this.schedule();
         },
-        reset: () => {
+        reset: (why) => {
           this.lines = [];
           this.version++;
+          this.resets++;
+          this.lastReset = `${why} at ${new Date().toISOString().slice(11, 19)} UTC`;
           this.schedule();
         },
         status: (status, message) => {
           this.status = status;
-          this.message = message;
+          // A truncation or rotation is over by the next read; the message keeps saying it happened.
+          this.message = status === 'following' && this.lastReset ? `${message} It started over ${this.resets === 1 ? 'once' : `${this.resets} times`} (last: ${this.lastReset}).` : message;
           this.schedule();
         },
       },

@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, renameSync, truncateSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { importTraceText } from '../../../engine/traces/importTrace';
@@ -69,7 +69,32 @@ describe.skipIf(!have)('[live-attach] an attached session converges to the one-s
     expect(final.shadowEvents).toBe(whole.events.length);
     // It was live: earlier snapshots showed fewer steps than the end.
     expect(updates.some((u) => u.real.steps > 0 && u.real.steps < whole.real.steps)).toBe(true);
-  });
+  }, 60_000);
+
+  it('[live-attach] a truncation mid-line starts over; the file written on from there converges to the whole file\'s figures', async () => {
+    const text = readFileSync(claudeTrace, 'utf8');
+    const bytes = Buffer.from(text);
+    const file = join(tmp.dir, 'truncated.jsonl');
+    writeFileSync(file, bytes.subarray(0, 150_000));
+    const { session } = attach(file);
+    session.flush();
+    await session.idle();
+    const before = session.snapshot().real.steps;
+    expect(before).toBeGreaterThan(0);
+    // The agent's file is cut back to 40,000 bytes (inside a line), then written on to its end.
+    truncateSync(file, 40_000);
+    session.flush();
+    await session.idle();
+    expect(session.snapshot().real.steps).toBeLessThan(before);
+    expect(session.snapshot().message).toMatch(/started over once \(last: truncated at \d\d:\d\d:\d\d UTC\)/);
+    await writeSlowly(file, bytes.subarray(40_000));
+    session.flush();
+    await session.idle();
+    const whole = oneShot(text, file);
+    expect(session.snapshot().status).toBe('following');
+    expect(session.snapshot().real).toEqual(whole.real);
+    expect(session.snapshot().shadow).toEqual(whole.shadow);
+  }, 60_000);
 
   it('[live-attach] a rotation to another session starts over and converges to the new file; a malformed line is an error status', async () => {
     const file = join(tmp.dir, 'rotating.jsonl');
@@ -98,5 +123,5 @@ describe.skipIf(!have)('[live-attach] an attached session converges to the one-s
     expect(broken.message).toContain(file);
     // The last good figures stay.
     expect(broken.real).toEqual(whole.real);
-  });
+  }, 60_000);
 });
