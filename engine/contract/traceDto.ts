@@ -61,6 +61,8 @@ export const LiveFiguresSchema = z.object({
 /** An attached live session (`attachSession`): its file's state and the figures so far. */
 export const LiveSessionDtoSchema = z.object({
   sessionId: z.string(),
+  /** Increases with every change of the session's figures or state, so a view can drop an older answer than an event it applied. */
+  revision: z.number().int().nonnegative(),
   path: z.string(),
   strategy: z.string(),
   budget: z.number().int().positive(),
@@ -80,6 +82,8 @@ export const LiveSessionDtoSchema = z.object({
     refreshes: z.number().int().nonnegative(),
     /** Events the replay covered (it trails `events` while one runs). */
     replayedEvents: z.number().int().nonnegative(),
+    /** The provider cache model that priced the replay (the recording agent's provider). */
+    provider: z.enum(['openai', 'anthropic']),
   }).nullable(),
   shadowError: z.string().nullable(),
 });

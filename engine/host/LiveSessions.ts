@@ -60,6 +60,8 @@ interface Attached {
   pending: ReturnType<typeof setTimeout> | undefined;
   /** The subagents' replays that came with the main one now in `last.shadow`. */
   subShadows: Record<string, ReplayResult>;
+  /** Bumped with every snapshot (`LiveSessionDto.revision`). */
+  revision: number;
   /** Per agent of the session: its latest figures (JSON) with their revision, and the revision last sent in `agent.updated`. */
   revs: Map<string, { key: string; revision: number; updatedAt: string }>;
   emitted: Map<string, number>;
@@ -122,7 +124,7 @@ export class LiveSessions {
     const strategy = args.strategy ?? 'variable';
     const budget = args.budget ?? DEFAULT_ATTACH_BUDGET;
     const replay = this.o.replay ?? ((events, o) => this.replayInWorker(events, o));
-    const attached: Attached = { id, strategy, budget, live: undefined as unknown as LiveSession, last: undefined as unknown as LiveSessionSnapshot, sentAt: 0, pending: undefined, subShadows: {}, revs: new Map(), emitted: new Map() };
+    const attached: Attached = { id, strategy, budget, live: undefined as unknown as LiveSession, last: undefined as unknown as LiveSessionSnapshot, sentAt: 0, pending: undefined, subShadows: {}, revs: new Map(), emitted: new Map(), revision: 0 };
     attached.live = new LiveSession(path, {
       replay: async (events) => {
         const r = await replay(events, { path, strategy, budget });
@@ -132,6 +134,7 @@ export class LiveSessions {
       },
       onUpdate: (snapshot) => {
         attached.last = snapshot;
+        attached.revision++;
         this.announce(attached);
       },
       throttleMs: this.o.throttleMs,
@@ -380,9 +383,11 @@ export class LiveSessions {
 
   private toDto(a: Attached): LiveSessionDto {
     const s = a.last;
-    const t = s.shadow?.totals;
+    const shadow = s.shadow;
+    const t = shadow?.totals;
     return {
       sessionId: a.id,
+      revision: a.revision,
       path: a.live.path,
       strategy: a.strategy,
       budget: a.budget,
@@ -392,7 +397,7 @@ export class LiveSessions {
       events: s.events,
       model: s.real.model ?? null,
       real: { steps: s.real.steps, promptTokens: s.real.promptTokens, input: s.real.input, cacheRead: s.real.cacheRead, cacheWrite: s.real.cacheWrite, output: s.real.output, hitRate: s.real.hitRate },
-      shadow: t
+      shadow: shadow && t
         ? {
             steps: t.steps,
             promptTokens: t.promptTokens,
@@ -406,6 +411,7 @@ export class LiveSessions {
             generation: t.generations,
             refreshes: t.refreshes,
             replayedEvents: s.shadowEvents,
+            provider: shadow.provider,
           }
         : null,
       shadowError: s.shadowError === null ? null : maskSecrets(s.shadowError),

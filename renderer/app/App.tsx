@@ -1,5 +1,6 @@
 import { AgentView } from '../views/agent/AgentView';
 import { AgentTree } from '../views/AgentTree';
+import { AttachSessions } from '../views/attach/AttachSessions';
 import { ChartsView } from '../views/ChartsView';
 import { EventsView } from '../views/EventsView';
 import { LogStrip } from '../views/LogStrip';
@@ -24,7 +25,7 @@ const MAIN_VIEWS: Record<ViewName, () => React.ReactNode> = {
   events: () => <EventsView />,
 };
 
-/** The control room shell: header, agent tree on the left, the selected agent, the event log. */
+/** The control room shell: header, attached sessions and the agent tree on the left, the selected agent, the event log. */
 export function App() {
   const error = useStrata((s) => s.connection.error);
   const view = useStrata((s) => s.ui.view);
@@ -37,6 +38,7 @@ export function App() {
         </div>
       )}
       <aside className="rail">
+        <AttachSessions />
         <AgentTree />
       </aside>
       <main className="main">

@@ -4,13 +4,15 @@ import { AGENT_VIEW_EVENTS, createAgentViewController, type AgentViewController 
 import { compareMemoryEvents, createCompareMemoryController, type CompareMemoryController } from './compareMemoryController';
 import { EVENT_LOG_EVENTS, USAGE_EVENTS } from '../store/usageActions';
 import { createEventQueue } from './eventQueue';
+import { createSessionsController, type SessionsController } from './sessionsController';
+import { SESSION_EVENTS } from '../store/sessionsActions';
 
 /**
  * The service layer between the api and the store: views call these, never the transport.
  * Subscribe first, then list, so no change falls between the snapshot and the live events
  * (the agents slice drops anything older than what it holds).
  */
-export interface Controller extends AgentViewController, CompareMemoryController {
+export interface Controller extends AgentViewController, CompareMemoryController, SessionsController {
   /** Subscribe to host events and load the workspace; call again after a reconnect. */
   sync(): Promise<void>;
   select(agentId: string | null): Promise<void>;
@@ -29,6 +31,7 @@ export function createController(api: StrataApi, store: StrataStore): Controller
 
   const agentView = createAgentViewController(api, store);
   const { onEvent: compareMemoryOnEvent, resync: compareMemoryResync, ...compareMemory } = createCompareMemoryController(api, store);
+  const { onEvent: sessionsOnEvent, resync: sessionsResync, ...sessions } = createSessionsController(api, store);
   // One store change per drawn frame, at most 20 a second, however many events arrived; the
   // controllers' own reactions (reloads) follow in the same order, after the store holds every event.
   const enqueue = createEventQueue((events) => {
@@ -36,17 +39,20 @@ export function createController(api: StrataApi, store: StrataStore): Controller
     for (const event of events) {
       agentView.onEvent(event);
       compareMemoryOnEvent(event);
+      sessionsOnEvent(event);
     }
   });
 
   return {
     ...agentView,
     ...compareMemory,
+    ...sessions,
     async sync() {
       try {
         // Views share events (run.changed, memory.changed…): subscribe to each once.
-        await api.subscribe([...new Set(['agent.updated', 'log', 'app.command', ...USAGE_EVENTS, ...EVENT_LOG_EVENTS, ...AGENT_VIEW_EVENTS, ...compareMemoryEvents] as const)], enqueue);
+        await api.subscribe([...new Set(['agent.updated', 'log', 'app.command', ...USAGE_EVENTS, ...EVENT_LOG_EVENTS, ...AGENT_VIEW_EVENTS, ...compareMemoryEvents, ...SESSION_EVENTS] as const)], enqueue);
         compareMemoryResync();
+        sessionsResync();
         const [health, list] = await Promise.all([api.health({}), api.listAgents({})]);
         dispatch({ type: 'connection.health', health });
         dispatch({ type: 'agents.snapshot', agents: list.agents });

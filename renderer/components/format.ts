@@ -25,3 +25,13 @@ const logTime = localTimeFormat({ hour12: false });
 
 /** Local time of day for a log line. */
 export const timeOfDay = (iso: string): string => logTime(new Date(iso));
+
+/** File size for a person: 980 B, 12 KB, 3.4 MB (binary units). */
+export function fileSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+/** The last part of a host path, whichever separator the host's system uses. */
+export const baseName = (path: string): string => path.split(/[\\/]/).pop() || path;

@@ -5,6 +5,7 @@ import type { ViewName } from './uiSlice';
 import type { AgentViewAction } from './agentViewActions';
 import type { UsageAction } from './usageActions';
 import type { CompareMemoryAction } from './compareMemoryActions';
+import type { SessionsAction } from './sessionsActions';
 
 /** Everything that can change the store: host events, snapshots from commands, and UI intents. */
 export type Action =
@@ -24,4 +25,5 @@ export type Action =
   | { type: 'connection.error'; message: string }
   | AgentViewAction
   | UsageAction
-  | CompareMemoryAction;
+  | CompareMemoryAction
+  | SessionsAction;

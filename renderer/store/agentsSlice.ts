@@ -13,7 +13,8 @@ const isNewer = (incoming: AgentDto, known: AgentDto | undefined) => !known || i
 
 /**
  * Agents by id. An update older than what the slice holds (lower `revision`) is ignored, so a
- * snapshot that crossed a live event on the wire never rolls an agent back.
+ * snapshot that crossed a live event on the wire never rolls an agent back. The host sends no
+ * removal per agent when a session is detached: `session.detached` drops all of that session's agents.
  */
 export function reduceAgents(state: AgentsState, action: Action): AgentsState {
   switch (action.type) {
@@ -25,7 +26,9 @@ export function reduceAgents(state: AgentsState, action: Action): AgentsState {
     case 'agent.detail':
       return upsert(state, action.detail.agent);
     case 'event':
-      return action.event.name === 'agent.updated' ? upsert(state, action.event.payload.agent) : state;
+      if (action.event.name === 'agent.updated') return upsert(state, action.event.payload.agent);
+      if (action.event.name === 'session.detached') return dropSession(state, action.event.payload.sessionId);
+      return state;
     default:
       return state;
   }
@@ -38,4 +41,13 @@ function upsert(state: AgentsState, agent: AgentDto): AgentsState {
     byId: { ...state.byId, [agent.agentId]: agent },
     order: known ? state.order : [...state.order, agent.agentId],
   };
+}
+
+/** The state without the agents of session `sessionId` (the same state when it had none). */
+export function dropSession(state: AgentsState, sessionId: string): AgentsState {
+  const gone = new Set(state.order.filter((id) => state.byId[id]?.sessionId === sessionId));
+  if (gone.size === 0) return state;
+  const byId: Record<string, AgentDto> = {};
+  for (const [id, a] of Object.entries(state.byId)) if (!gone.has(id)) byId[id] = a;
+  return { byId, order: state.order.filter((id) => !gone.has(id)) };
 }

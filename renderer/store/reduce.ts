@@ -12,6 +12,7 @@ import { type TracesState, reduceTraces, tracesInitialState } from './tracesSlic
 import { type ComparisonsState, comparisonsInitialState, reduceComparisons } from './comparisonsSlice';
 import { type MemoryState, memoryInitialState, reduceMemory } from './memorySlice';
 import { type SkillsState, reduceSkills, skillsInitialState } from './skillsSlice';
+import { type SessionsState, reduceSessions, sessionsInitialState } from './sessionsSlice';
 
 export interface RootState {
   agents: AgentsState;
@@ -27,6 +28,7 @@ export interface RootState {
   comparisons: ComparisonsState;
   memory: MemoryState;
   skills: SkillsState;
+  sessions: SessionsState;
 }
 
 export const initialRootState: RootState = {
@@ -43,6 +45,7 @@ export const initialRootState: RootState = {
   comparisons: comparisonsInitialState,
   memory: memoryInitialState,
   skills: skillsInitialState,
+  sessions: sessionsInitialState,
 };
 
 /** The one pure reducer: every slice sees every action; untouched slices keep their identity. */
@@ -62,6 +65,22 @@ export function reduce(state: RootState, action: Action): RootState {
     comparisons: reduceComparisons(state.comparisons, action),
     memory: reduceMemory(state.memory, action),
     skills: reduceSkills(state.skills, action),
+    sessions: reduceSessions(state.sessions, action),
   };
-  return (Object.keys(next) as (keyof RootState)[]).every((k) => next[k] === state[k]) ? state : next;
+  const reduced = (Object.keys(next) as (keyof RootState)[]).every((k) => next[k] === state[k]) ? state : next;
+  // Every slice forgets what it held of the selected agent, as when the operator deselects.
+  return selectsDetachedAgent(state, action) ? reduce(reduced, { type: 'agent.select', agentId: null }) : reduced;
+}
+
+/**
+ * True when `action` detaches the session the selected agent belongs to: its agents leave the tree
+ * (the agents slice drops them), so the selection goes with them. Checked against the state before
+ * the action, while the agent is still known; the session's main agent id is its session id, which
+ * also covers a main agent selected before its first `agent.updated` arrived.
+ */
+function selectsDetachedAgent(state: RootState, action: Action): boolean {
+  if (action.type !== 'event' || action.event.name !== 'session.detached') return false;
+  const selected = state.ui.selectedAgentId;
+  const { sessionId } = action.event.payload;
+  return selected !== null && (selected === sessionId || state.agents.byId[selected]?.sessionId === sessionId);
 }

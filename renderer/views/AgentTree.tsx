@@ -202,7 +202,7 @@ const TreeItem = memo(function TreeItem(p: TreeItemProps) {
       aria-level={depth + 1}
       aria-selected={p.selected}
       aria-expanded={hasChildren ? !collapsed : undefined}
-      aria-label={`${agent.agentId}, ${agent.role}, ${agent.status}, generation ${agent.generation}`}
+      aria-label={`${agent.agentId}, ${agent.role}, ${agent.status}, generation ${agent.generation}${agent.sessionId ? `, live session ${agent.sessionId}, read-only` : ''}`}
       data-agent-id={agent.agentId}
       data-status={agent.status}
       tabIndex={p.active ? 0 : -1}
@@ -223,7 +223,16 @@ const TreeItem = memo(function TreeItem(p: TreeItemProps) {
       </button>
       <button className="tree__select" tabIndex={-1} onClick={() => p.onSelect(agent.agentId)} title={agent.task}>
         <span className="tree__line">
-          <span className="tree__id">{agent.agentId}</span>
+          {agent.sessionId ? (
+            <span className="tree__id">
+              <span className="tree__live" title={`Agent of attached session ${agent.sessionId}: watched, read-only`}>
+                live
+              </span>
+              <span>{agent.agentId}</span>
+            </span>
+          ) : (
+            <span className="tree__id">{agent.agentId}</span>
+          )}
           <span className="tree__role">{agent.role}</span>
           <StatusBadge status={agent.status} />
           <span className="tree__gen" title="generation">

@@ -1,11 +1,14 @@
 import { useRef, useState, type KeyboardEvent } from 'react';
 import { useStrata } from '../../app/StoreContext';
+import { selectSelectedSessionId } from '../../store/sessionsSelectors';
 import { AgentPane } from '../AgentPane';
+import { SessionCompare } from '../attach/SessionCompare';
 import { AgentControls } from './AgentControls';
 import { ContextInspector } from './ContextInspector';
 import { GenerationDiff } from './GenerationDiff';
 import { GenerationTimeline } from './GenerationTimeline';
 import { PromptView } from './PromptView';
+import { ReadOnlyNote } from './ReadOnlyNote';
 import { RunBar } from './RunBar';
 import '../agent.css';
 
@@ -17,9 +20,14 @@ const TABS = [
 ] as const;
 type TabId = (typeof TABS)[number]['id'];
 
-/** The agent view: the run bar, the selected agent with its controls, and its generations. */
+/**
+ * The agent view: the run bar, the selected agent with its controls, and its generations. An agent
+ * of an attached session is watched, not driven: a read-only note replaces the run bar and the
+ * agent's controls, and its session's "Real vs Strata" sits above the inspector.
+ */
 export function AgentView() {
   const agentId = useStrata((s) => s.ui.selectedAgentId);
+  const sessionId = useStrata(selectSelectedSessionId);
   const [tab, setTab] = useState<TabId>('context');
   const refs = useRef<(HTMLButtonElement | null)[]>([]);
   const onKey = (e: KeyboardEvent, i: number) => {
@@ -32,11 +40,12 @@ export function AgentView() {
   };
   return (
     <div className="agent-view">
-      <RunBar />
+      {sessionId ? <ReadOnlyNote sessionId={sessionId} /> : <RunBar />}
       <AgentPane
-        actions={agentId ? <AgentControls agentId={agentId} /> : null}
+        actions={agentId && !sessionId ? <AgentControls agentId={agentId} /> : null}
         inspector={
           <>
+        {sessionId && <SessionCompare sessionId={sessionId} />}
         <div className="subtabs" role="tablist" aria-label="Agent inspector">
           {TABS.map((t, i) => (
             <button

@@ -5,6 +5,7 @@ import { tokens } from '../../components/format';
 import { includedByLayer, LAYERS, selectGenerationDetail, selectGenerationList, selectGenerationNumbers, selectRemovedItems, selectViewedNumber } from '../../store/agentViewSelectors';
 import { type ControlOutcome, itemKey } from '../../store/controlsSlice';
 import type { RootState } from '../../store/reduce';
+import { selectSelectedSessionId } from '../../store/sessionsSelectors';
 import { CompositionChart } from './CompositionChart';
 import { ItemControls } from './ItemControls';
 import { LayerBar } from './LayerBar';
@@ -70,6 +71,8 @@ function GenerationSummary({ g }: { g: GenerationDto }) {
 }
 
 const selectOutcomes = (s: RootState): Record<string, ControlOutcome> => s.controls.byKey;
+/** The selected agent belongs to an attached session: its items are watched, never changed. */
+const selectReadOnly = (s: RootState): boolean => selectSelectedSessionId(s) !== null;
 
 /**
  * Memoized on the generation: the selected agent's generation reloads every turn, and its load
@@ -79,6 +82,7 @@ const selectOutcomes = (s: RootState): Record<string, ControlOutcome> => s.contr
 const GenerationBody = memo(function GenerationBody({ g }: { g: GenerationDto }) {
   const removed = useStrata(selectRemovedItems);
   const outcomes = useStrata(selectOutcomes);
+  const readOnly = useStrata(selectReadOnly);
   const byLayer = includedByLayer(g);
   const titleOf = new Map(g.included.map((e) => [e.item.id, e.item.title || e.item.id]));
   return (
@@ -107,7 +111,7 @@ const GenerationBody = memo(function GenerationBody({ g }: { g: GenerationDto })
             </h4>
             <ul className="items" aria-label={`Included in ${layer}`}>
               {byLayer[layer].map((e) => (
-                <IncludedRow key={e.item.id} e={e} removed={Boolean(removed[e.item.id])} outcome={outcomes[itemKey(e.item.id)]} />
+                <IncludedRow key={e.item.id} e={e} removed={Boolean(removed[e.item.id])} outcome={outcomes[itemKey(e.item.id)]} readOnly={readOnly} />
               ))}
             </ul>
           </div>
@@ -122,7 +126,7 @@ const GenerationBody = memo(function GenerationBody({ g }: { g: GenerationDto })
       ) : (
         <ul className="items" aria-label="Dropped">
           {g.dropped.map((d) => (
-            <DroppedRow key={d.item.id} d={d} removed={Boolean(removed[d.item.id])} outcome={outcomes[itemKey(d.item.id)]} />
+            <DroppedRow key={d.item.id} d={d} removed={Boolean(removed[d.item.id])} outcome={outcomes[itemKey(d.item.id)]} readOnly={readOnly} />
           ))}
         </ul>
       )}
@@ -158,7 +162,7 @@ const GenerationBody = memo(function GenerationBody({ g }: { g: GenerationDto })
   );
 });
 
-const DroppedRow = memo(function DroppedRow({ d, removed, outcome }: { d: DroppedDto; removed: boolean; outcome: ControlOutcome | undefined }) {
+const DroppedRow = memo(function DroppedRow({ d, removed, outcome, readOnly }: { d: DroppedDto; removed: boolean; outcome: ControlOutcome | undefined; readOnly: boolean }) {
   return (
     <li className="item" data-item-id={d.item.id}>
       <div className="item__main">
@@ -166,7 +170,7 @@ const DroppedRow = memo(function DroppedRow({ d, removed, outcome }: { d: Droppe
         <span className={`tag tag--${d.item.class}`}>{d.item.class}</span>
         <span className="muted">{d.item.provenance.source}</span>
         <span className="item__num">{tokens(d.tokens)} tok</span>
-        <ItemControls item={d.item} removed={removed} pending={outcome?.status === 'pending'} />
+        {!readOnly && <ItemControls item={d.item} removed={removed} pending={outcome?.status === 'pending'} />}
       </div>
       <div className="item__why">reason: {d.reason}</div>
       <OutcomeLine outcome={outcome} className="item__outcome" />
@@ -174,7 +178,7 @@ const DroppedRow = memo(function DroppedRow({ d, removed, outcome }: { d: Droppe
   );
 });
 
-const IncludedRow = memo(function IncludedRow({ e, removed, outcome }: { e: IncludedDto; removed: boolean; outcome: ControlOutcome | undefined }) {
+const IncludedRow = memo(function IncludedRow({ e, removed, outcome, readOnly }: { e: IncludedDto; removed: boolean; outcome: ControlOutcome | undefined; readOnly: boolean }) {
   const item = e.item;
   return (
     <li className={`item${removed ? ' item--removed' : ''}`} data-item-id={item.id} data-layer={e.layer} data-pinned={item.pinned}>
@@ -193,7 +197,7 @@ const IncludedRow = memo(function IncludedRow({ e, removed, outcome }: { e: Incl
         <span className="item__num" title={`score (tier ${e.tier})`}>
           score {e.score.toFixed(2)}
         </span>
-        <ItemControls item={item} removed={removed} pending={outcome?.status === 'pending'} />
+        {!readOnly && <ItemControls item={item} removed={removed} pending={outcome?.status === 'pending'} />}
       </div>
       <div className="item__why">why: {e.why}</div>
       <div className="item__prov">{provenanceLine(item)}</div>

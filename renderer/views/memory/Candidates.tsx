@@ -1,5 +1,7 @@
 import { useEffect } from 'react';
 import { useController, useStrata } from '../../app/StoreContext';
+import { selectSelectedSessionId } from '../../store/sessionsSelectors';
+import { ReadOnlyNote } from '../agent/ReadOnlyNote';
 
 /** Items of an agent's current generation that could become project memory, each with "Promote to memory". */
 export function Candidates() {
@@ -9,6 +11,7 @@ export function Candidates() {
   const entries = useStrata((s) => s.memory.entries);
   const busy = useStrata((s) => s.memory.busy);
   const entryError = useStrata((s) => s.memory.entryError);
+  const sessionId = useStrata(selectSelectedSessionId);
 
   useEffect(() => {
     if (selected) void controller.loadCandidates(selected);
@@ -25,6 +28,7 @@ export function Candidates() {
         </button>
       </div>
       {!selected && <p className="empty">Select an agent in the tree to see its findings.</p>}
+      {sessionId && <ReadOnlyNote sessionId={sessionId} inline />}
       {candidates?.error && <p className="mem__muted">No generation to read: {candidates.error}</p>}
       {candidates && !candidates.error && candidates.items.length === 0 && <p className="empty">This agent’s context holds no finding or task state to promote.</p>}
       {candidates && candidates.items.length > 0 && (
@@ -37,7 +41,7 @@ export function Candidates() {
               </span>
               {promoted.has(item.id) ? (
                 <span className="mem__muted">in memory</span>
-              ) : (
+              ) : sessionId ? null : (
                 <button type="button" className="mem__btn mem__btn--small" disabled={Boolean(busy[item.id])} onClick={() => void controller.promoteCandidate(item.id)} aria-label={`Promote ${item.title} to memory`}>
                   Promote to memory
                 </button>

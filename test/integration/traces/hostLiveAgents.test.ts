@@ -86,6 +86,11 @@ describe('[live-agents] an attached session in the agent tree, inspector, diff a
 
   it('[live-agents] the inspector, the generation diff and the charts serve the shadow engine and the recorded calls', async () => {
     const { session } = await value<LiveSessionDetailDto>('getSession', { sessionId: 'ses-1' });
+    // A Claude model: priced with Anthropic's cache model; the revision counted every snapshot.
+    expect(session.shadow?.provider).toBe('anthropic');
+    const sessionUpdates = events.filter((e): e is Extract<StrataEvent, { name: 'session.updated' }> => e.name === 'session.updated').map((e) => e.payload.session.revision);
+    expect(sessionUpdates).toEqual([...sessionUpdates].sort((x, y) => x - y));
+    expect(session.revision).toBeGreaterThanOrEqual(sessionUpdates.at(-1) ?? 0);
     const { generations } = await value<{ generations: GenerationSummaryDto[] }>('listGenerations', { agentId: 'ses-1' });
     expect(generations.length).toBe(session.shadow?.generation);
     const current = await value<GenerationDto>('getGeneration', { agentId: 'ses-1' });

@@ -4,19 +4,20 @@ import { vi } from 'vitest';
 import type { Controller } from '../../../renderer/app/controller';
 import { agentViewSpies, type AgentViewSpies } from './agentViewSpies';
 import { compareMemorySpies, type CompareMemorySpies } from './compareMemorySpies';
+import { sessionsSpies, type SessionsSpies } from './sessionsSpies';
 import { ControllerContext, StoreContext } from '../../../renderer/app/StoreContext';
 import type { RootState } from '../../../renderer/store/reduce';
 import { createStrataStore, type StrataStore } from '../../../renderer/store/store';
 
 export interface Rendered extends RenderResult {
   store: StrataStore;
-  controller: { sync: ReturnType<typeof vi.fn<Controller['sync']>>; select: ReturnType<typeof vi.fn<Controller['select']>>; loadUsage: ReturnType<typeof vi.fn<Controller['loadUsage']>> } & AgentViewSpies & CompareMemorySpies;
+  controller: { sync: ReturnType<typeof vi.fn<Controller['sync']>>; select: ReturnType<typeof vi.fn<Controller['select']>>; loadUsage: ReturnType<typeof vi.fn<Controller['loadUsage']>> } & AgentViewSpies & CompareMemorySpies & SessionsSpies;
 }
 
 /** Render `ui` inside the app's providers, with a real store and a controller of spies. */
 export function renderWithStore(ui: ReactElement, initial?: RootState): Rendered {
   const store = createStrataStore(initial);
-  const controller = { sync: vi.fn<Controller['sync']>(async () => undefined), select: vi.fn<Controller['select']>(async () => undefined), loadUsage: vi.fn<Controller['loadUsage']>(async () => undefined), ...agentViewSpies(), ...compareMemorySpies() };
+  const controller = { sync: vi.fn<Controller['sync']>(async () => undefined), select: vi.fn<Controller['select']>(async () => undefined), loadUsage: vi.fn<Controller['loadUsage']>(async () => undefined), ...agentViewSpies(), ...compareMemorySpies(), ...sessionsSpies() };
   const result = render(
     <StoreContext.Provider value={store}>
       <ControllerContext.Provider value={controller}>{ui}</ControllerContext.Provider>

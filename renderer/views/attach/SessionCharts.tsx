@@ -1,0 +1,85 @@
+import { memo, type ReactElement } from 'react';
+import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { percent, tokens } from '../../components/format';
+import type { SessionStepRow } from '../../store/sessionFigures';
+import { ChartFrame } from '../compare/ChartFrame';
+
+/** The two series' names and colours; the recorded one solid, Strata's (modelled) dashed, as in the Charts view. */
+export interface SeriesNames {
+  real: string;
+  strata: string;
+}
+export const REAL_COLOR = 'var(--warn)';
+export const STRATA_COLOR = 'var(--accent)';
+
+const HEIGHT = 220;
+const axis = { stroke: 'var(--line)', tick: { fill: 'var(--muted)', fontSize: 11 } };
+const tooltip = {
+  contentStyle: { background: 'var(--panel-2)', border: '1px solid var(--line)', color: 'var(--text)', fontSize: 12 },
+  labelStyle: { color: 'var(--muted)' },
+  itemStyle: { color: 'var(--text)' },
+};
+const legendStyle = { color: 'var(--text)', fontSize: 12, paddingBottom: 4 };
+
+interface ChartSpec {
+  title: string;
+  file: string;
+  yLabel: string;
+  real: keyof SessionStepRow;
+  strata: keyof SessionStepRow;
+  rate: boolean;
+}
+
+const CHARTS: ChartSpec[] = [
+  { title: 'Cumulative prompt tokens', file: 'prompt-tokens', yLabel: 'prompt tokens', real: 'realPrompt', strata: 'strataPrompt', rate: false },
+  { title: 'Cumulative uncached input tokens', file: 'uncached-tokens', yLabel: 'uncached input', real: 'realUncached', strata: 'strataUncached', rate: false },
+  { title: 'Cache hit rate per step', file: 'hit-rate', yLabel: '% of prompt tokens', real: 'realHitRate', strata: 'strataHitRate', rate: true },
+];
+
+/**
+ * Recorded and Strata's figures per step, side by side: cumulative prompt tokens, cumulative
+ * uncached input, and the cache hit rate of each step. Memoized: redrawn when the session's series
+ * change, not when the view around it renders. `width` fixes the size (tests; no layout in jsdom).
+ */
+export const SessionCharts = memo(function SessionCharts({ sessionId, rows, names, width }: { sessionId: string; rows: SessionStepRow[]; names: SeriesNames; width?: number | undefined }) {
+  const legend = [
+    { label: names.real, color: REAL_COLOR },
+    { label: names.strata, color: STRATA_COLOR },
+  ];
+  return (
+    <div className="session-cmp__charts">
+      {CHARTS.map((c) => (
+        <ChartFrame key={c.file} title={c.title} fileName={`${sessionId}-${c.file}.png`} legend={legend}>
+          {sized(
+            width,
+            <LineChart data={rows} width={width} height={width ? HEIGHT : undefined} margin={{ top: 8, right: 16, bottom: 18, left: 8 }}>
+              <CartesianGrid stroke="var(--line)" strokeDasharray="3 3" />
+              <XAxis dataKey="step" type="number" domain={['dataMin', 'dataMax']} allowDecimals={false} {...axis} label={{ value: 'step', position: 'insideBottom', offset: -8, fill: 'var(--muted)', fontSize: 11 }} />
+              <YAxis
+                {...axis}
+                width={56}
+                domain={c.rate ? [0, 1] : [0, 'auto']}
+                tickFormatter={(v: number) => (c.rate ? percent(v) : tokens(v))}
+                label={{ value: c.yLabel, angle: -90, position: 'insideLeft', fill: 'var(--muted)', fontSize: 11, dy: 40 }}
+              />
+              <Tooltip {...tooltip} labelFormatter={(l) => `step ${l}`} formatter={(v) => (c.rate ? percent(Number(v)) : `${Number(v).toLocaleString('en-US')} tokens`)} />
+              {/* By data key (real… before strata…), so the recording comes first whatever the names. */}
+              <Legend verticalAlign="top" wrapperStyle={legendStyle} itemSorter="dataKey" />
+              <Line type="monotone" dataKey={c.real} name={names.real} stroke={REAL_COLOR} strokeWidth={2} dot={false} connectNulls isAnimationActive={false} />
+              <Line type="monotone" dataKey={c.strata} name={names.strata} stroke={STRATA_COLOR} strokeWidth={2} strokeDasharray="5 4" dot={false} connectNulls isAnimationActive={false} />
+            </LineChart>,
+          )}
+        </ChartFrame>
+      ))}
+    </div>
+  );
+});
+
+function sized(width: number | undefined, chart: ReactElement): ReactElement {
+  if (width) return chart;
+  return (
+    <ResponsiveContainer width="100%" height={HEIGHT} initialDimension={{ width: 480, height: HEIGHT }}>
+      {chart}
+    </ResponsiveContainer>
+  );
+}
