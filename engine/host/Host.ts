@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Envelope, StrataEvent } from '../contract';
 import { Catalog } from '../catalog/Catalog';
 import type { ConversationEvent } from '../conversation/AgentConversation';
@@ -22,7 +24,8 @@ import { dispatch } from './dispatch';
 import { toItemDto } from './engineDtos';
 import { EventHub } from './EventHub';
 import { createHandlers, type Handlers } from './handlers';
-import { loadContextConfig } from './loadContextConfig';
+import { CONFIG_FILE_NAME, loadContextConfig } from './loadContextConfig';
+import { applySessionsConfig, parseSessionsConfig } from '../traces/live/sessionsConfig';
 import { toMemoryDto } from './memoryDtos';
 import { RunManager, type RunManagerDeps } from './RunManager';
 import { systemScheduler } from './systemScheduler';
@@ -197,8 +200,10 @@ export class Host {
       // The workspace folder holds strata.toml and .strata/skills; the demo's is resources/demo.
       const workspaceDir = demo ? options.demoDir : options.workspaceDir;
       const { config, problem } = Host.contextConfig(workspaceDir);
-      const host = new Host(catalog, options, memory, view, config, workspaceDir, options.runDeps ?? {});
+      const sessions = Host.sessionRoots(workspaceDir, options.sessionRoots ?? defaultSessionRoots());
+      const host = new Host(catalog, { ...options, sessionRoots: sessions.roots }, memory, view, config, workspaceDir, options.runDeps ?? {});
       if (problem) host.log(null, 'error', problem);
+      if (sessions.problem) host.log(null, 'error', sessions.problem);
       if (demo) host.runs.openDemo(options.demoTickMs ?? 0);
       return host;
     } catch (err) {
@@ -213,6 +218,22 @@ export class Host {
     const loaded = loadContextConfig(workspaceDir);
     if (!isConfigError(loaded)) return { config: loaded, problem: undefined };
     return { config: DEFAULT_CONTEXT_CONFIG, problem: `${loaded.message} — the default [context] settings are used until it is fixed` };
+  }
+
+  /** Where sessions are looked for: the shell's roots with the workspace's `[sessions]` settings applied (`[live-settings]`); a refused section changes nothing and says why. */
+  private static sessionRoots(workspaceDir: string | undefined, roots: SessionRoots): { roots: SessionRoots; problem: string | undefined } {
+    if (!workspaceDir) return { roots, problem: undefined };
+    const file = join(workspaceDir, CONFIG_FILE_NAME);
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (err) {
+      const code = (err as { code?: unknown }).code;
+      return { roots, problem: code === 'ENOENT' ? undefined : `${file}: cannot be read (${String(code ?? (err as Error).message)}) — sessions are looked for in the standard folders` };
+    }
+    const parsed = parseSessionsConfig(text);
+    if ('kind' in parsed) return { roots, problem: `${file}: ${parsed.message} — sessions are looked for in the standard folders until it is fixed` };
+    return { roots: applySessionsConfig(roots, parsed, workspaceDir), problem: undefined };
   }
 
   private newEngine(tokenizer: Tokenizer, clock: Clock): Engine {
