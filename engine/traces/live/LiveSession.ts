@@ -72,6 +72,8 @@ export class LiveSession {
   private shadow: ReplayResult | null = null;
   private shadowEvents = 0;
   private shadowError: string | null = null;
+  /** The events the current shadow replayed (by identity). */
+  private shadowOf: TraceEvent[] | null = null;
   /** Bumped when the lines change; what the events and the shadow were made from. */
   private version = 0;
   private importedVersion = 0;
@@ -206,6 +208,11 @@ export class LiveSession {
     if (this.replaying || this.stopped || this.shadowVersion === this.importedVersion) return;
     const events = this.events;
     const version = this.importedVersion;
+    // A re-import that failed keeps the same events: the shadow already replayed them.
+    if (events === this.shadowOf) {
+      this.shadowVersion = version;
+      return;
+    }
     if (events.length === 0) {
       this.shadow = null;
       this.shadowEvents = 0;
@@ -219,6 +226,7 @@ export class LiveSession {
         (result) => {
           this.shadow = result;
           this.shadowError = null;
+          this.shadowOf = events;
         },
         (err: unknown) => {
           this.shadowError = err instanceof Error ? err.message : String(err);

@@ -23,7 +23,11 @@ afterEach(() => session?.stop());
 
 /** The shadow's options: deterministic (a fixed timer), as the host would run them but in-process. */
 const options: ReplayOptions = { strategy: 'variable', budget: 32_000, provider: 'anthropic', tokenizer: quarterTokenizer, timer: () => 0 };
-const replay = (events: readonly TraceEvent[]) => Promise.resolve(replayTrace(events, options));
+let replays = 0;
+const replay = (events: readonly TraceEvent[]) => {
+  replays++;
+  return Promise.resolve(replayTrace(events, options));
+};
 
 /** Append `bytes` in uneven slices that cut lines and characters, with pauses the tail and throttle see. */
 async function writeSlowly(file: string, bytes: Buffer): Promise<void> {
@@ -115,10 +119,14 @@ describe.skipIf(!have)('[live-attach] an attached session converges to the one-s
     expect(session.snapshot().real).toEqual(whole.real);
     expect(session.snapshot().shadow).toEqual(whole.shadow);
 
+    const replaysBefore = replays;
     appendFileSync(file, '{"timestamp": "2026-11-30T00:00:00Z", "type": \n');
     session.flush();
     await session.idle();
     const broken = session.snapshot();
+    // The events did not change, so the shadow is not replayed again.
+    expect(replays).toBe(replaysBefore);
+    expect(broken.shadow).toEqual(whole.shadow);
     expect(broken.status).toBe('error');
     expect(broken.message).toContain(file);
     // The last good figures stay.
