@@ -105,6 +105,10 @@ export const LiveSessionDetailDtoSchema = z.object({
       generation: z.number().int(),
     }),
   ),
+  /** Steps where the recording agent's context had just been compacted (the first step after each compaction). */
+  compactions: z.array(z.number().int()),
+  /** Steps where Strata's replay began a new generation (after its first), by a rebuild or a refresh. */
+  generations: z.array(z.object({ step: z.number().int(), generation: z.number().int().positive(), kind: z.enum(['rebuild', 'refresh']) })),
 });
 export type LiveSessionDetailDto = z.infer<typeof LiveSessionDetailDtoSchema>;
 

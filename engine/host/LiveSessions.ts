@@ -177,6 +177,8 @@ export class LiveSessions {
         neededReferenceRecall: m.neededReferenceRecall ?? null,
         generation: m.generation,
       })),
+      compactions: [...s.compactions],
+      generations: (s.shadow?.steps ?? []).flatMap((m) => (m.boundary === 'rebuild' || m.boundary === 'refresh' ? [{ step: m.step, generation: m.generation, kind: m.boundary }] : [])),
     };
   }
 

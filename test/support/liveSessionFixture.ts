@@ -27,6 +27,12 @@ export function madeUpSession(rounds = 12): string[] {
     read += 340;
     const body = `export function check${i}(user: User) {\n  return verify(user.token, '${i === 3 ? AWS_KEY : 'no-secret-here'}');\n}\n`.repeat(6);
     lines.push(user([{ type: 'tool_result', tool_use_id: `tu_r${i}`, content: body }], t++));
+    if (i === 8) {
+      // Claude Code compacts the conversation: a boundary line, then the summary as a user line.
+      lines.push({ type: 'system', subtype: 'compact_boundary', cwd: SESSION_CWD, content: 'Conversation compacted', timestamp: at(t++), compactMetadata: { trigger: 'auto' } });
+      lines.push(user('This session is being continued. Summary: the login check is in src/auth; tests pending.', t++, { isCompactSummary: true }));
+      read = 0;
+    }
     if (i === 5) {
       lines.push(assistant('msg_task', [{ type: 'tool_use', id: 'tu_task', name: 'Task', input: { prompt: 'find where sessions expire' } }], usage(30, read, 100, 15), t++));
       read += 130;

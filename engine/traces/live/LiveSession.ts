@@ -4,7 +4,7 @@ import { TraceImportError } from '../TraceEvent';
 import { recordedTruth, type RecordedTruth } from '../replay/recordedTruth';
 import type { ReplayResult } from '../replay/ReplayTypes';
 import { LiveTail, type LiveTailOptions, type TailStatus } from './LiveTail';
-import { sessionTask, subagentThreads } from './sessionThreads';
+import { compactionSteps, sessionTask, subagentThreads } from './sessionThreads';
 
 /** A subagent of the session as the views show it: its task, whether it ended, what its provider billed. */
 export interface LiveSubagent {
@@ -29,6 +29,8 @@ export interface LiveSessionSnapshot {
   task: string;
   /** The session's subagents, in order of first appearance. */
   subagents: LiveSubagent[];
+  /** The recorded compactions of the main agent: the first step after each (`compactionSteps`). */
+  compactions: number[];
   /** What the recording agent's provider billed, per step (main thread). */
   real: RecordedTruth;
   /** Strata's replay of the same events under the attached strategy and budget; null until the first one ends. */
@@ -64,6 +66,7 @@ export class LiveSession {
   private real: RecordedTruth = recordedTruth([]);
   private task = '';
   private subagents: LiveSubagent[] = [];
+  private compactions: number[] = [];
   private lastLineAt: number | null = null;
   /** Times the file started over (truncated or rotated), and the last one's kind and time. */
   private resets = 0;
@@ -137,6 +140,7 @@ export class LiveSession {
       lastLineAt: this.lastLineAt,
       task: this.task,
       subagents: this.subagents,
+      compactions: this.compactions,
       real: this.real,
       shadow: this.shadow,
       shadowEvents: this.shadowEvents,
@@ -198,6 +202,7 @@ export class LiveSession {
     }
     this.real = recordedTruth(this.events);
     this.task = sessionTask(this.events);
+    this.compactions = compactionSteps(this.events);
     this.subagents = subagentThreads(this.events).map((t) => ({ key: t.key, task: t.task, done: t.done, real: recordedTruth(t.events) }));
     this.o.onUpdate(this.snapshot());
     this.replayIfBehind();

@@ -5,6 +5,7 @@
  * events are returned as a main thread of their own (without `agentId`), which is what the
  * replay and `recordedTruth` read. Pure.
  */
+import { mainThread, traceSteps } from '../replay/traceSteps';
 import type { TraceEvent } from '../TraceEvent';
 
 /** One subagent of a session. */
@@ -54,4 +55,21 @@ export function subagentThreads(events: readonly TraceEvent[]): SubagentThread[]
     if (e.type === 'user_input' && t.task === '' && e.text.trim() !== '') t.task = e.text.trim();
   });
   return [...threads.values()];
+}
+
+/**
+ * Where the recording agent compacted its context: for each compaction of the main thread, the
+ * number of the first step after it (the first call sent with the compacted context), in order.
+ * A compaction after the last step is not listed until a step follows it.
+ */
+export function compactionSteps(events: readonly TraceEvent[]): number[] {
+  const main = mainThread(events).events;
+  const steps = traceSteps(main);
+  const out: number[] = [];
+  main.forEach((e, i) => {
+    if (e.type !== 'compaction') return;
+    const next = steps.find((s) => s.first > i);
+    if (next && out.at(-1) !== next.step) out.push(next.step);
+  });
+  return out;
 }

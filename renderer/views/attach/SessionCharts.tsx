@@ -1,5 +1,5 @@
 import { memo, type ReactElement } from 'react';
-import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { CartesianGrid, Legend, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { percent, tokens } from '../../components/format';
 import type { SessionStepRow } from '../../store/sessionFigures';
 import { ChartFrame } from '../compare/ChartFrame';
@@ -11,6 +11,12 @@ export interface SeriesNames {
 }
 export const REAL_COLOR = 'var(--warn)';
 export const STRATA_COLOR = 'var(--accent)';
+
+/** Steps marked on every chart's time axis. */
+export interface SessionMarks {
+  compactions: readonly number[];
+  generations: readonly { step: number; generation: number; kind: 'rebuild' | 'refresh' }[];
+}
 
 const HEIGHT = 220;
 const axis = { stroke: 'var(--line)', tick: { fill: 'var(--muted)', fontSize: 11 } };
@@ -41,7 +47,20 @@ const CHARTS: ChartSpec[] = [
  * uncached input, and the cache hit rate of each step. Memoized: redrawn when the session's series
  * change, not when the view around it renders. `width` fixes the size (tests; no layout in jsdom).
  */
-export const SessionCharts = memo(function SessionCharts({ sessionId, rows, names, width }: { sessionId: string; rows: SessionStepRow[]; names: SeriesNames; width?: number | undefined }) {
+export const SessionCharts = memo(function SessionCharts({
+  sessionId,
+  rows,
+  names,
+  marks,
+  width,
+}: {
+  sessionId: string;
+  rows: SessionStepRow[];
+  names: SeriesNames;
+  /** Steps to mark: where the recording compacted its context, and where Strata's replay began a generation. */
+  marks: SessionMarks;
+  width?: number | undefined;
+}) {
   const legend = [
     { label: names.real, color: REAL_COLOR },
     { label: names.strata, color: STRATA_COLOR },
@@ -65,6 +84,18 @@ export const SessionCharts = memo(function SessionCharts({ sessionId, rows, name
               <Tooltip {...tooltip} labelFormatter={(l) => `step ${l}`} formatter={(v) => (c.rate ? percent(Number(v)) : `${Number(v).toLocaleString('en-US')} tokens`)} />
               {/* By data key (real… before strata…), so the recording comes first whatever the names. */}
               <Legend verticalAlign="top" wrapperStyle={legendStyle} itemSorter="dataKey" />
+              {marks.compactions.map((step) => (
+                <ReferenceLine key={`c${step}`} x={step} stroke={REAL_COLOR} strokeDasharray="2 3" label={{ value: 'compact', position: 'insideTopLeft', fill: REAL_COLOR, fontSize: 10 }} />
+              ))}
+              {marks.generations.map((g) => (
+                <ReferenceLine
+                  key={`g${g.generation}`}
+                  x={g.step}
+                  stroke={STRATA_COLOR}
+                  strokeDasharray="2 3"
+                  label={{ value: `${g.kind === 'refresh' ? '⟳' : '+'} g${g.generation}`, position: 'insideTopRight', fill: STRATA_COLOR, fontSize: 10 }}
+                />
+              ))}
               <Line type="monotone" dataKey={c.real} name={names.real} stroke={REAL_COLOR} strokeWidth={2} dot={false} connectNulls isAnimationActive={false} />
               <Line type="monotone" dataKey={c.strata} name={names.strata} stroke={STRATA_COLOR} strokeWidth={2} strokeDasharray="5 4" dot={false} connectNulls isAnimationActive={false} />
             </LineChart>,

@@ -62,6 +62,10 @@ export function SessionCompare({ sessionId, chartWidth }: { sessionId: string; c
             <i className="session-cmp__swatch session-cmp__swatch--dashed" style={{ borderColor: STRATA_COLOR }} aria-hidden="true" />
             <b>{names.strata}</b>: Strata's replay of the same events, priced by the provider cache model.
           </li>
+          <li className="muted">
+            Dotted lines: <span style={{ color: REAL_COLOR }}>compact</span> where the recording agent compacted its context ({detail?.compactions.length ?? 0}), <span style={{ color: STRATA_COLOR }}>g2, g3…</span> where Strata's replay began a new
+            generation ({detail?.generations.length ?? 0}; ⟳ a refresh, + a rebuild).
+          </li>
         </ul>
       )}
       {error && (
@@ -77,7 +81,7 @@ export function SessionCompare({ sessionId, chartWidth }: { sessionId: string; c
       {detail && session && names && (
         <>
           {!session.shadow && <p className="attach__note">{session.shadowError ? `Strata's replay failed: ${session.shadowError}` : "Strata's first replay has not finished yet: only the recorded series is drawn."}</p>}
-          {rows.length === 0 ? <p className="empty">No step with recorded usage yet.</p> : <SessionCharts sessionId={sessionId} rows={rows} names={names} width={chartWidth} />}
+          {rows.length === 0 ? <p className="empty">No step with recorded usage yet.</p> : <SessionCharts sessionId={sessionId} rows={rows} names={names} marks={detail} width={chartWidth} />}
           <SessionFiguresTable detail={detail} names={names} />
         </>
       )}

@@ -5,7 +5,7 @@ import type { AgentDetailDto, AgentDto, GenerationDiffDto, GenerationDto, Genera
 import { Host } from '../../../engine/host';
 import { importTraceText } from '../../../engine/traces/importTrace';
 import { recordedTruth } from '../../../engine/traces/replay/recordedTruth';
-import { subagentThreads } from '../../../engine/traces/live/sessionThreads';
+import { compactionSteps, subagentThreads } from '../../../engine/traces/live/sessionThreads';
 import { quarterTokenizer } from '../../support/engineFixtures';
 import { madeUpSession, SECRETS } from '../../support/liveSessionFixture';
 import { tempDir } from '../../support/tempDir';
@@ -14,7 +14,9 @@ describe('[live-agents] an attached session in the agent tree, inspector, diff a
   const tmp = tempDir('strata-live-agents-');
   const catalogPath = join(tmp.dir, 'catalog.sqlite');
   const file = join(tmp.dir, 'session.jsonl');
-  const lines = madeUpSession();
+  // Long enough for Strata's replay to begin a second generation within the 4,000-token budget.
+  const ROUNDS = 30;
+  const lines = madeUpSession(ROUNDS);
   const text = `${lines.join('\n')}\n`;
   let host: Host;
   let conn: ReturnType<Host['connect']>;
@@ -91,13 +93,21 @@ describe('[live-agents] an attached session in the agent tree, inspector, diff a
     const sessionUpdates = events.filter((e): e is Extract<StrataEvent, { name: 'session.updated' }> => e.name === 'session.updated').map((e) => e.payload.session.revision);
     expect(sessionUpdates).toEqual([...sessionUpdates].sort((x, y) => x - y));
     expect(session.revision).toBeGreaterThanOrEqual(sessionUpdates.at(-1) ?? 0);
+    const detail = await value<LiveSessionDetailDto>('getSession', { sessionId: 'ses-1' });
+    // The recording compacted once (after the ninth read).
+    expect(detail.compactions).toEqual(compactionSteps(importTraceText(text, file).events));
+    expect(detail.compactions).toHaveLength(1);
+    // Strata's new generations are where its replay's generation number went up.
+    const ups = detail.shadow.filter((m, i) => i > 0 && m.generation > detail.shadow[i - 1]!.generation).map((m) => ({ step: m.step, generation: m.generation }));
+    expect(ups.length).toBeGreaterThan(0);
+    expect(detail.generations.map(({ step, generation }) => ({ step, generation }))).toEqual(ups);
     const { generations } = await value<{ generations: GenerationSummaryDto[] }>('listGenerations', { agentId: 'ses-1' });
     expect(generations.length).toBe(session.shadow?.generation);
     const current = await value<GenerationDto>('getGeneration', { agentId: 'ses-1' });
     expect(current).toMatchObject({ agentId: 'ses-1', number: generations.at(-1)?.number, strategy: 'variable', budget: 4_000 });
     expect(current.included.length).toBeGreaterThan(0);
     expect(current.included.every((e) => e.item.id.startsWith('ses-1#') && e.item.provenance.agentId === 'ses-1')).toBe(true);
-    expect(current.prompt?.L2).toContain('src/auth/module11.ts');
+    expect(current.prompt?.L2).toContain(`src/auth/module${ROUNDS - 1}.ts`);
     const diff = await value<GenerationDiffDto>('diffGenerations', { agentId: 'ses-1', from: generations[0]!.number, to: current.number });
     expect(diff).toMatchObject({ agentId: 'ses-1', from: generations[0]!.number, to: current.number });
     expect(diff.added.length + diff.kept.length).toBe(current.included.length);

@@ -70,6 +70,8 @@ export function makeLiveDetail(sessionId: string, over: Partial<LiveSessionDto> 
       { step: 2, promptTokens: 8_000, input: 500, cacheRead: 7_000, cacheWrite: 500, prefixReuse: 0.9, neededReferenceRecall: 1, generation: 1 },
       { step: 3, promptTokens: 10_000, input: 500, cacheRead: 9_000, cacheWrite: 500, prefixReuse: 0.95, neededReferenceRecall: 0.5, generation: 2 },
     ],
+    compactions: [2],
+    generations: [{ step: 3, generation: 2, kind: 'refresh' }],
   };
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { importTraceText } from '../../../../../engine/traces/importTrace';
-import { sessionTask, subagentThreads } from '../../../../../engine/traces/live/sessionThreads';
+import { compactionSteps, sessionTask, subagentThreads } from '../../../../../engine/traces/live/sessionThreads';
 import type { TraceEvent } from '../../../../../engine/traces/TraceEvent';
 
 const FILE = 'sessions/made-up.jsonl';
@@ -54,5 +54,17 @@ describe('[live-threads] the threads of a watched session', () => {
     expect(last!.done).toBe(false);
     const finished = importTraceText(jsonl(...lines, user([{ type: 'tool_result', tool_use_id: 'tu_b', content: 'ok' }])), FILE).events;
     expect(subagentThreads(finished).map((t) => t.done)).toEqual([true, true]);
+  });
+
+  it('[live-threads] a compaction is marked at the first step after it; one after the last step waits for a step', () => {
+    const compact = [
+      { type: 'system', subtype: 'compact_boundary', content: 'Conversation compacted', timestamp: '2026-11-30T10:00:02Z', compactMetadata: { trigger: 'auto' } },
+      user('This session is being continued. Summary: explored.', { isCompactSummary: true }),
+    ];
+    const events = importTraceText(jsonl(user('go'), assistant('m1', [{ type: 'text', text: 'a' }]), ...compact, user('next'), assistant('m2', [{ type: 'text', text: 'b' }]), ...compact), FILE).events;
+    const steps = events.filter((e) => e.type === 'usage').map((e) => e.step);
+    expect(steps).toHaveLength(2);
+    expect(compactionSteps(events)).toEqual([steps[1]]);
+    expect(compactionSteps(importTraceText(jsonl(...lines), FILE).events)).toEqual([]);
   });
 });

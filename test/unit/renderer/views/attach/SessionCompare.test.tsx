@@ -57,6 +57,17 @@ describe('SessionCompare', () => {
     expect(within(screen.getByRole('figure', { name: 'Cache hit rate per step' })).getByText('% of prompt tokens')).toBeTruthy();
   });
 
+  it('marks the recording\'s compactions and Strata\'s new generations on every chart\'s step axis', () => {
+    renderWithStore(<SessionCompare sessionId="ses-1" chartWidth={480} />, attached());
+    expect(screen.getByRole('list', { name: 'Series' }).textContent).toMatch(/compacted its context \(1\).*began a new\s+generation \(1; ⟳ a refresh, \+ a rebuild\)/s);
+    for (const title of ['Cumulative prompt tokens', 'Cumulative uncached input tokens', 'Cache hit rate per step']) {
+      const fig = screen.getByRole('figure', { name: title });
+      expect(fig.querySelectorAll('.recharts-reference-line').length).toBe(2);
+      expect(within(fig).getByText('compact')).toBeTruthy();
+      expect(within(fig).getByText('⟳ g2')).toBeTruthy();
+    }
+  });
+
   it('tabulates recorded and Strata figures side by side, Strata-only figures marked for the recording', () => {
     renderWithStore(<SessionCompare sessionId="ses-1" chartWidth={480} />, attached());
     const table = screen.getByRole('table', { name: 'Figures of ses-1' });
