@@ -3,14 +3,39 @@ import { ReferenceLine, XAxis } from 'recharts';
 import type { ChartMarker } from '../store/usageSelectors';
 import { axisStyle, clockTick } from './chartFormat';
 
-/** The time axis every usage chart shares (run clock, time of day): an element for a chart's children. */
-export function timeAxis() {
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+/** Tick spacings of the time axis: round spans of the clock. */
+const TICK_STEPS = [1, 2, 5, 10, 15, 30].map((s) => s * SECOND).concat([1, 2, 5, 10, 15, 30].map((m) => m * MINUTE), [1, 2, 3, 6, 12, 24].map((h) => h * HOUR));
+
+/**
+ * Time-axis ticks on round clock times (10:30:00, 10:45:00, …), at most `most`, from the narrowest
+ * round step that fits; `undefined` (recharts picks) when none falls between `first` and `last`.
+ * Round ticks stay put while the window slides, so their labels repeat: recharts measures every
+ * tick label it has not seen in the DOM (a forced layout of the page, per axis and per grid, each
+ * redraw), and the nice ticks it derives from the data's min and max are new labels every batch.
+ */
+export function timeTicks(first: number, last: number, most = 6): number[] | undefined {
+  // Whole hours of the local clock, like the labels (a zone may be a half hour off UTC).
+  const off = new Date(first).getTimezoneOffset() * MINUTE;
+  for (const step of TICK_STEPS) {
+    const start = Math.ceil((first - off) / step) * step + off;
+    const count = Math.floor((last - start) / step) + 1;
+    if (count <= most) return count > 0 ? Array.from({ length: count }, (_, i) => start + i * step) : undefined;
+  }
+  return undefined;
+}
+
+/** The time axis every usage chart shares (run clock, time of day), with `ticks` (see timeTicks) or recharts' own. */
+export function timeAxis(ticks?: number[]) {
   return (
     <XAxis
       key="time"
       dataKey="at"
       type="number"
       domain={['dataMin', 'dataMax']}
+      ticks={ticks}
       tickFormatter={clockTick}
       minTickGap={48}
       tick={axisStyle}
@@ -18,6 +43,21 @@ export function timeAxis() {
       label={{ value: 'time of call (run clock)', position: 'insideBottom', offset: -10, fill: 'var(--muted)', fontSize: 11 }}
     />
   );
+}
+
+/**
+ * The time axis of a chart of `data` (oldest first), on round clock ticks. The element is kept while
+ * its ticks do not change: a recharts axis re-registers its settings in the chart's store (a
+ * recompute of every selector) each time it renders.
+ */
+export function useTimeAxis(data: readonly { at: number }[]): ReactElement {
+  const first = data[0]?.at;
+  const last = data.at(-1)?.at;
+  const ticks = first === undefined || last === undefined ? undefined : timeTicks(first, last);
+  const key = ticks?.join(',') ?? '';
+  const axis = useRef<{ key: string; element: ReactElement } | null>(null);
+  if (axis.current?.key !== key) axis.current = { key, element: timeAxis(ticks) };
+  return axis.current.element;
 }
 
 /** One generation boundary: solid for a refresh, dashed for another new generation (a rebuild). */

@@ -2,10 +2,13 @@ import { memo, useMemo } from 'react';
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, YAxis } from 'recharts';
 import type { ChartMarker, RatePoint } from '../store/usageSelectors';
 import { axisStyle, chartMargin, gridStroke, legendStyle, pct, pointLabel, tooltipStyle } from './chartFormat';
-import { timeAxis, useMarkerLines } from './Markers';
+import { useMarkerLines, useTimeAxis } from './Markers';
+
+/** What the rate chart reads of a point: a call's (RatePoint) or a time slice's (BucketRate). */
+export type RateRow = Pick<RatePoint, 'at' | 'hitProvider' | 'hitModel' | 'reuse'>;
 
 export interface RateChartProps {
-  data: RatePoint[];
+  data: RateRow[];
   markers: ChartMarker[];
   labelMarkers: boolean;
   /** Whether any call carries provider / cache-model figures; a series without any gets no points to walk. */
@@ -18,11 +21,11 @@ export interface RateChartProps {
 
 /**
  * The parts that never change, made once: recharts re-registers a child in its store each time the
- * child renders, so a new data batch should render the chart, not its axes and legend.
+ * child renders, so a new data batch should render the chart, not its axes and legend. The time axis
+ * changes only with its ticks (useTimeAxis).
  */
+const GRID = <CartesianGrid key="grid" stroke={gridStroke} strokeDasharray="2 4" />;
 const AXES = [
-  <CartesianGrid key="grid" stroke={gridStroke} strokeDasharray="2 4" />,
-  timeAxis(),
   <YAxis
     key="y"
     domain={[0, 1]}
@@ -38,7 +41,7 @@ const AXES = [
 ];
 
 /** No points: a series that has no value in any call (a legend entry only) draws from this, not the chart's data. */
-const NONE: RatePoint[] = [];
+const NONE: RateRow[] = [];
 
 /** The series, made once per combination of sources present (see AXES). */
 function series(hasProvider: boolean, hasModel: boolean) {
@@ -58,8 +61,11 @@ function series(hasProvider: boolean, hasModel: boolean) {
 export const RateChart = memo(function RateChart({ data, markers, labelMarkers, hasProvider = true, hasModel = true, width, height = 250 }: RateChartProps) {
   const lines = useMemo(() => series(hasProvider, hasModel), [hasProvider, hasModel]);
   const markerLines = useMarkerLines(markers, labelMarkers);
+  const xAxis = useTimeAxis(data);
   const chart = (
     <LineChart data={data} width={width} height={width ? height : undefined} margin={chartMargin}>
+      {GRID}
+      {xAxis}
       {AXES}
       {lines}
       {markerLines}

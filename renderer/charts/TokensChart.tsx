@@ -2,14 +2,22 @@ import { memo, useMemo } from 'react';
 import { Area, AreaChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, YAxis } from 'recharts';
 import type { ChartMarker, TokenPoint } from '../store/usageSelectors';
 import { axisStyle, chartMargin, gridStroke, legendStyle, pointLabel, tok, tooltipStyle } from './chartFormat';
-import { timeAxis, useMarkerLines } from './Markers';
+import { useMarkerLines, useTimeAxis } from './Markers';
+
+/** What the tokens chart reads of a point: a call's (TokenPoint) or a time slice's (BucketTokens). */
+export type TokenRow = Pick<TokenPoint, 'at' | 'readP' | 'writeP' | 'uncachedP' | 'readM' | 'writeM' | 'uncachedM'>;
 
 export interface TokensChartProps {
-  data: TokenPoint[];
+  data: TokenRow[];
   markers: ChartMarker[];
   labelMarkers: boolean;
   hasProvider: boolean;
   hasModel: boolean;
+  /**
+   * `stepAfter` (default): a call's figures hold until the next call. `step`: points in the middle
+   * of equal time slices, each value held across its slice.
+   */
+  curve?: 'stepAfter' | 'step';
   width?: number;
   height?: number;
 }
@@ -21,9 +29,8 @@ const PARTS = [
 ] as const;
 
 /** Made once, like RateChart's: a new data batch renders the chart, not its axes and legend. */
+const GRID = <CartesianGrid key="grid" stroke={gridStroke} strokeDasharray="2 4" />;
 const AXES = [
-  <CartesianGrid key="grid" stroke={gridStroke} strokeDasharray="2 4" />,
-  timeAxis(),
   <YAxis
     key="y"
     tickFormatter={tok}
@@ -37,7 +44,7 @@ const AXES = [
 ];
 
 /** The stacked areas of the sources present (made once per combination, like the axes: see RateChart). */
-function areas(hasProvider: boolean, hasModel: boolean) {
+function areas(hasProvider: boolean, hasModel: boolean, curve: 'stepAfter' | 'step') {
   const sources = [
     ...(hasProvider ? [{ suffix: 'P', name: 'provider', opacity: 0.55, dash: undefined }] : []),
     ...(hasModel || !hasProvider ? [{ suffix: 'M', name: 'cache model', opacity: 0.25, dash: '5 3' }] : []),
@@ -49,7 +56,7 @@ function areas(hasProvider: boolean, hasModel: boolean) {
         dataKey={p.key + s.suffix}
         name={`${p.label} · ${s.name}`}
         stackId={s.suffix}
-        type="stepAfter"
+        type={curve}
         stroke={p.color}
         strokeDasharray={s.dash}
         fill={p.color}
@@ -67,11 +74,14 @@ function areas(hasProvider: boolean, hasModel: boolean) {
  * cache model's when there is nothing yet, so the legend says what will appear). Memoized: it
  * redraws when its data, markers or sources change.
  */
-export const TokensChart = memo(function TokensChart({ data, markers, labelMarkers, hasProvider, hasModel, width, height = 250 }: TokensChartProps) {
-  const series = useMemo(() => areas(hasProvider, hasModel), [hasProvider, hasModel]);
+export const TokensChart = memo(function TokensChart({ data, markers, labelMarkers, hasProvider, hasModel, curve = 'stepAfter', width, height = 250 }: TokensChartProps) {
+  const series = useMemo(() => areas(hasProvider, hasModel, curve), [hasProvider, hasModel, curve]);
   const lines = useMarkerLines(markers, labelMarkers);
+  const xAxis = useTimeAxis(data);
   const chart = (
     <AreaChart data={data} width={width} height={width ? height : undefined} margin={chartMargin}>
+      {GRID}
+      {xAxis}
       {AXES}
       {series}
       {lines}

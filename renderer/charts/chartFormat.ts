@@ -22,9 +22,16 @@ export const tooltipStyle = {
 export const chartMargin = { top: 14, right: 18, bottom: 18, left: 8 } as const;
 export const legendStyle = { fontSize: 12, color: 'var(--text)', paddingTop: 4 } as const;
 
-/** The label of a point in a tooltip: its time, agent, turn and generation. */
+/**
+ * The label of a point in a tooltip: a call's time, agent, turn and generation; a slice of the
+ * all-agents charts' span, calls and agents.
+ */
 export function pointLabel(label: unknown, payload: readonly { payload?: unknown }[] | undefined): string {
-  const p = payload?.[0]?.payload as { agentId?: string; turn?: number; generation?: number } | undefined;
+  const p = payload?.[0]?.payload as { agentId?: string; turn?: number; generation?: number; from?: number; to?: number; calls?: number; agents?: number } | undefined;
+  if (p?.calls !== undefined && p.from !== undefined && p.to !== undefined) {
+    const span = `${clockTick(p.from)}–${clockTick(p.to + 1)}`;
+    return p.calls === 0 ? `${span} · no calls` : `${span} · ${p.calls} call${p.calls === 1 ? '' : 's'} of ${p.agents ?? '?'} agent${p.agents === 1 ? '' : 's'}`;
+  }
   const when = typeof label === 'number' ? clockTick(label) : String(label ?? '');
   if (!p?.agentId) return when;
   return `${when} · ${p.agentId} · turn ${p.turn ?? '?'}${p.generation !== undefined ? ` · gen ${p.generation}` : ''}`;

@@ -106,6 +106,11 @@ export function buildChartData(points: CallPoint[], byAgent: Record<string, Call
       uncachedM: p.modeled ? p.usage.input : null,
     };
   });
+  return { rates, tokens, markers: chartMarkers(points, byAgent, markers, agentIds), hasProvider, hasModel };
+}
+
+/** The generation boundaries of the agents in view that fall within the time span of `points`, oldest first (overall: the newest only). */
+export function chartMarkers(points: CallPoint[], byAgent: Record<string, CallPoint[]>, markers: Record<string, GenerationMarker[]>, agentIds: string[] | 'all'): ChartMarker[] {
   const first = points[0]?.at;
   const last = points.at(-1)?.at;
   const out: ChartMarker[] = [];
@@ -119,5 +124,5 @@ export function buildChartData(points: CallPoint[], byAgent: Record<string, Call
     }
     out.sort((a, b) => a.at - b.at);
   }
-  return { rates, tokens, markers: agentIds === 'all' ? out.slice(-overallMarkerLimit) : out, hasProvider, hasModel };
+  return agentIds === 'all' ? out.slice(-overallMarkerLimit) : out;
 }

@@ -2,6 +2,7 @@ import { useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { useController, useStrata } from '../app/StoreContext';
 import { clockTick } from '../charts/chartFormat';
 import { RateChart } from '../charts/RateChart';
+import { type BucketChartData, bucketSpan, buildBucketData } from '../charts/timeBuckets';
 import { TokensChart } from '../charts/TokensChart';
 import '../charts/charts.css';
 import {
@@ -22,10 +23,14 @@ export interface ChartsViewProps {
   chartWidth?: number;
 }
 
+/** What the charts draw: one agent's calls, or all agents' calls in time slices. */
+type ViewData = ChartData | BucketChartData;
+const sliceOf = (d: ViewData): number | null => ('width' in d ? d.width : null);
+
 const selectAgentIds = (s: { agents: { order: string[] } }) => s.agents.order;
 const selectSelectedId = (s: { ui: { selectedAgentId: string | null } }) => s.ui.selectedAgentId;
 
-/** Cache hit rate, prefix reuse and prompt tokens per call, for the selected agent or all agents, live. */
+/** Cache hit rate, prefix reuse and prompt tokens, live: per call for the selected agent, per time slice for all agents. */
 export function ChartsView({ chartWidth }: ChartsViewProps) {
   const [scope, setScope] = useState<ChartScope>('agent');
   const controller = useController();
@@ -48,11 +53,16 @@ export function ChartsView({ chartWidth }: ChartsViewProps) {
   // Deferred: live batches redraw the charts at low priority, so input and frames stay responsive.
   const dPoints = useDeferredValue(points);
   const dWindows = useDeferredValue(windows);
-  const dMarkers = useDeferredValue(markers);
-  const data = useMemo(
-    () => buildChartData(dPoints, dWindows ?? (agentId ? { [agentId]: dPoints } : {}), dMarkers, dWindows ? 'all' : agentId ? [agentId] : []),
+  // One agent: its own boundaries only, so another agent's refresh does not redraw its charts.
+  const own = agentId ? markers[agentId] : undefined;
+  const agentMarkers = useMemo(() => (agentId && own ? { [agentId]: own } : {}), [agentId, own]);
+  const dMarkers = useDeferredValue(scope === 'overall' ? markers : agentMarkers);
+  // All agents: one point per time slice (see timeBuckets); one agent: one point per call.
+  const data: ViewData = useMemo(
+    () => (dWindows ? buildBucketData(dPoints, dWindows, dMarkers) : buildChartData(dPoints, agentId ? { [agentId]: dPoints } : {}, dMarkers, agentId ? [agentId] : [])),
     [dPoints, dWindows, dMarkers, agentId],
   );
+  const slice = sliceOf(data);
 
   const subject = scope === 'agent' ? (agentId ?? 'no agent selected') : `all ${agentIds.length} agents`;
   const newest = points.at(-1);
@@ -103,8 +113,8 @@ export function ChartsView({ chartWidth }: ChartsViewProps) {
         </p>
       ) : (
         <>
-          <figure className="charts__figure" aria-label="Cache hit rate and prefix reuse per call">
-            <figcaption>Cache hit rate and prefix reuse per call</figcaption>
+          <figure className="charts__figure charts__figure--rate" aria-label={slice === null ? 'Cache hit rate and prefix reuse per call' : 'Cache hit rate and prefix reuse per call, all agents by time slice'}>
+            <figcaption>{slice === null ? 'Cache hit rate and prefix reuse per call' : `Cache hit rate and prefix reuse per call, all agents: one point per ${bucketSpan(slice)} of run clock`}</figcaption>
             <RateChart
               data={data.rates}
               markers={data.markers}
@@ -113,9 +123,15 @@ export function ChartsView({ chartWidth }: ChartsViewProps) {
               hasModel={data.hasModel}
               {...(chartWidth ? { width: chartWidth } : {})}
             />
+            {slice !== null && (
+              <p className="charts__note" data-testid="charts-slice">
+                A point is every call of every agent in one {bucketSpan(slice)} slice of the run clock (hover it for how many): hit rate over the slice&apos;s summed
+                tokens, prefix reuse weighted by prompt size; a slice without calls has no point. The selected-agent charts show each call.
+              </p>
+            )}
           </figure>
-          <figure className="charts__figure" aria-label="Prompt tokens per turn">
-            <figcaption>Prompt tokens per turn by cache outcome</figcaption>
+          <figure className="charts__figure charts__figure--tokens" aria-label="Prompt tokens per turn">
+            <figcaption>{slice === null ? 'Prompt tokens per turn by cache outcome' : `Prompt tokens per turn by cache outcome, all agents: mean per call in each ${bucketSpan(slice)}`}</figcaption>
             <LaggedTokensChart data={data} labelMarkers={scope === 'agent'} width={chartWidth} />
             <p className="charts__note">Per-layer (L0–L3) tokens are not reported per call; the Agent view shows a generation's layers.</p>
           </figure>
@@ -141,11 +157,11 @@ export function ChartsView({ chartWidth }: ChartsViewProps) {
 }
 
 /**
- * The tokens chart, a frame behind the rate chart: each redraw of a 500-call chart is one long
- * task (recharts recomputes its whole store per data change); after one batch the two would
- * otherwise share a frame.
+ * The tokens chart, a frame behind the rate chart: each redraw is one long task (recharts
+ * recomputes its whole store per data change, up to 500 calls of one agent, 100 slices of all);
+ * after one batch the two would otherwise share a frame.
  */
-function LaggedTokensChart({ data, labelMarkers, width }: { data: ChartData; labelMarkers: boolean; width: number | undefined }) {
+function LaggedTokensChart({ data, labelMarkers, width }: { data: ViewData; labelMarkers: boolean; width: number | undefined }) {
   const shown = useFrameLag(data);
   return (
     <TokensChart
@@ -154,6 +170,7 @@ function LaggedTokensChart({ data, labelMarkers, width }: { data: ChartData; lab
       labelMarkers={labelMarkers}
       hasProvider={shown.hasProvider}
       hasModel={shown.hasModel}
+      curve={sliceOf(shown) === null ? 'stepAfter' : 'step'}
       {...(width ? { width } : {})}
     />
   );

@@ -1,6 +1,7 @@
 import { renderHook } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { useMarkerLines } from '../../../../renderer/charts/Markers';
+import { pointLabel } from '../../../../renderer/charts/chartFormat';
+import { timeTicks, useMarkerLines, useTimeAxis } from '../../../../renderer/charts/Markers';
 import type { ChartMarker } from '../../../../renderer/store/usageSelectors';
 
 const marker = (agentId: string, generation: number, at: number, kind: ChartMarker['kind'] = 'refresh'): ChartMarker => ({ agentId, generation, at, kind, reason: 'context limit' });
@@ -21,5 +22,35 @@ describe('useMarkerLines', () => {
     rerender({ markers: [marker('a', 2, 100)], labelled: true });
     expect(result.current[0]).not.toBe(a);
     expect(result.current[0]!.props).toMatchObject({ label: { value: '⟳ g2' } });
+  });
+});
+
+describe('timeTicks', () => {
+  const t0 = new Date(2026, 0, 5, 9).getTime();
+  const MIN = 60_000;
+  it('puts at most six ticks on round clock times of the narrowest step that fits', () => {
+    expect(timeTicks(t0 + 7 * MIN, t0 + 3 * 60 * MIN)).toEqual([30, 60, 90, 120, 150, 180].map((m) => t0 + m * MIN));
+    expect(timeTicks(t0 + 1_500, t0 + 9_000)).toEqual([2, 4, 6, 8].map((s) => t0 + s * 1000));
+    // Nothing round inside: recharts picks.
+    expect(timeTicks(t0 + 100, t0 + 900)).toBeUndefined();
+  });
+
+  it('keeps the axis element while its ticks stay (a slide within the same ticks redraws no axis)', () => {
+    const { result, rerender } = renderHook(({ data }) => useTimeAxis(data), { initialProps: { data: [{ at: t0 + 7 * MIN }, { at: t0 + 170 * MIN }] } });
+    const axis = result.current;
+    rerender({ data: [{ at: t0 + 8 * MIN }, { at: t0 + 175 * MIN }] });
+    expect(result.current).toBe(axis);
+    rerender({ data: [{ at: t0 + 8 * MIN }, { at: t0 + 185 * MIN }] });
+    expect(result.current).not.toBe(axis);
+    expect(result.current.props).toMatchObject({ ticks: [30, 60, 90, 120, 150, 180].map((m) => t0 + m * MIN) });
+  });
+});
+
+describe('pointLabel', () => {
+  it('names a slice of the all-agents charts by its span, calls and agents', () => {
+    const slice = { from: new Date(2026, 0, 5, 9).getTime(), to: new Date(2026, 0, 5, 9, 2).getTime() - 1, calls: 14, agents: 12 };
+    expect(pointLabel(0, [{ payload: slice }])).toMatch(/^\S+–\S+ · 14 calls of 12 agents$/);
+    expect(pointLabel(0, [{ payload: { ...slice, calls: 0, agents: 0 } }])).toMatch(/ · no calls$/);
+    expect(pointLabel(new Date(2026, 0, 5, 9).getTime(), [{ payload: { agentId: 'a', turn: 3, generation: 2 } }])).toMatch(/ · a · turn 3 · gen 2$/);
   });
 });

@@ -70,6 +70,22 @@ describe('ChartsView', () => {
     expect(screen.queryByLabelText('Agent for the charts')).toBeNull();
   });
 
+  it('draws all agents per time slice and says what a point is; one agent stays per call', async () => {
+    const r = renderWithStore(<ChartsView chartWidth={640} />, stateWithAgents(agents, { selectedAgentId: 'worker-a' }));
+    act(() => r.store.getState().dispatch({ type: 'event', event: usageRecorded([1, 2, 3, 4, 5, 6].map((t) => makeCall(t % 2 ? 'primary' : 'worker-a', t))) }));
+    expect(screen.getByRole('figure', { name: 'Cache hit rate and prefix reuse per call' })).toBeTruthy();
+    expect(screen.queryByTestId('charts-slice')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'All agents' }));
+    await act(() => new Promise<void>((done) => requestAnimationFrame(() => done())));
+    // The fixtures' calls are 20 s apart: 100 s in 1 s slices would be 101 points; 2 s slices fit.
+    const rate = screen.getByRole('figure', { name: 'Cache hit rate and prefix reuse per call, all agents by time slice' });
+    expect(rate.querySelector('figcaption')?.textContent).toBe('Cache hit rate and prefix reuse per call, all agents: one point per 2 s of run clock');
+    expect(screen.getByTestId('charts-slice').textContent).toContain('A point is every call of every agent in one 2 s slice of the run clock');
+    expect(screen.getByRole('figure', { name: 'Prompt tokens per turn' }).querySelector('figcaption')?.textContent).toBe('Prompt tokens per turn by cache outcome, all agents: mean per call in each 2 s');
+    expect(rate.querySelector('.recharts-line-curve')).not.toBeNull();
+    expect(screen.getByTestId('charts-count').textContent).toContain('6 calls · all 2 agents');
+  });
+
   it('picks another agent through the controller', () => {
     const r = renderWithStore(<ChartsView chartWidth={640} />, stateWithAgents(agents, { selectedAgentId: 'worker-a' }));
     fireEvent.change(screen.getByLabelText('Agent for the charts'), { target: { value: 'primary' } });
