@@ -60,6 +60,20 @@ for (const budget of BUDGETS) {
   const at = long.filter((r) => r.budget === budget);
   const met = at.filter((r) => r.totals.prefixReuse >= 0.95);
   lines.push(`variable @ ${budget}: prefix reuse >= 95% on ${met.length} of ${at.length} traces longer than 50 steps (lowest ${(Math.min(...at.map((r) => r.totals.prefixReuse)) * 100).toFixed(1)}%); orphaned tool results ${at.reduce((n, r) => n + r.totals.orphanedToolResults, 0)}`);
+  // Where the misses lose their reuse (reuseBreak.ts): the new material each step appends can never
+  // be a prefix, so a trace whose appends alone cost 5% or more cannot reach 95% at this prompt size;
+  // the rest is lost where a generation boundary re-packed L2 (or changed L0/L1).
+  const missed = at.filter((r) => r.totals.prefixReuse < 0.95).map((r) => {
+    const bytes = r.steps.slice(1).reduce((n, m) => n + m.promptBytes, 0) || 1;
+    const append = r.totals.lostBytes.append / bytes;
+    return { append, boundary: (r.totals.lostBytes.L2 + r.totals.lostBytes.L1 + r.totals.lostBytes.L0) / bytes };
+  });
+  if (missed.length > 0) {
+    const pts = (xs: number[]) => `${(Math.min(...xs) * 100).toFixed(1)}–${(Math.max(...xs) * 100).toFixed(1)} points`;
+    lines.push(
+      `variable @ ${budget}: of the ${missed.length} misses, new material alone costs >= 5 points on ${missed.filter((m) => m.append >= 0.05).length} (95% unreachable while every step's new messages are sent); appends cost ${pts(missed.map((m) => m.append))}, generation boundaries (L2 re-packs, L0/L1 changes) ${pts(missed.map((m) => m.boundary))}`,
+    );
+  }
   const v = rows.find((r) => r.name === 'variable' && r.budget === budget);
   const peerRows = rows.filter((r) => r.budget === budget && peers.some((p) => p.name === r.name) && r.name !== 'fullHistory');
   const best = peerRows.sort((a, b) => a.uncachedTokens - b.uncachedTokens)[0];
