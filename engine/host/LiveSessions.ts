@@ -44,6 +44,8 @@ export interface LiveSessionsOptions {
   replay?: (events: readonly TraceEvent[], o: { path: string; strategy: StrategyName; budget: number }) => Promise<SessionReplay>;
   /** Clock of `updatedAt` and of running/waiting (tests). */
   now?: () => number;
+  /** How often statuses are looked at again (default {@link STATUS_CHECK_MS}; tests shorten it). */
+  statusCheckMs?: number;
   /** Tail and throttle timings (tests shorten them). */
   pollMs?: number;
   throttleMs?: number;
@@ -108,7 +110,7 @@ export class LiveSessions {
       for (const a of this.#all.values()) {
         if (this.sessionAgents(a).some((g) => a.emitted.get(g.agentId) !== this.agentDto(a, g).revision)) this.announce(a);
       }
-    }, STATUS_CHECK_MS);
+    }, this.o.statusCheckMs ?? STATUS_CHECK_MS);
     this.#tick.unref?.();
   }
 
