@@ -3,6 +3,7 @@ import { CartesianGrid, Legend, Line, LineChart, ReferenceLine, ResponsiveContai
 import { percent, tokens } from '../../components/format';
 import type { SessionStepRow } from '../../store/sessionFigures';
 import { ChartFrame } from '../compare/ChartFrame';
+import { chartAxis, chartLegendStyle, chartTooltip } from '../../charts/chartStyle';
 
 /** The two series' names and colours; the recorded one solid, Strata's (modelled) dashed, as in the Charts view. */
 export interface SeriesNames {
@@ -19,13 +20,6 @@ export interface SessionMarks {
 }
 
 const HEIGHT = 220;
-const axis = { stroke: 'var(--line)', tick: { fill: 'var(--muted)', fontSize: 11 } };
-const tooltip = {
-  contentStyle: { background: 'var(--panel-2)', border: '1px solid var(--line)', color: 'var(--text)', fontSize: 12 },
-  labelStyle: { color: 'var(--muted)' },
-  itemStyle: { color: 'var(--text)' },
-};
-const legendStyle = { color: 'var(--text)', fontSize: 12, paddingBottom: 4 };
 
 interface ChartSpec {
   title: string;
@@ -73,17 +67,17 @@ export const SessionCharts = memo(function SessionCharts({
             width,
             <LineChart data={rows} width={width} height={width ? HEIGHT : undefined} margin={{ top: 8, right: 16, bottom: 18, left: 8 }}>
               <CartesianGrid stroke="var(--line)" strokeDasharray="3 3" />
-              <XAxis dataKey="step" type="number" domain={['dataMin', 'dataMax']} allowDecimals={false} {...axis} label={{ value: 'step', position: 'insideBottom', offset: -8, fill: 'var(--muted)', fontSize: 11 }} />
+              <XAxis dataKey="step" type="number" domain={['dataMin', 'dataMax']} allowDecimals={false} {...chartAxis} label={{ value: 'step', position: 'insideBottom', offset: -8, fill: 'var(--muted)', fontSize: 11 }} />
               <YAxis
-                {...axis}
+                {...chartAxis}
                 width={56}
                 domain={c.rate ? [0, 1] : [0, 'auto']}
                 tickFormatter={(v: number) => (c.rate ? percent(v) : tokens(v))}
                 label={{ value: c.yLabel, angle: -90, position: 'insideLeft', fill: 'var(--muted)', fontSize: 11, dy: 40 }}
               />
-              <Tooltip {...tooltip} labelFormatter={(l) => `step ${l}`} formatter={(v) => (c.rate ? percent(Number(v)) : `${Number(v).toLocaleString('en-US')} tokens`)} />
+              <Tooltip {...chartTooltip} labelFormatter={(l) => `step ${l}`} formatter={(v) => (c.rate ? percent(Number(v)) : `${Number(v).toLocaleString('en-US')} tokens`)} />
               {/* By data key (real… before strata…), so the recording comes first whatever the names. */}
-              <Legend verticalAlign="top" wrapperStyle={legendStyle} itemSorter="dataKey" />
+              <Legend verticalAlign="top" wrapperStyle={chartLegendStyle} itemSorter="dataKey" />
               {marks.compactions.map((step) => (
                 <ReferenceLine key={`c${step}`} x={step} stroke={REAL_COLOR} strokeDasharray="2 3" label={{ value: 'compact', position: 'insideTopLeft', fill: REAL_COLOR, fontSize: 10 }} />
               ))}

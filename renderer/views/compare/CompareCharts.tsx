@@ -4,14 +4,8 @@ import { percent, tokens } from '../../components/format';
 import type { CumulativeRow } from '../../store/compareMemorySelectors';
 import { ChartFrame } from './ChartFrame';
 import { STRATEGY_COLOR, STRATEGY_LABEL } from './strategies';
+import { chartAxis, chartLegendStyle, chartTooltip } from '../../charts/chartStyle';
 
-const axis = { stroke: 'var(--line)', tick: { fill: 'var(--muted)', fontSize: 11 } };
-const tooltip = {
-  contentStyle: { background: 'var(--panel-2)', border: '1px solid var(--line)', color: 'var(--text)', fontSize: 12 },
-  labelStyle: { color: 'var(--muted)' },
-  itemStyle: { color: 'var(--text)' },
-};
-const legendStyle = { color: 'var(--text)', fontSize: 12, paddingBottom: 4 };
 const HEIGHT = 260;
 
 const legendOf = (strategies: readonly ComparisonStrategy[]) => strategies.map((s) => ({ label: STRATEGY_LABEL[s], color: STRATEGY_COLOR[s] }));
@@ -23,10 +17,10 @@ export function CumulativeChart({ title, fileName, rows, strategies, yLabel }: {
       <ResponsiveContainer width="100%" height={HEIGHT}>
         <LineChart data={rows} margin={{ top: 8, right: 16, bottom: 18, left: 8 }}>
           <CartesianGrid stroke="var(--line)" strokeDasharray="3 3" />
-          <XAxis dataKey="step" {...axis} label={{ value: 'step', position: 'insideBottom', offset: -8, fill: 'var(--muted)', fontSize: 11 }} />
-          <YAxis {...axis} width={56} tickFormatter={(v: number) => tokens(v)} label={{ value: yLabel, angle: -90, position: 'insideLeft', fill: 'var(--muted)', fontSize: 11, dy: 40 }} />
-          <Tooltip {...tooltip} formatter={(v, name) => [`${Number(v).toLocaleString('en-US')} tokens`, STRATEGY_LABEL[name as ComparisonStrategy] ?? name]} labelFormatter={(l) => `step ${l}`} />
-          <Legend verticalAlign="top" wrapperStyle={legendStyle} formatter={(name) => STRATEGY_LABEL[name as ComparisonStrategy] ?? name} />
+          <XAxis dataKey="step" {...chartAxis} label={{ value: 'step', position: 'insideBottom', offset: -8, fill: 'var(--muted)', fontSize: 11 }} />
+          <YAxis {...chartAxis} width={56} tickFormatter={(v: number) => tokens(v)} label={{ value: yLabel, angle: -90, position: 'insideLeft', fill: 'var(--muted)', fontSize: 11, dy: 40 }} />
+          <Tooltip {...chartTooltip} formatter={(v, name) => [`${Number(v).toLocaleString('en-US')} tokens`, STRATEGY_LABEL[name as ComparisonStrategy] ?? name]} labelFormatter={(l) => `step ${l}`} />
+          <Legend verticalAlign="top" wrapperStyle={chartLegendStyle} formatter={(name) => STRATEGY_LABEL[name as ComparisonStrategy] ?? name} />
           {strategies.map((s) => (
             <Line key={s} type="monotone" dataKey={s} name={s} stroke={STRATEGY_COLOR[s]} strokeWidth={2} dot={false} isAnimationActive={false} strokeDasharray={s === 'full_history_baseline' ? '5 4' : undefined} />
           ))}
@@ -44,10 +38,10 @@ export function CostChart({ results, fileName }: { results: ComparisonResultDto[
       <ResponsiveContainer width="100%" height={HEIGHT}>
         <BarChart data={rows} margin={{ top: 8, right: 16, bottom: 18, left: 8 }}>
           <CartesianGrid stroke="var(--line)" strokeDasharray="3 3" />
-          <XAxis dataKey="label" {...axis} interval={0} />
-          <YAxis {...axis} width={56} tickFormatter={(v: number) => tokens(v)} />
-          <Tooltip {...tooltip} cursor={{ fill: 'var(--panel-2)' }} formatter={(v) => [Number(v).toLocaleString('en-US'), 'cost units']} />
-          <Legend verticalAlign="top" wrapperStyle={legendStyle} formatter={() => 'cost units'} />
+          <XAxis dataKey="label" {...chartAxis} interval={0} />
+          <YAxis {...chartAxis} width={56} tickFormatter={(v: number) => tokens(v)} />
+          <Tooltip {...chartTooltip} cursor={{ fill: 'var(--panel-2)' }} formatter={(v) => [Number(v).toLocaleString('en-US'), 'cost units']} />
+          <Legend verticalAlign="top" wrapperStyle={chartLegendStyle} formatter={() => 'cost units'} />
           <Bar dataKey="cost" name="cost" fill="var(--accent)" isAnimationActive={false} />
         </BarChart>
       </ResponsiveContainer>
@@ -69,10 +63,10 @@ export function RatesChart({ results, fileName }: { results: ComparisonResultDto
       <ResponsiveContainer width="100%" height={HEIGHT}>
         <BarChart data={rows} margin={{ top: 8, right: 16, bottom: 18, left: 8 }}>
           <CartesianGrid stroke="var(--line)" strokeDasharray="3 3" />
-          <XAxis dataKey="label" {...axis} interval={0} />
-          <YAxis {...axis} width={44} domain={[0, 1]} tickFormatter={(v: number) => percent(v)} />
-          <Tooltip {...tooltip} cursor={{ fill: 'var(--panel-2)' }} formatter={(v, name) => [percent(Number(v)), RATES.find((r) => r.key === name)?.label ?? name]} />
-          <Legend verticalAlign="top" wrapperStyle={legendStyle} formatter={(name) => RATES.find((r) => r.key === name)?.label ?? name} />
+          <XAxis dataKey="label" {...chartAxis} interval={0} />
+          <YAxis {...chartAxis} width={44} domain={[0, 1]} tickFormatter={(v: number) => percent(v)} />
+          <Tooltip {...chartTooltip} cursor={{ fill: 'var(--panel-2)' }} formatter={(v, name) => [percent(Number(v)), RATES.find((r) => r.key === name)?.label ?? name]} />
+          <Legend verticalAlign="top" wrapperStyle={chartLegendStyle} formatter={(name) => RATES.find((r) => r.key === name)?.label ?? name} />
           {RATES.map((r) => (
             <Bar key={r.key} dataKey={r.key} name={r.key} fill={r.color} isAnimationActive={false} />
           ))}

@@ -4,15 +4,9 @@ import { ChartsView } from '../../../../renderer/views/ChartsView';
 import { stateWithAgents, makeAgent } from '../fixtures';
 import { renderWithStore } from '../renderWithStore';
 import { contextRefreshed, makeCall, usageRecorded } from '../usageFixtures';
+import { stubResizeObserver } from '../resizeObserverStub';
 
-beforeAll(() => {
-  // recharts measures its container; jsdom has no ResizeObserver.
-  globalThis.ResizeObserver ??= class {
-    observe() {}
-    unobserve() {}
-    disconnect() {}
-  } as unknown as typeof ResizeObserver;
-});
+beforeAll(stubResizeObserver);
 
 const agents = [makeAgent('primary', { role: 'primary' }), makeAgent('worker-a', { parent: 'primary' })];
 

@@ -8,14 +8,9 @@ import { demoTree, makeAgent, stateWithAgents } from '../fixtures';
 import { makeGeneration, makeRun, makeSummary } from '../generationFixtures';
 import { renderWithStore } from '../renderWithStore';
 import { makeLive, makeLiveDetail } from '../sessionFixtures';
+import { stubResizeObserver } from '../resizeObserverStub';
 
-beforeAll(() => {
-  globalThis.ResizeObserver ??= class {
-    observe() {}
-    unobserve() {}
-    disconnect() {}
-  } as unknown as typeof ResizeObserver;
-});
+beforeAll(stubResizeObserver);
 
 afterEach(cleanup);
 

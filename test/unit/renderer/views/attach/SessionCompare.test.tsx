@@ -5,15 +5,9 @@ import { sessionsInitialState } from '../../../../../renderer/store/sessionsSlic
 import { SessionCompare } from '../../../../../renderer/views/attach/SessionCompare';
 import { renderWithStore } from '../../renderWithStore';
 import { makeLive, makeLiveDetail } from '../../sessionFixtures';
+import { stubResizeObserver } from '../../resizeObserverStub';
 
-beforeAll(() => {
-  // recharts measures its container; jsdom has no ResizeObserver.
-  globalThis.ResizeObserver ??= class {
-    observe() {}
-    unobserve() {}
-    disconnect() {}
-  } as unknown as typeof ResizeObserver;
-});
+beforeAll(stubResizeObserver);
 
 afterEach(cleanup);
 
