@@ -1,4 +1,4 @@
-import { type ChartMarker, chartMarkers, hitRateOf } from '../store/usageSelectors';
+import { type ChartMarker, chartMarkers, hitRateOf, type TokenSplit } from '../store/usageSelectors';
 import type { CallPoint, GenerationMarker } from '../store/usageSlice';
 
 /**
@@ -46,14 +46,8 @@ export interface BucketRate extends Bucket {
 }
 
 /** A slice on the tokens chart: the mean prompt tokens per call (one call per turn), by cache outcome and source. */
-export interface BucketTokens extends Bucket {
+export interface BucketTokens extends Bucket, TokenSplit {
   at: number;
-  readP: number | null;
-  writeP: number | null;
-  uncachedP: number | null;
-  readM: number | null;
-  writeM: number | null;
-  uncachedM: number | null;
 }
 
 export interface BucketChartData {

@@ -19,17 +19,21 @@ export interface RatePoint {
   reuse: number | null;
 }
 
-/** Prompt tokens of one call split by cache outcome, per source (`…P` provider, `…M` cache model). */
-export interface TokenPoint {
-  at: number;
-  agentId: string;
-  turn: number;
+/** Prompt tokens split by cache outcome, per source (`…P` provider, `…M` cache model); null where that source has no figure. */
+export interface TokenSplit {
   readP: number | null;
   writeP: number | null;
   uncachedP: number | null;
   readM: number | null;
   writeM: number | null;
   uncachedM: number | null;
+}
+
+/** One call's prompt tokens by cache outcome. */
+export interface TokenPoint extends TokenSplit {
+  at: number;
+  agentId: string;
+  turn: number;
 }
 
 export interface ChartMarker {
