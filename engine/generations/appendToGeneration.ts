@@ -1,11 +1,12 @@
 import type { ContextItem } from '../items/ContextItem';
 import { tierOf } from '../items/tiers';
+import { clipOversized } from '../pack/pack';
 import { audienceExclusion, scopeExclusion } from '../pack/Scope';
 import type { BlockCounter } from '../prompt/BlockCounter';
 import { prepareQuery, scoreItem } from '../retrieve/score';
 import type { RetrieveRequest } from '../retrieve/RetrieveRequest';
 import type { AgentIdentity } from './AgentIdentity';
-import type { DroppedEntry, Generation, IncludedEntry } from './Generation';
+import type { CompressedEntry, DroppedEntry, Generation, IncludedEntry } from './Generation';
 import { droppedLogOf } from './DroppedLog';
 import type { GenerationState } from './GenerationState';
 import { l2Order } from './layerOrder';
@@ -40,6 +41,13 @@ export function appendToGeneration(a: AppendInput): 'full' | 'appended' {
   const dropped: DroppedEntry[] = [];
   const fresh: IncludedEntry[] = [];
   const own: ContextItem[] = [];
+  const clipping = { maxItemTokens: state.scope.maxItemTokens, tokens: (i: ContextItem) => blocks.tokens(i), countText: (t: string) => blocks.text(t) };
+  const clips = new Map<string, { whole: ContextItem; clip: CompressedEntry }>();
+  // A clipped arrival that does not enter is recorded as dropped whole, as the pool has it.
+  const asDropped = (e: IncludedEntry) => {
+    const c = clips.get(e.item.id);
+    return c ? { item: c.whole, tokens: c.clip.from } : { item: e.item, tokens: e.tokens };
+  };
 
   for (const item of a.arrivals) {
     if (state.emitted.has(item.id)) continue;
@@ -62,7 +70,10 @@ export function appendToGeneration(a: AppendInput): 'full' | 'appended' {
       : tier === 1
         ? 'new tier-1 item; appended now, moves to L1 at the next boundary'
         : `new since the generation began, score ${score.toFixed(2)}`;
-    fresh.push({ item, layer: 'L2', tokens: blocks.tokens(item), score, tier, why });
+    // An oversized arrival enters clipped, as a fresh pack would show it, so a boundary keeps its bytes.
+    const shown = clipOversized(item, blocks.tokens(item), clipping);
+    if (shown.clip) clips.set(item.id, { whole: item, clip: shown.clip });
+    fresh.push({ item: shown.item, layer: 'L2', tokens: shown.tokens, score, tier, why: shown.clip ? `${why}; clipped to ${shown.tokens} tokens` : why });
   }
   fresh.sort(l2Order(state.strategy.order));
 
@@ -72,7 +83,7 @@ export function appendToGeneration(a: AppendInput): 'full' | 'appended' {
     // Pinned content already overflows, so a new generation could not fit more either: protected
     // items still enter (the overflow grows and is recorded), the rest wait for a boundary.
     const kept = fresh.filter((e) => e.item.pinned || e.item.mandatory);
-    for (const e of fresh) if (!kept.includes(e)) dropped.push({ item: e.item, tokens: e.tokens, reason: 'budget: pinned content already overflows the budget' });
+    for (const e of fresh) if (!kept.includes(e)) dropped.push({ ...asDropped(e), reason: 'budget: pinned content already overflows the budget' });
     fresh.splice(0, fresh.length, ...kept);
   } else {
     // Only what the agent must see forces a new generation: its own items and tier 1 (pins,
@@ -89,7 +100,7 @@ export function appendToGeneration(a: AppendInput): 'full' | 'appended' {
     const fits = new Set<IncludedEntry>();
     for (const e of optional) {
       if (e.tokens > room) {
-        dropped.push({ item: e.item, tokens: e.tokens, reason: `budget: tier-${e.tier} material from ${e.item.provenance.agentId} waits for the next boundary`, ...(e.score !== undefined ? { score: e.score } : {}) });
+        dropped.push({ ...asDropped(e), reason: `budget: tier-${e.tier} material from ${e.item.provenance.agentId} waits for the next boundary`, ...(e.score !== undefined ? { score: e.score } : {}) });
         continue;
       }
       room -= e.tokens;
@@ -103,6 +114,8 @@ export function appendToGeneration(a: AppendInput): 'full' | 'appended' {
     state.emitted.add(e.item.id);
     state.l2Tokens += e.tokens;
     generation.included.push(e);
+    const c = clips.get(e.item.id);
+    if (c) generation.compressed.push(c.clip);
   }
   state.ownItems.push(...own);
   if (own.some((i) => i.kind === 'finding' || i.kind === 'decision' || i.kind === 'report')) state.lastProgressBuild = generation.builds + 1;

@@ -82,6 +82,23 @@ const MAX_MISSES = 256;
 const SCORE_STEPS = 2 ** 20;
 const POSITION_SPAN = 2 ** 24;
 
+/**
+ * `[scope-clip]`: `item` as it enters a context: clipped to a head/tail excerpt when its block of
+ * `tokens` is over `maxItemTokens` (pinned and mandatory items never are: `[pin-never-clipped]`).
+ * A fresh pack and an append clip the same item to the same bytes, so a boundary can keep it in place.
+ */
+export function clipOversized(
+  item: ContextItem,
+  tokens: number,
+  o: Pick<PackOptions, 'maxItemTokens' | 'tokens' | 'countText'>,
+): { item: ContextItem; tokens: number; clip?: CompressedEntry } {
+  if (o.maxItemTokens === undefined || tokens <= o.maxItemTokens || tokens <= 0 || item.pinned || item.mandatory) return { item, tokens };
+  const clipped = clipHeadTail(item.content, Math.max(1, o.maxItemTokens - HEADER_ALLOWANCE), o.countText);
+  const entryItem = { ...item, content: clipped.text, contentHash: contentHash(clipped.text) };
+  const to = o.tokens(entryItem);
+  return { item: entryItem, tokens: to, clip: { itemId: item.id, from: tokens, to, method: 'clip' } };
+}
+
 /** Pack scored items (highest score first, as `retrieve` returns them). */
 export function pack(candidates: readonly ScoredItem[], o: PackOptions): PackResult {
   return packSource(
@@ -176,16 +193,7 @@ export function packSource(src: PackSource, o: PackOptions): PackResult {
     const tier = tiers[i] as Tier;
     const score = src.score(i);
     const left = o.target - used;
-    let t = src.tokens(i);
-    let entryItem = item;
-    let clip: CompressedEntry | undefined;
-    if (o.maxItemTokens !== undefined && t > o.maxItemTokens && t > 0) {
-      const clipped = clipHeadTail(item.content, Math.max(1, o.maxItemTokens - HEADER_ALLOWANCE), o.countText);
-      entryItem = { ...item, content: clipped.text, contentHash: contentHash(clipped.text) };
-      const to = o.tokens(entryItem);
-      clip = { itemId: item.id, from: t, to, method: 'clip' };
-      t = to;
-    }
+    const { item: entryItem, tokens: t, clip } = clipOversized(item, src.tokens(i), o);
     if (t <= left) {
       used += t;
       misses = 0;

@@ -46,18 +46,54 @@ describe('appending inside a generation', () => {
     // The generation is updated in place by later builds of it: keep what the first build emitted.
     const first = a.generation.included.map((e) => e.item.id);
     const firstCompressed = structuredClone(a.generation.compressed);
-    // A more durable and a much more relevant item arrive: both append after what is there, whole.
+    const firstText = a.text.slice(0, a.text.indexOf('</context>'));
+    // A more durable and a much more relevant item arrive: both append after what is there.
     engine.addItem(item({ id: 'durable', kind: 'code', class: 'finding', durability: 'project', content: 'durable refresh token code', relevance: 1, confidence: 1 }));
     engine.addItem(item({ id: 'huge', kind: 'note', class: 'task_state', content: 'my own long note\n'.repeat(40) }));
     const b = engine.build('worker-1', { phase: 'implement' });
     expect(b.started).toBe(false);
+    expect(b.text.startsWith(firstText)).toBe(true);
     const ids = b.generation.included.map((e) => e.item.id);
     expect(ids.slice(0, first.length)).toEqual(first);
     expect(ids.slice(first.length).sort()).toEqual(['durable', 'huge']);
-    expect(b.generation.compressed).toEqual(firstCompressed);
-    // The appended item is not clipped inside the generation; the clip waits for the boundary.
-    expect(b.generation.included.find((e) => e.item.id === 'huge')!.item.content).toBe(engine.item('huge').content);
+    // What was emitted is not compressed again; the oversized arrival itself enters clipped (`[scope-clip]`).
+    expect(b.generation.compressed.slice(0, firstCompressed.length)).toEqual(firstCompressed);
+    expect(b.generation.compressed.slice(firstCompressed.length).map((x) => x.itemId)).toEqual(['huge']);
+  });
+
+  it('[scope-clip] [rebuild-keeps-prefix] an oversized arrival appends clipped, with the bytes a fresh pack gives it, so a rebuild keeps it in place', () => {
+    const { engine } = newEngine();
+    engine.registerAgent(identity({ budget: 6000, scope: { maxItemTokens: 80 } }));
+    for (const i of taskItems()) engine.addItem(i);
+    engine.build('worker-1', { phase: 'implement' });
+    const note = 'my own long note about the refresh token rotation\n'.repeat(40);
+    engine.addItem(item({ id: 'huge', kind: 'note', class: 'task_state', content: note, agentId: 'worker-1' }));
+    const b = engine.build('worker-1', { phase: 'implement' });
+    expect(b.started).toBe(false);
+    const appended = b.generation.included.find((e) => e.item.id === 'huge')!;
+    expect(appended.item.content).toMatch(/\[… \d+ tokens clipped …\]/);
+    expect(appended.tokens).toBeLessThanOrEqual(80);
+    expect(appended.why).toMatch(/clipped to \d+ tokens/);
+    // The pool keeps the whole note; only what the agent is shown is clipped.
+    expect(engine.item('huge').content).toBe(note);
+    const shown = b.text.slice(0, b.text.indexOf('</context>'));
     const c = engine.rebuild('worker-1');
-    expect(c.generation.compressed.map((x) => x.itemId)).toContain('huge');
+    expect(c.started).toBe(true);
+    const rebuilt = c.generation.included.find((e) => e.item.id === 'huge')!;
+    expect(rebuilt.item.content).toBe(appended.item.content);
+    expect(c.text.startsWith(shown)).toBe(true);
+  });
+
+  it('[scope-clip] [pin-never-clipped] a pinned or mandatory arrival appends whole', () => {
+    const { engine } = newEngine();
+    engine.registerAgent(identity({ budget: 6000, scope: { maxItemTokens: 80 } }));
+    for (const i of taskItems()) engine.addItem(i);
+    engine.build('worker-1', { phase: 'implement' });
+    const rule = 'never log the refresh token\n'.repeat(30);
+    engine.addItem(item({ id: 'rule', kind: 'constraint', class: 'task_state', content: rule, agentId: 'user', mandatory: true }));
+    const b = engine.build('worker-1', { phase: 'implement' });
+    expect(b.started).toBe(false);
+    expect(b.generation.included.find((e) => e.item.id === 'rule')!.item.content).toBe(rule);
+    expect(b.generation.compressed.map((x) => x.itemId)).not.toContain('rule');
   });
 });
