@@ -1,11 +1,14 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { COMPARISON_BUDGET } from '../../engine/contract';
 import type { CacheProvider } from '../../engine/providers/cacheModel';
 import { strategies } from '../../engine/strategies/strategies';
 import type { StrategyName } from '../../engine/strategies/Strategy';
-import { compareCsv, formatCompareTable } from '../../engine/traces/compare/compareTable';
-import { runCompare, traceFiles } from '../../engine/traces/compare/runCompare';
+import { compareCsv, formatCompareTable, type CompareRow } from '../../engine/traces/compare/compareTable';
+import { runCompare, traceFiles, type CompareRun } from '../../engine/traces/compare/runCompare';
 import { UsageError } from '../shared/shellOptions';
 
 export const compareUsage = `strata compare <files or folders> [options]
@@ -15,8 +18,10 @@ export const compareUsage = `strata compare <files or folders> [options]
   --provider <name>      anthropic (default) or openai: whose prompt cache prices the calls
   --json <file>          write every result (per-step series and totals) as JSON
   --csv <file>           write the table as CSV
-  --peers                peer libraries side by side: a dev-only benchmark set, run from a source
-                         checkout with 'npm run bench:compare -- <files> --peers'`;
+  --peers                also the peer libraries (LangChain trimMessages, Mastra TokenLimiter, the
+                         AI SDK pruneMessages, full history) on the same transcripts and tokenizer;
+                         they are dev dependencies, so this works from a source checkout after
+                         'npm install', not in a packaged app`;
 
 interface CompareArgs {
   paths: string[];
@@ -25,10 +30,11 @@ interface CompareArgs {
   provider: CacheProvider;
   json?: string;
   csv?: string;
+  peers: boolean;
 }
 
 export function parseCompareArgs(argv: readonly string[]): CompareArgs {
-  const out: CompareArgs = { paths: [], strategies: [...(Object.keys(strategies) as StrategyName[]), 'full_history_baseline'], budgets: [32_000], provider: 'anthropic' };
+  const out: CompareArgs = { paths: [], strategies: [...(Object.keys(strategies) as StrategyName[]), 'full_history_baseline'], budgets: [32_000], provider: 'anthropic', peers: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const value = () => {
@@ -64,7 +70,8 @@ export function parseCompareArgs(argv: readonly string[]): CompareArgs {
         out.csv = value();
         break;
       case '--peers':
-        throw new UsageError("The peer libraries are a dev-only benchmark set and are not shipped: from a source checkout run 'npm run bench:compare -- <files> --peers'.");
+        out.peers = true;
+        break;
       default:
         if (arg.startsWith('-')) throw new UsageError(`Unknown option ${arg} for compare.`);
         out.paths.push(arg);
@@ -74,19 +81,11 @@ export function parseCompareArgs(argv: readonly string[]): CompareArgs {
   return out;
 }
 
-/** `strata compare`: one table on stdout, progress on stderr, machine-readable files on request. */
-export async function compareCommand(argv: readonly string[]): Promise<number> {
-  const args = parseCompareArgs(argv);
-  const files = traceFiles(args.paths);
-  if (files.length === 0) throw new UsageError(`No trace files under ${args.paths.join(', ')}.`);
-  const run = await runCompare({
-    files,
-    strategies: args.strategies,
-    budgets: args.budgets,
-    provider: args.provider,
-    inThread: true,
-    onProgress: (p) => process.stderr.write(`\r[${p.done}/${p.total}] ${p.strategy} @ ${p.budget} · ${p.trace.split('/').at(-1)}`.padEnd(100)),
-  });
+/** The progress line of one finished job (on stderr, rewritten in place). */
+export const progressLine = (done: number, total: number, name: string, budget: number, trace: string) => `\r[${done}/${total}] ${name} @ ${budget} · ${trace.split('/').at(-1)}`.padEnd(100);
+
+/** Prints the table and the failures, writes `--json` and `--csv`; the exit code (1 when no job succeeded). */
+export function reportComparison(args: Pick<CompareArgs, 'json' | 'csv'>, files: readonly string[], run: Pick<CompareRun, 'results' | 'errors' | 'seconds'> & { rows: CompareRow[] }): number {
   process.stderr.write(`\rreplayed ${run.results.length} of ${run.results.length + run.errors.length} jobs over ${files.length} traces in ${run.seconds.toFixed(1)} s`.padEnd(100) + '\n');
   for (const e of run.errors) process.stderr.write(`  failed: ${e.trace} (${e.strategy} @ ${e.budget}): ${e.error}\n`);
   console.log(formatCompareTable(run.rows));
@@ -97,4 +96,55 @@ export async function compareCommand(argv: readonly string[]): Promise<number> {
   if (args.json) write(args.json, `${JSON.stringify({ files, rows: run.rows, results: run.results, errors: run.errors }, null, 2)}\n`);
   if (args.csv) write(args.csv, compareCsv(run.rows));
   return run.errors.length > 0 && run.results.length === 0 ? 1 : 0;
+}
+
+/** The source checkout this CLI runs from (out/main/cli.js and electron/cli/*.ts are both two folders down). */
+const checkoutRoot = () => resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+/** The dev-only runner of `--peers`, relative to the checkout. */
+export const PEERS_RUNNER = 'test/bench/compare/comparePeersCli.ts';
+
+/**
+ * How to run the peers from `root`: the runner and tsx's loader (both dev-only), or why not.
+ * The peer libraries are dev dependencies and never shipped, so `--peers` runs the benchmark's own
+ * worker pool in a child Node process from the source checkout.
+ */
+export function peersRunner(root: string): { script: string; loader: string } | { missing: string } {
+  const script = join(root, PEERS_RUNNER);
+  if (!existsSync(script)) return { missing: `${PEERS_RUNNER} (not a source checkout)` };
+  try {
+    const req = createRequire(join(root, 'package.json'));
+    const loader = req.resolve('tsx');
+    for (const dep of ['@langchain/core/messages', '@mastra/memory/processors', 'ai']) req.resolve(dep);
+    return { script, loader };
+  } catch (err) {
+    return { missing: `the dev dependencies (${(err as Error).message.split('\n')[0]})` };
+  }
+}
+
+/** `--peers`: the same comparison plus the peer libraries, run by the dev-only runner in a child Node process. */
+function comparePeers(argv: readonly string[], root: string): Promise<number> {
+  const runner = peersRunner(root);
+  if ('missing' in runner) throw new UsageError(`--peers runs the peer libraries, which are dev dependencies and not part of this installation: ${runner.missing} is missing. From a source checkout, run 'npm install' and then 'npm run strata -- compare <files> --peers'.`);
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, ['--import', pathToFileURL(runner.loader).href, runner.script, ...argv], { stdio: 'inherit' });
+    child.on('error', fail);
+    child.on('exit', (code, signal) => done(code ?? (signal ? 1 : 0)));
+  });
+}
+
+/** `strata compare`: one table on stdout, progress on stderr, machine-readable files on request. */
+export async function compareCommand(argv: readonly string[], root = checkoutRoot()): Promise<number> {
+  const args = parseCompareArgs(argv);
+  const files = traceFiles(args.paths);
+  if (files.length === 0) throw new UsageError(`No trace files under ${args.paths.join(', ')}.`);
+  if (args.peers) return comparePeers(argv, root);
+  const run = await runCompare({
+    files,
+    strategies: args.strategies,
+    budgets: args.budgets,
+    provider: args.provider,
+    inThread: true,
+    onProgress: (p) => process.stderr.write(progressLine(p.done, p.total, p.strategy, p.budget, p.trace)),
+  });
+  return reportComparison(args, files, run);
 }

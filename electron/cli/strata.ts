@@ -11,10 +11,11 @@ Usage: strata <command> [options]
 Commands:
   web            serve the control room on http://127.0.0.1 (prints the address with its token)
   health         print the workspace's health as JSON (catalog path, schema version, agents)
-  compare <files or folders> [--strategies a,b] [--budget n] [--json f] [--csv f]
+  compare <files or folders> [--strategies a,b] [--budget n] [--peers] [--json f] [--csv f]
                  replay recorded agent sessions (Claude Code, Codex, OpenAI-style messages) under
-                 each context strategy and print what each would have sent and cost ('strata
-                 compare --help' for the options)
+                 each context strategy (and with --peers, from a source checkout, the peer
+                 libraries) and print what each would have sent and cost ('strata compare --help'
+                 for the options)
   import <file>  import a recorded session (the same formats) into the workspace catalog for the
                  control room's comparisons and print it as JSON (id, name, format, steps, tool
                  calls); importing the same bytes again changes nothing and prints the same id

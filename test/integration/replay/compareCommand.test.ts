@@ -1,10 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { compareCommand, parseCompareArgs } from '../../../electron/cli/compareCommand';
+import { compareCommand, parseCompareArgs, PEERS_RUNNER, peersRunner } from '../../../electron/cli/compareCommand';
 import { UsageError } from '../../../electron/shared/shellOptions';
 import { compareCsv, compareRows, formatCompareTable } from '../../../engine/traces/compare/compareTable';
 import { tempDir } from '../../support/tempDir';
+import { SYNTHETIC_TRACE, writeSyntheticTrace } from '../../support/traceFixtures';
 
 const tracesDir = process.env.STRATA_TRACES_DIR ?? resolve(import.meta.dirname, '../../../../shared/traces');
 const small = join(tracesDir, 'openai-messages-json', 'Amansolo9__TASK-20__sessions__bugfix-3.json');
@@ -24,10 +25,37 @@ describe('strata compare', () => {
     expect(() => parseCompareArgs(['x', '--strategies', 'variable,magic'])).toThrow(/Unknown strategy magic/);
     expect(() => parseCompareArgs(['x', '--budget', '12'])).toThrow(/--budget takes whole token counts/);
     expect(() => parseCompareArgs(['x', '--provider', 'gemini'])).toThrow(/anthropic or openai/);
-    expect(() => parseCompareArgs(['x', '--peers'])).toThrow(/dev-only benchmark set.*bench:compare/);
+    expect(parseCompareArgs(['x', '--peers'])).toMatchObject({ paths: ['x'], peers: true });
+    expect(parseCompareArgs(['x'])).toMatchObject({ peers: false });
     expect(() => parseCompareArgs(['x', '--nope'])).toThrow(/Unknown option --nope/);
     expect(parseCompareArgs(['a', 'b', '--strategies', 'variable,full_history_baseline', '--budget', '32000,100000'])).toMatchObject({ paths: ['a', 'b'], strategies: ['variable', 'full_history_baseline'], budgets: [32000, 100000], provider: 'anthropic' });
   });
+
+  it('[replay-worker] --peers where the dev-only peer runner is absent (a packaged app) is refused with what to do, and runs nothing', async () => {
+    tmp = tempDir();
+    const trace = writeSyntheticTrace(tmp.dir);
+    expect(peersRunner(tmp.dir)).toEqual({ missing: `${PEERS_RUNNER} (not a source checkout)` });
+    const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    await expect(compareCommand([trace, '--peers', '--json', join(tmp.dir, 'r.json')], tmp.dir)).rejects.toThrow(/--peers runs the peer libraries.*not a source checkout.*npm install/);
+    expect(err).not.toHaveBeenCalled();
+    expect(existsSync(join(tmp.dir, 'r.json'))).toBe(false);
+  });
+
+  it('[replay-worker] --peers from this checkout puts every peer library beside the strategies, at every budget, in the same table and files', async () => {
+    tmp = tempDir();
+    const trace = writeSyntheticTrace(tmp.dir);
+    const json = join(tmp.dir, 'out', 'r.json');
+    const csv = join(tmp.dir, 'out', 'r.csv');
+    // The child process writes the table to this process's stdout; the files carry the same rows.
+    const code = await compareCommand([trace, '--peers', '--strategies', 'variable', '--budget', '32000,100000', '--json', json, '--csv', csv]);
+    expect(code).toBe(0);
+    const out = JSON.parse(readFileSync(json, 'utf8')) as { rows: { name: string; budget: number; steps: number; orphans: number }[]; errors: unknown[]; results: never[] };
+    expect(out.errors).toEqual([]);
+    const names = ['variable', 'fullHistory', 'langchainTrim', 'mastraTokenLimiter', 'vercelPruneMessages'];
+    expect(out.rows.map((r) => `${r.name}@${r.budget}`).sort()).toEqual(names.flatMap((n) => [`${n}@32000`, `${n}@100000`]).sort());
+    for (const r of out.rows) expect(r.steps).toBe(SYNTHETIC_TRACE.steps);
+    expect(readFileSync(csv, 'utf8').trim().split('\n')).toEqual(compareCsv(compareRows(out.results)).trim().split('\n'));
+  }, 120_000);
 
   it.skipIf(!available)('[replay-counterfactual] replays a real trace under two strategies, prints one row each, and writes JSON and CSV', async () => {
     tmp = tempDir();
