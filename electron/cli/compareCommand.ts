@@ -8,6 +8,7 @@ import type { CacheProvider } from '../../engine/providers/cacheModel';
 import { strategies } from '../../engine/strategies/strategies';
 import type { StrategyName } from '../../engine/strategies/Strategy';
 import { compareCsv, formatCompareTable, type CompareRow } from '../../engine/traces/compare/compareTable';
+import { formatRecordedTable, RECORDED_NOTE } from '../../engine/traces/compare/recordedTable';
 import { runCompare, traceFiles, type CompareRun } from '../../engine/traces/compare/runCompare';
 import { UsageError } from '../shared/shellOptions';
 
@@ -85,15 +86,16 @@ export function parseCompareArgs(argv: readonly string[]): CompareArgs {
 export const progressLine = (done: number, total: number, name: string, budget: number, trace: string) => `\r[${done}/${total}] ${name} @ ${budget} · ${trace.split('/').at(-1)}`.padEnd(100);
 
 /** Prints the table and the failures, writes `--json` and `--csv`; the exit code (1 when no job succeeded). */
-export function reportComparison(args: Pick<CompareArgs, 'json' | 'csv'>, files: readonly string[], run: Pick<CompareRun, 'results' | 'errors' | 'seconds'> & { rows: CompareRow[] }): number {
+export function reportComparison(args: Pick<CompareArgs, 'json' | 'csv'>, files: readonly string[], run: Pick<CompareRun, 'results' | 'errors' | 'seconds' | 'recorded'> & { rows: CompareRow[] }): number {
   process.stderr.write(`\rreplayed ${run.results.length} of ${run.results.length + run.errors.length} jobs over ${files.length} traces in ${run.seconds.toFixed(1)} s`.padEnd(100) + '\n');
   for (const e of run.errors) process.stderr.write(`  failed: ${e.trace} (${e.strategy} @ ${e.budget}): ${e.error}\n`);
   console.log(formatCompareTable(run.rows));
+  if (run.recorded.length > 0) console.log(`\n${formatRecordedTable(run.recorded)}\n${RECORDED_NOTE}`);
   const write = (file: string, text: string) => {
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, text);
   };
-  if (args.json) write(args.json, `${JSON.stringify({ files, rows: run.rows, results: run.results, errors: run.errors }, null, 2)}\n`);
+  if (args.json) write(args.json, `${JSON.stringify({ files, rows: run.rows, recorded: run.recorded, results: run.results, errors: run.errors }, null, 2)}\n`);
   if (args.csv) write(args.csv, compareCsv(run.rows));
   return run.errors.length > 0 && run.results.length === 0 ? 1 : 0;
 }

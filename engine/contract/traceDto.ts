@@ -202,6 +202,34 @@ export const ComparisonResultDtoSchema = z.object({
   series: z.array(ComparisonStepDtoSchema),
 });
 
+/**
+ * What the recording agent's provider billed for one trace of a comparison (its main agent's calls
+ * with a recorded usage), and how the cache model prices the full-history baseline over the same
+ * steps (`modelled`, null unless the baseline was among the strategies).
+ */
+export const RecordedTraceDtoSchema = z.object({
+  traceId: z.string(),
+  /** The recorded model, when the trace names one. */
+  model: z.string().nullable(),
+  calls: z.number().int().nonnegative(),
+  promptTokens: z.number().int().nonnegative(),
+  /** Recorded input and cache writes: prompt tokens not read from a cache. */
+  uncachedTokens: z.number().int().nonnegative(),
+  hitRate: z.number().min(0).max(1),
+  modelled: z
+    .object({
+      /** Steps with a recorded usage that the baseline also priced. */
+      matched: z.number().int().nonnegative(),
+      promptTokens: z.number().int().nonnegative(),
+      hitRate: z.number().min(0).max(1),
+      /** (modelled − recorded) / recorded over the matched steps; null when nothing was recorded there. */
+      promptError: z.number().nullable(),
+      cacheReadError: z.number().nullable(),
+    })
+    .nullable(),
+});
+export type RecordedTraceDto = z.infer<typeof RecordedTraceDtoSchema>;
+
 export const ComparisonDtoSchema = z.object({
   comparisonId: z.string(),
   status: ComparisonStatusSchema,
@@ -218,6 +246,8 @@ export const ComparisonDtoSchema = z.object({
   results: z.array(ComparisonResultDtoSchema),
   /** The replays that failed, with why (the others still ran). */
   errors: z.array(z.object({ traceId: z.string(), strategy: ComparisonStrategySchema, error: z.string() })),
+  /** Per trace that records its provider's usage, what the real agent was billed; empty while running. */
+  recorded: z.array(RecordedTraceDtoSchema),
 });
 export type ComparisonDto = z.infer<typeof ComparisonDtoSchema>;
 export type ComparisonResultDto = z.infer<typeof ComparisonResultDtoSchema>;

@@ -5,6 +5,7 @@ import type { Clock } from '../ports/Clock';
 import type { Scheduler } from '../ports/Scheduler';
 import type { StrategyName } from '../strategies/Strategy';
 import { compareRows } from '../traces/compare/compareTable';
+import { recordedRows } from '../traces/compare/recordedTable';
 import type { ReplayResult } from '../traces/replay/ReplayTypes';
 import { runReplayJobs, type ReplayJob, type ReplayJobResult } from '../traces/replay/replayWorker';
 
@@ -82,6 +83,7 @@ export class Comparisons {
         progress: { done: 0, total: jobs.length },
         results: [],
         errors: [],
+        recorded: [],
       },
       abort: new AbortController(),
     };
@@ -127,7 +129,11 @@ export class Comparisons {
     }
     const status = results.length > 0 ? 'finished' : 'failed';
     const total = c.dto.progress.total;
-    c.dto = { ...c.dto, status, finishedAt: this.deps.clock.now(), progress: { done: total, total }, results, errors };
+    const recorded = recordedRows(
+      done.flatMap((d) => (d.result ? [{ trace: d.job.trace, result: d.result }] : [])),
+      { total: false },
+    ).map(({ trace, ...r }) => ({ traceId: trace, ...r }));
+    c.dto = { ...c.dto, status, finishedAt: this.deps.clock.now(), progress: { done: total, total }, results, errors, recorded };
     this.#progress.push({ comparisonId: c.dto.comparisonId, done: total, total, status });
   }
 

@@ -14,7 +14,8 @@ import type { CacheProvider } from '../../engine/providers/cacheModel';
 import { strategies } from '../../engine/strategies/strategies';
 import type { StrategyName } from '../../engine/strategies/Strategy';
 import { compareRows, formatCompareTable, type CompareRow } from '../../engine/traces/compare/compareTable';
-import { compareJobs, traceFiles } from '../../engine/traces/compare/runCompare';
+import { formatRecordedTable, RECORDED_NOTE } from '../../engine/traces/compare/recordedTable';
+import { compareJobs, recordedOf, traceFiles } from '../../engine/traces/compare/runCompare';
 import { type CompareJob, jobName, runCompareJobs } from './compare/compareWorker';
 import { benchPeerAdapters, mastraTokenLimiterOwnEncoder } from './compare/peers';
 
@@ -52,6 +53,10 @@ for (const budget of BUDGETS) {
   console.log(`\nbudget ${budget.toLocaleString('en-US')} tokens (baseline: no truncation)`);
   console.log(formatCompareTable(rows.filter((r) => r.budget === budget || (r.budget === null && budget === BUDGETS[0]))));
 }
+
+// Recorded truth: what the recording agents were billed, and the cache model on the baseline.
+const recorded = recordedOf(done);
+if (recorded.length > 0) console.log(`\n${formatRecordedTable(recorded)}\n${RECORDED_NOTE}`);
 
 // The issue's targets, measured.
 const lines: string[] = [];
@@ -92,7 +97,7 @@ const out = join(root, 'bench', 'results');
 mkdirSync(out, { recursive: true });
 // Each job's wall time in its worker, to see where the time goes without a profiler.
 const jobTimes = done.map((d) => ({ trace: basename(d.job.trace), name: jobName(d.job), budget: d.job.budget, ms: Math.round(d.ms) }));
-writeFileSync(join(out, 'compare.json'), `${JSON.stringify({ seconds, files, rows, targets: lines, errors, jobTimes, results: all.map((r) => ({ ...r, steps: r.steps })) })}\n`);
-const md = [`# Strategy comparison`, '', `${files.length} traces, ${seconds.toFixed(0)} s.`, '', ...BUDGETS.flatMap((b) => [`## Budget ${b}`, '', '```', formatCompareTable(rows.filter((r: CompareRow) => r.budget === b || (r.budget === null && b === BUDGETS[0]))), '```', '']), '## Targets', '', ...lines.map((l) => `- ${l}`), ''].join('\n');
+writeFileSync(join(out, 'compare.json'), `${JSON.stringify({ seconds, files, rows, recorded, targets: lines, errors, jobTimes, results: all.map((r) => ({ ...r, steps: r.steps })) })}\n`);
+const md = [`# Strategy comparison`, '', `${files.length} traces, ${seconds.toFixed(0)} s.`, '', ...BUDGETS.flatMap((b) => [`## Budget ${b}`, '', '```', formatCompareTable(rows.filter((r: CompareRow) => r.budget === b || (r.budget === null && b === BUDGETS[0]))), '```', '']), ...(recorded.length > 0 ? ['## Recorded by the providers', '', '```', formatRecordedTable(recorded), '```', '', RECORDED_NOTE, ''] : []), '## Targets', '', ...lines.map((l) => `- ${l}`), ''].join('\n');
 writeFileSync(join(out, 'compare.md'), md);
 console.log(`\nwrote bench/results/compare.json and compare.md`);

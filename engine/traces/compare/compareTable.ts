@@ -52,16 +52,21 @@ export function compareRows(results: readonly ReplayResult[]): CompareRow[] {
   });
 }
 
-const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
-const int = (x: number) => Math.round(x).toLocaleString('en-US');
+export const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+export const int = (x: number) => Math.round(x).toLocaleString('en-US');
+
+/** An aligned text table: the first column left-aligned, the others right-aligned. */
+export function alignTable(head: readonly string[], body: readonly string[][]): string {
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
+  const line = (cells: readonly string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  return [line(head), line(widths.map((w) => '-'.repeat(w))), ...body.map(line)].join('\n');
+}
 
 /** The rows as an aligned text table, as `strata compare` prints it. */
 export function formatCompareTable(rows: readonly CompareRow[]): string {
   const head = ['strategy', 'budget', 'traces', 'steps', 'prompt tokens', 'mean prompt', 'uncached', 'cost units', 'hit rate', 'prefix reuse', 'recall', 'orphans', 'refreshes'];
   const body = rows.map((r) => [r.name, r.budget === null ? '-' : int(r.budget), String(r.traces), int(r.steps), int(r.promptTokens), int(r.meanPromptTokens), int(r.uncachedTokens), int(r.cost), pct(r.hitRate), pct(r.prefixReuse), r.neededReferenceRecall === null ? '-' : pct(r.neededReferenceRecall), String(r.orphans), String(r.refreshes)]);
-  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
-  return [line(head), line(widths.map((w) => '-'.repeat(w))), ...body.map(line)].join('\n');
+  return alignTable(head, body);
 }
 
 /** The rows as CSV (header first). */

@@ -1,5 +1,5 @@
 import { readdirSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { basename, join, relative, resolve } from 'node:path';
 import type { CacheProvider } from '../../providers/cacheModel';
 import type { StrategyName } from '../../strategies/Strategy';
 import { runReplayJob, runReplayJobs, type ReplayJob, type ReplayJobResult, type ReplayProgress } from '../replay/replayWorker';
@@ -7,6 +7,7 @@ import { importTraceFile } from '../importTraceFile';
 import type { TraceEvent } from '../TraceEvent';
 import type { ReplayResult } from '../replay/ReplayTypes';
 import { compareRows, type CompareRow } from './compareTable';
+import { recordedRows, type RecordedRow } from './recordedTable';
 
 /** Trace files under `paths` (files as given; folders searched recursively for .jsonl, .json and .traj). */
 export function traceFiles(paths: readonly string[]): string[] {
@@ -44,7 +45,22 @@ export interface CompareRun {
   /** Jobs that failed (a malformed trace, …) with why; the others still ran. */
   errors: { trace: string; strategy: string; budget: number; error: string }[];
   rows: CompareRow[];
+  /** What the recording agents were billed, per trace with usage (`recordedRows`, labelled by `traceLabels`). */
+  recorded: RecordedRow[];
   seconds: number;
+}
+
+/** A short label per trace path: its file name, or its path from the working folder where two names collide. */
+export function traceLabels(files: readonly string[]): Map<string, string> {
+  const count = new Map<string, number>();
+  for (const f of files) count.set(basename(f), (count.get(basename(f)) ?? 0) + 1);
+  return new Map(files.map((f) => [f, count.get(basename(f))! > 1 ? relative(process.cwd(), f) || f : basename(f)]));
+}
+
+/** The recorded rows of finished jobs, each labelled by its trace. */
+export function recordedOf(done: readonly { job: { trace: string }; result?: ReplayResult }[]): RecordedRow[] {
+  const labels = traceLabels([...new Set(done.map((d) => d.job.trace))]);
+  return recordedRows(done.flatMap((d) => (d.result ? [{ trace: labels.get(d.job.trace)!, result: d.result }] : [])));
 }
 
 /** The jobs of a comparison, trace by trace: every strategy at every budget, the baseline (which has none) once. */
@@ -62,7 +78,7 @@ export async function runCompare(o: CompareOptions): Promise<CompareRun> {
   const done = o.inThread ? await runInThread(jobs, o.onProgress) : await runReplayJobs(jobs, { workers: o.workers ?? 2, ...(o.onProgress ? { onProgress: o.onProgress } : {}) });
   const results = done.flatMap((d) => (d.result ? [d.result] : []));
   const errors = done.flatMap((d) => (d.error ? [{ trace: d.job.trace, strategy: d.job.strategy, budget: d.job.budget, error: d.error }] : []));
-  return { results, errors, rows: compareRows(results), seconds: (performance.now() - t0) / 1000 };
+  return { results, errors, rows: compareRows(results), recorded: recordedOf(done), seconds: (performance.now() - t0) / 1000 };
 }
 
 async function runInThread(jobs: readonly ReplayJob[], onProgress?: (p: ReplayProgress) => void): Promise<ReplayJobResult[]> {

@@ -10,6 +10,7 @@ import type { CacheProvider } from '../../providers/cacheModel';
 import type { StrategyName } from '../../strategies/Strategy';
 import type { Tokenizer } from '../../tokens/Tokenizer';
 import type { ReuseBreak } from './reuseBreak';
+import type { RecordedSummary } from './recordedTruth';
 
 /** Milliseconds from an arbitrary origin; only differences are used (engine overhead). */
 export type Timer = () => number;
@@ -175,4 +176,9 @@ export interface ReplayResult {
   totals: ReplayTotals;
   repairs: ReplayRepairs;
   capture?: ReplayCapture;
+  /**
+   * What the recording agent's provider billed for the trace, and on the baseline how close the
+   * cache model comes to it (`recordedSummary`): set by `runReplayJob` when the trace records usage.
+   */
+  recorded?: RecordedSummary;
 }

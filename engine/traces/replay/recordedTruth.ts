@@ -84,6 +84,11 @@ export interface ModelAccuracy {
   meanAbsCacheReadError?: number;
   recordedHitRate: number;
   modelHitRate: number;
+  /** Sums over the matched steps, recorded and modelled. */
+  recordedPrompt: number;
+  modelPrompt: number;
+  recordedCacheRead: number;
+  modelCacheRead: number;
 }
 
 const relative = (model: number, recorded: number) => (recorded === 0 ? undefined : (model - recorded) / recorded);
@@ -116,14 +121,20 @@ export function modelAccuracy(recorded: RecordedTruth, replay: ReplayResult): Mo
   const sum = (pick: (a: StepAccuracy) => number) => perStep.reduce((n, a) => n + pick(a), 0);
   const recordedPromptSum = sum((a) => a.recordedPrompt);
   const modelPromptSum = sum((a) => a.modelPrompt);
+  const recordedReadSum = sum((a) => a.recordedCacheRead);
+  const modelReadSum = sum((a) => a.modelCacheRead);
   const out: ModelAccuracy = {
     matched: perStep.length,
     perStep,
-    recordedHitRate: recordedPromptSum > 0 ? sum((a) => a.recordedCacheRead) / recordedPromptSum : 0,
-    modelHitRate: modelPromptSum > 0 ? sum((a) => a.modelCacheRead) / modelPromptSum : 0,
+    recordedHitRate: recordedPromptSum > 0 ? recordedReadSum / recordedPromptSum : 0,
+    modelHitRate: modelPromptSum > 0 ? modelReadSum / modelPromptSum : 0,
+    recordedPrompt: recordedPromptSum,
+    modelPrompt: modelPromptSum,
+    recordedCacheRead: recordedReadSum,
+    modelCacheRead: modelReadSum,
   };
   const pe = relative(modelPromptSum, recordedPromptSum);
-  const ce = relative(sum((a) => a.modelCacheRead), sum((a) => a.recordedCacheRead));
+  const ce = relative(modelReadSum, recordedReadSum);
   const mp = meanAbs(perStep.map((a) => a.promptError));
   const mc = meanAbs(perStep.map((a) => a.cacheReadError));
   if (pe !== undefined) out.promptError = pe;
@@ -131,4 +142,20 @@ export function modelAccuracy(recorded: RecordedTruth, replay: ReplayResult): Mo
   if (mp !== undefined) out.meanAbsPromptError = mp;
   if (mc !== undefined) out.meanAbsCacheReadError = mc;
   return out;
+}
+
+/**
+ * What a comparison reports beside a replay of a trace (`[replay-truth-reported]`): the recorded
+ * usage's totals, and for the full-history baseline (its reference) the cache model's accuracy,
+ * both without their per-step lists. Undefined when the trace records no usage.
+ */
+export type RecordedSummary = Omit<RecordedTruth, 'perStep'> & { accuracy?: Omit<ModelAccuracy, 'perStep'> };
+
+export function recordedSummary(events: readonly TraceEvent[], replay: ReplayResult): RecordedSummary | undefined {
+  const truth = recordedTruth(events);
+  if (truth.callsWithUsage === 0) return undefined;
+  const { perStep: _steps, ...totals } = truth;
+  if (replay.strategy !== 'full_history_baseline') return totals;
+  const { perStep: _accuracySteps, ...accuracy } = modelAccuracy(truth, replay);
+  return { ...totals, accuracy };
 }

@@ -22,6 +22,7 @@ import type { TiktokenEncodingName } from '../../tokens/tiktokenTokenizer';
 import type { Tokenizer } from '../../tokens/Tokenizer';
 import { importTraceFile } from '../importTraceFile';
 import type { TraceEvent } from '../TraceEvent';
+import { recordedSummary } from './recordedTruth';
 import { replayFullHistoryBaseline } from './replayFullHistoryBaseline';
 import { replayTrace } from './replayTrace';
 import type { ReplayResult } from './ReplayTypes';
@@ -106,8 +107,13 @@ export function sharedTokenizer(encoding: TiktokenEncodingName = 'o200k_base'): 
 /** One job in the calling thread: what the worker runs for each job. */
 export function runReplayJob(job: ReplayJob, events: readonly TraceEvent[], tokenizer: Tokenizer = job.coldTokenizer ? memoTokenizer(job.encoding) : sharedTokenizer(job.encoding)): ReplayResult {
   const common = { tokenizer, provider: job.provider, ...(job.model ? { model: job.model } : {}) };
-  if (job.strategy === 'full_history_baseline') return replayFullHistoryBaseline(events, common);
-  return replayTrace(events, { ...common, strategy: job.strategy, budget: job.budget, ...(job.window !== undefined ? { window: job.window } : {}), ...(job.capture ? { capture: true } : {}) });
+  const result =
+    job.strategy === 'full_history_baseline'
+      ? replayFullHistoryBaseline(events, common)
+      : replayTrace(events, { ...common, strategy: job.strategy, budget: job.budget, ...(job.window !== undefined ? { window: job.window } : {}), ...(job.capture ? { capture: true } : {}) });
+  const recorded = recordedSummary(events, result);
+  if (recorded) result.recorded = recorded;
+  return result;
 }
 
 function workerMain(input: WorkerInput): void {

@@ -15,6 +15,7 @@ import { CostChart, CumulativeChart, RatesChart } from './CompareCharts';
 import { comparisonCsv, comparisonJson, exportName } from './exportResults';
 import { downloadText } from './download';
 import { ProgressBar } from './ProgressBar';
+import { RecordedTable } from './RecordedTable';
 import { BUDGET_LIMITS, STRATEGIES, STRATEGY_LABEL } from './strategies';
 import { TotalsTable } from './TotalsTable';
 import { TracePicker } from './TracePicker';
@@ -147,6 +148,7 @@ export function CompareView() {
             </div>
           )}
           <TotalsTable results={results} traces={traces} />
+          {comparison.recorded.length > 0 && <RecordedTable recorded={comparison.recorded} traces={traces} />}
         </div>
       )}
     </section>

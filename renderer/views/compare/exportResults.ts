@@ -52,7 +52,7 @@ export function comparisonCsv(c: ComparisonDto, traces: readonly TraceDto[]): st
   return [CSV_COLUMNS.join(','), ...lines].join('\n') + '\n';
 }
 
-/** The whole comparison (totals, per-step series, failed replays) and the traces it names, as JSON. */
+/** The whole comparison (totals, per-step series, failed replays, what the provider recorded) and the traces it names, as JSON. */
 export function comparisonJson(c: ComparisonDto, traces: readonly TraceDto[]): string {
   const named = traces.filter((t) => c.traceIds.includes(t.id));
   return JSON.stringify({ format: 'strata-comparison', version: 1, comparison: c, traces: named }, null, 2) + '\n';

@@ -8,7 +8,7 @@ import { availableParallelism } from 'node:os';
 import { parseCompareArgs, progressLine, reportComparison } from '../../../electron/cli/compareCommand';
 import { UsageError } from '../../../electron/shared/shellOptions';
 import { compareRows } from '../../../engine/traces/compare/compareTable';
-import { compareJobs, traceFiles } from '../../../engine/traces/compare/runCompare';
+import { compareJobs, recordedOf, traceFiles } from '../../../engine/traces/compare/runCompare';
 import { type CompareJob, jobName, runCompareJobs } from './compareWorker';
 import { benchPeerAdapters } from './peers';
 
@@ -29,7 +29,7 @@ async function main(argv: readonly string[]): Promise<number> {
   });
   const results = done.flatMap((d) => (d.result ? [d.result] : []));
   const errors = done.flatMap((d) => (d.error === undefined ? [] : [{ trace: d.job.trace, strategy: jobName(d.job), budget: d.job.budget, error: d.error }]));
-  return reportComparison(args, files, { results, errors, rows: compareRows(results), seconds: (performance.now() - t0) / 1000 });
+  return reportComparison(args, files, { results, errors, rows: compareRows(results), recorded: recordedOf(done), seconds: (performance.now() - t0) / 1000 });
 }
 
 try {

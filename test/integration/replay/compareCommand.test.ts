@@ -1,10 +1,11 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { compareCommand, parseCompareArgs, PEERS_RUNNER, peersRunner } from '../../../electron/cli/compareCommand';
 import { UsageError } from '../../../electron/shared/shellOptions';
 import { compareCsv, compareRows, formatCompareTable } from '../../../engine/traces/compare/compareTable';
 import { tempDir } from '../../support/tempDir';
+import { madeUpSession } from '../../support/liveSessionFixture';
 import { SYNTHETIC_TRACE, writeSyntheticTrace } from '../../support/traceFixtures';
 
 const tracesDir = process.env.STRATA_TRACES_DIR ?? resolve(import.meta.dirname, '../../../../shared/traces');
@@ -30,6 +31,26 @@ describe('strata compare', () => {
     expect(() => parseCompareArgs(['x', '--nope'])).toThrow(/Unknown option --nope/);
     expect(parseCompareArgs(['a', 'b', '--strategies', 'variable,full_history_baseline', '--budget', '32000,100000'])).toMatchObject({ paths: ['a', 'b'], strategies: ['variable', 'full_history_baseline'], budgets: [32000, 100000], provider: 'anthropic' });
   });
+
+  it('[replay-truth-reported] prints what the recording agent was billed under the table, with the baseline as the cache model prices it, and writes it to the JSON', async () => {
+    tmp = tempDir();
+    const recordedFile = join(tmp.dir, 'made-up.jsonl');
+    writeFileSync(recordedFile, `${madeUpSession(6).join('\n')}\n`);
+    const out: string[] = [];
+    vi.spyOn(console, 'log').mockImplementation((s: string) => void out.push(s));
+    vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    const json = join(tmp.dir, 'r.json');
+    expect(await compareCommand([recordedFile, writeSyntheticTrace(tmp.dir), '--strategies', 'variable,full_history_baseline', '--json', json])).toBe(0);
+    const printed = out.join('\n');
+    expect(printed).toMatch(/^recorded \(provider\)\s+model\s+calls/m);
+    // One row for the trace with usage; the synthetic one records none, so no row and no total.
+    expect(printed).toMatch(/^made-up\.jsonl\s+claude-made-up-1\s+8\s/m);
+    expect(printed).not.toMatch(/^session\.json\s+/m);
+    expect(printed).not.toMatch(/^all traces/m);
+    expect(printed).toMatch(/real prompts \(system prompt, tool schemas\) are larger/);
+    const written = JSON.parse(readFileSync(json, 'utf8')) as { recorded: { trace: string; calls: number; modelled: { matched: number } | null }[] };
+    expect(written.recorded).toMatchObject([{ trace: 'made-up.jsonl', calls: 8, modelled: { matched: 8 } }]);
+  }, 60_000);
 
   it('[replay-worker] --peers where the dev-only peer runner is absent (a packaged app) is refused with what to do, and runs nothing', async () => {
     tmp = tempDir();
@@ -64,7 +85,9 @@ describe('strata compare', () => {
     vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     const code = await compareCommand([small, '--strategies', 'variable,full_history', '--budget', '32000', '--json', join(tmp.dir, 'r.json'), '--csv', join(tmp.dir, 'r.csv')]);
     expect(code).toBe(0);
-    const table = out.join('\n');
+    // The strategies' table comes first; the recorded table (this trace records usage) follows it.
+    const table = out[0]!;
+    expect(out.slice(1).join('\n')).toMatch(/^recorded \(provider\)/m);
     expect(table).toMatch(/^strategy\s+budget/m);
     expect(table).toMatch(/^variable\s+32,000\s+1\s/m);
     expect(table).toMatch(/^full_history\s+32,000\s+1\s/m);

@@ -3,12 +3,14 @@
  * imported, compared under two strategies in worker threads while the host keeps answering, and
  * read back with totals and per-step series; bad arguments are refused before anything starts.
  */
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CommandName, ComparisonDto, StrataEvent, TraceDto } from '../../../engine/contract';
 import { compareRows } from '../../../engine/traces/compare/compareTable';
 import { runReplayJob } from '../../../engine/traces/replay/replayWorker';
 import { dumpCatalog } from '../../support/catalogDump';
+import { madeUpSession } from '../../support/liveSessionFixture';
 import { useTraceHost } from '../../support/traceHost';
 import { SYNTHETIC_TRACE, writeSyntheticTrace, writeTruncatedTrace } from '../../support/traceFixtures';
 
@@ -71,6 +73,50 @@ describe('traces and comparisons through the host', () => {
     expect(await error('startComparison', { traceIds: [trace.id, 'tr_0000000000000000'], strategies: ['variable'], budget: 32_000 })).toMatchObject({ code: 'not_found', message: expect.stringContaining('tr_0000000000000000') });
     expect(await error('getComparison', { comparisonId: 'cmp-1' })).toMatchObject({ code: 'not_found' });
   });
+
+  const finished = async (comparisonId: string): Promise<ComparisonDto> => {
+    const deadline = Date.now() + 90_000;
+    for (;;) {
+      const { comparison } = await value<{ comparison: ComparisonDto }>('getComparison', { comparisonId });
+      if (comparison.status !== 'running' || Date.now() > deadline) return comparison;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  };
+
+  it('[replay-truth-reported] a comparison reports what the recording agent was billed, and with the baseline how close the cache model comes', async () => {
+    await t.connect();
+    const lines = madeUpSession(12);
+    const file = join(t.tmp.dir, 'made-up.jsonl');
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    // The recorded usage of the main agent's calls, read straight from the file (sidechains are the subagent's).
+    const main = lines.map((l) => JSON.parse(l) as { type: string; isSidechain?: boolean; message?: { usage?: Record<string, number> } }).filter((l) => l.type === 'assistant' && !l.isSidechain);
+    const u = (k: string) => main.reduce((n, l) => n + (l.message?.usage?.[k] ?? 0), 0);
+    const prompt = u('input_tokens') + u('cache_read_input_tokens') + u('cache_creation_input_tokens');
+
+    const { trace } = await value<{ trace: TraceDto }>('importTrace', { path: file });
+    const started = await value<{ comparison: ComparisonDto }>('startComparison', { traceIds: [trace.id], strategies: ['variable', 'full_history_baseline'], budget: 32_000 });
+    expect(started.comparison.recorded).toEqual([]);
+    const c = await finished(started.comparison.comparisonId);
+    expect(c.status).toBe('finished');
+    expect(c.recorded).toHaveLength(1);
+    const r = c.recorded[0]!;
+    expect(r).toMatchObject({ traceId: trace.id, model: 'claude-made-up-1', calls: main.length, promptTokens: prompt, uncachedTokens: u('input_tokens') + u('cache_creation_input_tokens') });
+    expect(r.hitRate).toBeCloseTo(u('cache_read_input_tokens') / prompt, 12);
+    // The baseline's own figures over the same steps (every recorded step is a replayed step here).
+    const baseline = c.results.find((x) => x.strategy === 'full_history_baseline')!;
+    const modelled = baseline.series.reduce((n, s) => n + s.promptTokens, 0);
+    const read = baseline.series.reduce((n, s) => n + s.cacheRead, 0);
+    expect(r.modelled).toMatchObject({ matched: main.length, promptTokens: modelled });
+    expect(r.modelled!.hitRate).toBeCloseTo(read / modelled, 12);
+    expect(r.modelled!.promptError).toBeCloseTo((modelled - prompt) / prompt, 12);
+    expect(r.modelled!.cacheReadError).toBeCloseTo((read - u('cache_read_input_tokens')) / u('cache_read_input_tokens'), 12);
+
+    // Without the baseline the recorded figures are still there, the model's are not; a trace without usage has no row.
+    const synthetic = (await value<{ trace: TraceDto }>('importTrace', { path: writeSyntheticTrace(t.tmp.dir) })).trace;
+    const second = await value<{ comparison: ComparisonDto }>('startComparison', { traceIds: [trace.id, synthetic.id], strategies: ['variable'], budget: 32_000 });
+    const d = await finished(second.comparison.comparisonId);
+    expect(d.recorded).toEqual([{ ...r, modelled: null }]);
+  }, 120_000);
 
   it('[trace-compare] [trace-compare-progress] [replay-worker] compares two strategies in worker threads, with progress, while the host keeps answering', async () => {
     const conn = await t.connect();

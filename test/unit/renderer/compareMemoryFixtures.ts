@@ -1,4 +1,4 @@
-import type { ComparisonDto, ComparisonResultDto, ComparisonStrategy, MemoryEntryDto, SkillsDto, StrataEvent, TraceDto } from '../../../engine/contract';
+import type { ComparisonDto, ComparisonResultDto, ComparisonStrategy, MemoryEntryDto, RecordedTraceDto, SkillsDto, StrataEvent, TraceDto } from '../../../engine/contract';
 
 export function makeTrace(id: string, over: Partial<TraceDto> = {}): TraceDto {
   return {
@@ -53,6 +53,21 @@ export function makeComparison(over: Partial<ComparisonDto> = {}): ComparisonDto
     progress: { done: 2, total: 2 },
     results: [makeResult('tr_a', 'variable', [100, 200, 300], [0, 90, 180]), makeResult('tr_a', 'full_history_baseline', [100, 250, 400])],
     errors: [],
+    recorded: [],
+    ...over,
+  };
+}
+
+/** What the provider billed for one trace; `modelled` (the cache model's baseline beside it) unless overridden. */
+export function makeRecorded(traceId: string, over: Partial<RecordedTraceDto> = {}): RecordedTraceDto {
+  return {
+    traceId,
+    model: 'claude-sonnet-4-5',
+    calls: 42,
+    promptTokens: 1_234_567,
+    uncachedTokens: 98_765,
+    hitRate: 0.92,
+    modelled: { matched: 40, promptTokens: 1_078_900, hitRate: 0.874, promptError: -0.1263, cacheReadError: 0.031 },
     ...over,
   };
 }

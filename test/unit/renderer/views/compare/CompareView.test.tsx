@@ -7,7 +7,8 @@ import { CompareView } from '../../../../../renderer/views/compare/CompareView';
 import { SkillsView } from '../../../../../renderer/views/skills/SkillsView';
 import { skillsInitialState } from '../../../../../renderer/store/skillsSlice';
 import { renderWithStore } from '../../renderWithStore';
-import { makeComparison, makeSkills, makeTrace, progressEvent } from '../../compareMemoryFixtures';
+import { signedPercent } from '../../../../../renderer/views/compare/RecordedTable';
+import { makeComparison, makeRecorded, makeSkills, makeTrace, progressEvent } from '../../compareMemoryFixtures';
 
 afterEach(cleanup);
 
@@ -63,6 +64,44 @@ describe('compare view', () => {
     expect(screen.getByRole('button', { name: 'Export JSON' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Export Cumulative prompt tokens per step as PNG' })).toBeTruthy();
     expect(screen.getByRole('alert').textContent).toContain('summary: worker crashed');
+  });
+
+  it('shows what the provider recorded per trace beside the cache model’s baseline, with signed errors and — where there is none', () => {
+    const done = makeComparison({
+      traceIds: ['tr_a', 'tr_gone'],
+      recorded: [makeRecorded('tr_a'), makeRecorded('tr_gone', { model: null, calls: 3, promptTokens: 900, uncachedTokens: 900, hitRate: 0, modelled: null })],
+    });
+    renderWithStore(<CompareView />, state({ comparisons: { ...comparisonsInitialState, currentId: 'cmp-1', byId: { 'cmp-1': done } } }));
+    const table = screen.getByRole('table', { name: 'Recorded by the provider' });
+    const cells = (tr: Element) => [...tr.querySelectorAll('th, td')].map((c) => c.textContent);
+    const rows = [...table.querySelectorAll('tbody tr')];
+    expect(rows).toHaveLength(2);
+    expect(cells(rows[0]!)).toEqual(['session.jsonl', 'claude-sonnet-4-5', '42', '1,234,567', '98,765', '92%', '1,078,900', '87%', '−12.6%', '+3.1%']);
+    // A trace no longer in the list shows its id; no model and no baseline: dashes.
+    expect(cells(rows[1]!)).toEqual(['tr_gone', '—', '3', '900', '900', '0%', '—', '—', '—', '—']);
+    expect(cells(table.querySelectorAll('thead tr')[0]!)).toEqual(['recorded (provider)', 'baseline (cache model)']);
+    const wrap = table.closest('.cmp__table-wrap') as HTMLElement;
+    const notes = [...wrap.querySelectorAll('.cmp__note')].map((n) => n.textContent ?? '');
+    expect(notes.some((n) => n.includes('what the provider billed the real agent') && n.includes('real prompts (system prompt, tool schemas) are larger than the modelled ones'))).toBe(true);
+    expect(notes.some((n) => n.includes('Add the full-history baseline') && n.includes('to see how close the cache model comes to the recording'))).toBe(true);
+  });
+
+  it('leaves out the baseline hint when every recorded trace has its baseline, and the table when nothing was recorded', () => {
+    const withBaseline = makeComparison({ recorded: [makeRecorded('tr_a', { modelled: { matched: 3, promptTokens: 500, hitRate: 0.5, promptError: null, cacheReadError: 0 } })] });
+    renderWithStore(<CompareView />, state({ comparisons: { ...comparisonsInitialState, currentId: 'cmp-1', byId: { 'cmp-1': withBaseline } } }));
+    const row = screen.getByRole('table', { name: 'Recorded by the provider' }).querySelector('tbody tr')!;
+    expect([...row.querySelectorAll('td')].slice(-4).map((c) => c.textContent)).toEqual(['500', '50%', '—', '+0.0%']);
+    expect(screen.queryByText(/Add the full-history baseline/)).toBeNull();
+    expect(screen.getByText(/replay counts transcript text only/)).toBeTruthy();
+    cleanup();
+    renderWithStore(<CompareView />, state({ comparisons: { ...comparisonsInitialState, currentId: 'cmp-1', byId: { 'cmp-1': makeComparison() } } }));
+    expect(screen.getByRole('table', { name: 'Comparison totals' })).toBeTruthy();
+    expect(screen.queryByRole('table', { name: 'Recorded by the provider' })).toBeNull();
+    expect(screen.queryByText(/replay counts transcript text only/)).toBeNull();
+  });
+
+  it('formats errors as signed percents with one decimal and a true minus sign', () => {
+    expect([0.031, -0.126, 0, -0.00001, 1.5, null].map(signedPercent)).toEqual(['+3.1%', '−12.6%', '+0.0%', '+0.0%', '+150.0%', '—']);
   });
 
   it('has an empty state and a keyboard-reachable drop zone', () => {

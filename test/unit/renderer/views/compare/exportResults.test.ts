@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { comparisonCsv, comparisonJson, CSV_COLUMNS, exportName } from '../../../../../renderer/views/compare/exportResults';
-import { makeComparison, makeTrace } from '../../compareMemoryFixtures';
+import { makeComparison, makeRecorded, makeTrace } from '../../compareMemoryFixtures';
 
 describe('comparison exports', () => {
   const c = makeComparison();
@@ -22,6 +22,16 @@ describe('comparison exports', () => {
     const parsed = JSON.parse(comparisonJson(c, traces));
     expect(parsed).toEqual({ format: 'strata-comparison', version: 1, comparison: c, traces: [traces[0]] });
     expect(parsed.comparison.results[0].series).toHaveLength(3);
+  });
+
+  it('JSON: includes what the provider recorded, with the modelled baseline or null', () => {
+    const recorded = [makeRecorded('tr_a'), makeRecorded('tr_other', { model: null, modelled: null })];
+    const parsed = JSON.parse(comparisonJson(makeComparison({ traceIds: ['tr_a', 'tr_other'], recorded }), traces));
+    expect(parsed.comparison.recorded).toEqual(recorded);
+    expect(parsed.comparison.recorded[0].modelled.promptError).toBe(-0.1263);
+    expect(parsed.comparison.recorded[1].modelled).toBeNull();
+    // The CSV keeps its columns.
+    expect(comparisonCsv(makeComparison({ recorded }), traces).split('\n')[0]).toBe(CSV_COLUMNS.join(','));
   });
 
   it('names files after the comparison', () => {

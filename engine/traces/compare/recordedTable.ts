@@ -1,0 +1,136 @@
+/**
+ * The recorded truth beside a comparison (`[replay-truth-reported]`): per trace that records its
+ * provider's usage, what the real agent was billed (prompt tokens, uncached, hit rate), and when
+ * the full-history baseline ran, what the cache model makes of that baseline over the same steps
+ * and how far it is from the recording. Pure.
+ */
+import type { ReplayResult } from '../replay/ReplayTypes';
+import { alignTable, int, pct } from './compareTable';
+
+/** The cache model's pricing of the full-history baseline, against the recording, over the steps both have. */
+export interface ModelledBaseline {
+  /** Steps with a recorded usage that the baseline also priced. */
+  matched: number;
+  promptTokens: number;
+  hitRate: number;
+  /** (modelled − recorded) / recorded over the matched steps; null when nothing was recorded there. */
+  promptError: number | null;
+  cacheReadError: number | null;
+}
+
+export interface RecordedRow {
+  /** The trace's name; `all traces` for the sum of several. */
+  trace: string;
+  /** The recorded model, when the trace names one (null for the sum of several models). */
+  model: string | null;
+  /** Main-agent calls with a recorded usage. */
+  calls: number;
+  promptTokens: number;
+  /** Recorded input and cache writes: prompt tokens not read from a cache. */
+  uncachedTokens: number;
+  hitRate: number;
+  /** Null when the baseline was not part of the run. */
+  modelled: ModelledBaseline | null;
+}
+
+const relative = (model: number, recorded: number) => (recorded === 0 ? null : (model - recorded) / recorded);
+
+interface Sums {
+  calls: number;
+  prompt: number;
+  input: number;
+  read: number;
+  write: number;
+  matched: number;
+  recordedPrompt: number;
+  modelPrompt: number;
+  recordedRead: number;
+  modelRead: number;
+  /** Every trace summed had a modelled baseline. */
+  modelledAll: boolean;
+}
+
+function row(trace: string, model: string | null, s: Sums): RecordedRow {
+  return {
+    trace,
+    model,
+    calls: s.calls,
+    promptTokens: s.prompt,
+    uncachedTokens: s.input + s.write,
+    hitRate: s.prompt > 0 ? s.read / s.prompt : 0,
+    modelled: s.modelledAll
+      ? {
+          matched: s.matched,
+          promptTokens: s.modelPrompt,
+          hitRate: s.modelPrompt > 0 ? s.modelRead / s.modelPrompt : 0,
+          promptError: relative(s.modelPrompt, s.recordedPrompt),
+          cacheReadError: relative(s.modelRead, s.recordedRead),
+        }
+      : null,
+  };
+}
+
+/**
+ * One row per trace whose replays carry a recorded usage (`ReplayResult.recorded`), in first-seen
+ * order, and (unless `total` is false) an `all traces` row when there are several. Traces without
+ * usage have no row.
+ */
+export function recordedRows(entries: readonly { trace: string; result: ReplayResult }[], options: { total?: boolean } = {}): RecordedRow[] {
+  const byTrace = new Map<string, { model: string | null; sums: Sums }>();
+  for (const { trace, result } of entries) {
+    const r = result.recorded;
+    if (!r) continue;
+    let t = byTrace.get(trace);
+    if (!t) {
+      t = { model: r.model ?? null, sums: { calls: r.callsWithUsage, prompt: r.promptTokens, input: r.input, read: r.cacheRead, write: r.cacheWrite, matched: 0, recordedPrompt: 0, modelPrompt: 0, recordedRead: 0, modelRead: 0, modelledAll: false } };
+      byTrace.set(trace, t);
+    }
+    const a = r.accuracy;
+    if (a && !t.sums.modelledAll) Object.assign(t.sums, { matched: a.matched, recordedPrompt: a.recordedPrompt, modelPrompt: a.modelPrompt, recordedRead: a.recordedCacheRead, modelRead: a.modelCacheRead, modelledAll: true });
+  }
+  const rows = [...byTrace].map(([trace, t]) => row(trace, t.model, t.sums));
+  if (byTrace.size < 2 || options.total === false) return rows;
+  const all = [...byTrace.values()];
+  const total = all.reduce<Sums>(
+    (n, { sums: s }) => ({
+      calls: n.calls + s.calls,
+      prompt: n.prompt + s.prompt,
+      input: n.input + s.input,
+      read: n.read + s.read,
+      write: n.write + s.write,
+      matched: n.matched + s.matched,
+      recordedPrompt: n.recordedPrompt + s.recordedPrompt,
+      modelPrompt: n.modelPrompt + s.modelPrompt,
+      recordedRead: n.recordedRead + s.recordedRead,
+      modelRead: n.modelRead + s.modelRead,
+      modelledAll: n.modelledAll && s.modelledAll,
+    }),
+    { calls: 0, prompt: 0, input: 0, read: 0, write: 0, matched: 0, recordedPrompt: 0, modelPrompt: 0, recordedRead: 0, modelRead: 0, modelledAll: true },
+  );
+  const models = new Set(all.map((t) => t.model));
+  return [...rows, row('all traces', models.size === 1 ? [...models][0]! : null, total)];
+}
+
+const signed = (x: number | null) => (x === null ? '-' : `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`);
+
+/** The rows as an aligned text table, as `strata compare` prints it under the strategies' table. */
+export function formatRecordedTable(rows: readonly RecordedRow[]): string {
+  const head = ['recorded (provider)', 'model', 'calls', 'prompt tokens', 'uncached', 'hit rate', 'baseline (model)', 'model hit rate', 'prompt error', 'cache-read error'];
+  const body = rows.map((r) => [
+    r.trace,
+    r.model ?? '-',
+    int(r.calls),
+    int(r.promptTokens),
+    int(r.uncachedTokens),
+    pct(r.hitRate),
+    r.modelled ? int(r.modelled.promptTokens) : '-',
+    r.modelled ? pct(r.modelled.hitRate) : '-',
+    signed(r.modelled?.promptError ?? null),
+    signed(r.modelled?.cacheReadError ?? null),
+  ]);
+  return alignTable(head, body);
+}
+
+/** What the recorded table's columns mean, printed under it. */
+export const RECORDED_NOTE =
+  'baseline (model): the full-history baseline priced by the cache model over the steps that recorded usage; errors are (model - recorded) / recorded. The replay counts transcript text only, so real prompts (system prompt, tool schemas) are larger.';

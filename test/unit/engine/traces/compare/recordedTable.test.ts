@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { formatRecordedTable, recordedRows } from '../../../../../engine/traces/compare/recordedTable';
+import { recordedSummary } from '../../../../../engine/traces/replay/recordedTruth';
+import type { ReplayResult } from '../../../../../engine/traces/replay/ReplayTypes';
+import type { TraceEvent } from '../../../../../engine/traces/TraceEvent';
+
+const source = { file: 'made-up.jsonl', line: 1 };
+
+/** A made-up trace of `n` steps, each with a recorded usage of `input` uncached, `read` cached and 100 written. */
+function trace(n: number, read: number, model?: string): TraceEvent[] {
+  const ev: TraceEvent[] = [{ type: 'user_input', text: 'Fix src/a.ts', source }];
+  for (let s = 0; s < n; s++) {
+    ev.push({ type: 'assistant_text', text: `step ${s}`, step: s, source });
+    ev.push({ type: 'usage', input: 50, cacheRead: read, cacheWrite: 100, output: 10, step: s, ...(model ? { model } : {}), source });
+  }
+  return ev;
+}
+
+/** A replay result of `strategy` whose steps priced `prompt` tokens with `read` read from the cache each. */
+function replay(strategy: ReplayResult['strategy'], n: number, prompt: number, read: number): ReplayResult {
+  return { strategy, budget: strategy === 'full_history_baseline' ? null : 32_000, steps: Array.from({ length: n }, (_, step) => ({ step, promptTokens: prompt, cacheRead: read })) } as unknown as ReplayResult;
+}
+
+const withRecorded = (events: TraceEvent[], r: ReplayResult): ReplayResult => {
+  const recorded = recordedSummary(events, r);
+  return recorded ? { ...r, recorded } : r;
+};
+
+describe('[replay-truth-reported] the recorded truth beside a comparison', () => {
+  it('[replay-truth-reported] recordedSummary carries the recorded totals on every replay, the accuracy on the baseline only, and nothing without usage', () => {
+    const events = trace(4, 850, 'claude-made-up-1');
+    const engine = recordedSummary(events, replay('variable', 4, 500, 400));
+    expect(engine).toMatchObject({ callsWithUsage: 4, promptTokens: 4 * 1000, cacheRead: 4 * 850, model: 'claude-made-up-1' });
+    expect(engine).not.toHaveProperty('perStep');
+    expect(engine).not.toHaveProperty('accuracy');
+    const baseline = recordedSummary(events, replay('full_history_baseline', 4, 800, 600))!;
+    expect(baseline.accuracy).toMatchObject({ matched: 4, recordedPrompt: 4000, modelPrompt: 3200, recordedCacheRead: 3400, modelCacheRead: 2400 });
+    expect(baseline.accuracy!.promptError).toBeCloseTo(-0.2, 12);
+    expect(baseline.accuracy).not.toHaveProperty('perStep');
+    const bare = trace(3, 0).filter((e) => e.type !== 'usage');
+    expect(recordedSummary(bare, replay('full_history_baseline', 3, 800, 600))).toBeUndefined();
+  });
+
+  it('[replay-truth-reported] one row per trace with usage, the baseline modelled when it ran, and an all-traces row summing them', () => {
+    const a = trace(4, 850, 'claude-made-up-1');
+    const b = trace(2, 400, 'claude-made-up-1');
+    const none = trace(3, 0).filter((e) => e.type !== 'usage');
+    const rows = recordedRows([
+      { trace: 'a.jsonl', result: withRecorded(a, replay('variable', 4, 500, 400)) },
+      { trace: 'a.jsonl', result: withRecorded(a, replay('full_history_baseline', 4, 800, 600)) },
+      { trace: 'b.jsonl', result: withRecorded(b, replay('full_history_baseline', 2, 500, 500)) },
+      { trace: 'none.json', result: withRecorded(none, replay('full_history_baseline', 3, 800, 600)) },
+    ]);
+    expect(rows.map((r) => r.trace)).toEqual(['a.jsonl', 'b.jsonl', 'all traces']);
+    expect(rows[0]).toMatchObject({ model: 'claude-made-up-1', calls: 4, promptTokens: 4000, uncachedTokens: 600, modelled: { matched: 4, promptTokens: 3200 } });
+    expect(rows[0]!.hitRate).toBeCloseTo(0.85, 12);
+    expect(rows[0]!.modelled!.hitRate).toBeCloseTo(0.75, 12);
+    expect(rows[0]!.modelled!.cacheReadError).toBeCloseTo((2400 - 3400) / 3400, 12);
+    // b: 2 steps of 550 recorded, 1000 modelled (all read).
+    expect(rows[1]).toMatchObject({ calls: 2, promptTokens: 1100, modelled: { promptTokens: 1000, hitRate: 1 } });
+    const all = rows[2]!;
+    expect(all).toMatchObject({ model: 'claude-made-up-1', calls: 6, promptTokens: 5100, uncachedTokens: 900, modelled: { matched: 6, promptTokens: 4200 } });
+    expect(all.hitRate).toBeCloseTo(4200 / 5100, 12);
+    expect(all.modelled!.promptError).toBeCloseTo((4200 - 5100) / 5100, 12);
+    expect(recordedRows([{ trace: 'a.jsonl', result: withRecorded(a, replay('variable', 4, 500, 400)) }, { trace: 'b.jsonl', result: withRecorded(b, replay('variable', 2, 500, 400)) }], { total: false }).map((r) => r.trace)).toEqual(['a.jsonl', 'b.jsonl']);
+  });
+
+  it('[replay-truth-reported] without the baseline a row has no modelled figures, and the sum of several models names none', () => {
+    const rows = recordedRows([
+      { trace: 'a.jsonl', result: withRecorded(trace(2, 850, 'model-one'), replay('variable', 2, 500, 400)) },
+      { trace: 'b.jsonl', result: withRecorded(trace(2, 850, 'model-two'), replay('full_history_baseline', 2, 500, 400)) },
+    ]);
+    expect(rows[0]!.modelled).toBeNull();
+    expect(rows[1]!.modelled).not.toBeNull();
+    expect(rows[2]).toMatchObject({ trace: 'all traces', model: null, modelled: null });
+    const text = formatRecordedTable(rows).split('\n');
+    expect(text[0]).toMatch(/^recorded \(provider\)\s+model\s+calls\s+prompt tokens\s+uncached\s+hit rate\s+baseline \(model\)\s+model hit rate\s+prompt error\s+cache-read error$/);
+    expect(text[2]).toMatch(/^a\.jsonl\s+model-one\s+2\s+2,000\s+300\s+85\.0%\s+-\s+-\s+-\s+-$/);
+    expect(text[3]).toMatch(/^b\.jsonl\s+model-two\s+2\s+2,000\s+300\s+85\.0%\s+1,000\s+80\.0%\s+-50\.0%\s+-52\.9%$/);
+  });
+});
