@@ -218,6 +218,8 @@ export const RecordedTraceDtoSchema = z.object({
   hitRate: z.number().min(0).max(1),
   modelled: z
     .object({
+      /** Whose cache model priced the baseline: the recording's provider when known, else the comparison's. */
+      provider: z.enum(['anthropic', 'openai']),
       /** Steps with a recorded usage that the baseline also priced. */
       matched: z.number().int().nonnegative(),
       promptTokens: z.number().int().nonnegative(),

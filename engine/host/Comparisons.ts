@@ -132,7 +132,7 @@ export class Comparisons {
     const recorded = recordedRows(
       done.flatMap((d) => (d.result ? [{ trace: d.job.trace, result: d.result }] : [])),
       { total: false },
-    ).map(({ trace, ...r }) => ({ traceId: trace, ...r }));
+    ).map(({ trace, modelled, ...r }) => ({ traceId: trace, ...r, modelled: modelled && { ...modelled, provider: modelled.provider ?? c.dto.provider } }));
     c.dto = { ...c.dto, status, finishedAt: this.deps.clock.now(), progress: { done: total, total }, results, errors, recorded };
     this.#progress.push({ comparisonId: c.dto.comparisonId, done: total, total, status });
   }

@@ -11,7 +11,7 @@ import { LiveSession, type LiveSessionSnapshot } from '../traces/live/LiveSessio
 import { subagentThreads } from '../traces/live/sessionThreads';
 import type { RecordedTruth } from '../traces/replay/recordedTruth';
 import type { ReplayResult } from '../traces/replay/ReplayTypes';
-import { recordedModel } from '../traces/replay/replayDefaults';
+import { providerOfModel, recordedModel } from '../traces/replay/replayDefaults';
 import { runReplayJobs, type ReplayJob } from '../traces/replay/replayWorker';
 import type { TraceEvent } from '../traces/TraceEvent';
 import { toGenerationDiffDto, toGenerationDto, toGenerationSummary } from './engineDtos';
@@ -367,7 +367,7 @@ export class LiveSessions {
 
   private async replayInWorker(events: readonly TraceEvent[], o: { path: string; strategy: StrategyName; budget: number }): Promise<SessionReplay> {
     // Priced as the recording agent's provider would bill it: OpenAI's automatic cache for GPT and o-series models.
-    const provider = /^(gpt|o\d|codex)/i.test(recordedModel(events) ?? '') ? 'openai' : 'anthropic';
+    const provider = providerOfModel(recordedModel(events)) ?? 'anthropic';
     const subs = subagentThreads(events)
       .sort((a, b) => b.lastIndex - a.lastIndex)
       .slice(0, SHADOW_SUBAGENTS_MAX)

@@ -4,11 +4,14 @@
  * the full-history baseline ran, what the cache model makes of that baseline over the same steps
  * and how far it is from the recording. Pure.
  */
+import type { CacheProvider } from '../../providers/cacheModel';
 import type { ReplayResult } from '../replay/ReplayTypes';
 import { alignTable, int, pct } from './compareTable';
 
 /** The cache model's pricing of the full-history baseline, against the recording, over the steps both have. */
 export interface ModelledBaseline {
+  /** Whose cache model priced it: the recording's provider when known (null for a sum over several). */
+  provider: CacheProvider | null;
   /** Steps with a recorded usage that the baseline also priced. */
   matched: number;
   promptTokens: number;
@@ -48,6 +51,8 @@ interface Sums {
   modelRead: number;
   /** Every trace summed had a modelled baseline. */
   modelledAll: boolean;
+  /** The cache models that priced the summed baselines. */
+  providers: Set<CacheProvider>;
 }
 
 function row(trace: string, model: string | null, s: Sums): RecordedRow {
@@ -60,6 +65,7 @@ function row(trace: string, model: string | null, s: Sums): RecordedRow {
     hitRate: s.prompt > 0 ? s.read / s.prompt : 0,
     modelled: s.modelledAll
       ? {
+          provider: s.providers.size === 1 ? [...s.providers][0]! : null,
           matched: s.matched,
           promptTokens: s.modelPrompt,
           hitRate: s.modelPrompt > 0 ? s.modelRead / s.modelPrompt : 0,
@@ -82,11 +88,11 @@ export function recordedRows(entries: readonly { trace: string; result: ReplayRe
     if (!r) continue;
     let t = byTrace.get(trace);
     if (!t) {
-      t = { model: r.model ?? null, sums: { calls: r.callsWithUsage, prompt: r.promptTokens, input: r.input, read: r.cacheRead, write: r.cacheWrite, matched: 0, recordedPrompt: 0, modelPrompt: 0, recordedRead: 0, modelRead: 0, modelledAll: false } };
+      t = { model: r.model ?? null, sums: { calls: r.callsWithUsage, prompt: r.promptTokens, input: r.input, read: r.cacheRead, write: r.cacheWrite, matched: 0, recordedPrompt: 0, modelPrompt: 0, recordedRead: 0, modelRead: 0, modelledAll: false, providers: new Set() } };
       byTrace.set(trace, t);
     }
     const a = r.accuracy;
-    if (a && !t.sums.modelledAll) Object.assign(t.sums, { matched: a.matched, recordedPrompt: a.recordedPrompt, modelPrompt: a.modelPrompt, recordedRead: a.recordedCacheRead, modelRead: a.modelCacheRead, modelledAll: true });
+    if (a && !t.sums.modelledAll) Object.assign(t.sums, { matched: a.matched, recordedPrompt: a.recordedPrompt, modelPrompt: a.modelPrompt, recordedRead: a.recordedCacheRead, modelRead: a.modelCacheRead, modelledAll: true, providers: new Set([a.provider]) });
   }
   const rows = [...byTrace].map(([trace, t]) => row(trace, t.model, t.sums));
   if (byTrace.size < 2 || options.total === false) return rows;
@@ -104,8 +110,9 @@ export function recordedRows(entries: readonly { trace: string; result: ReplayRe
       recordedRead: n.recordedRead + s.recordedRead,
       modelRead: n.modelRead + s.modelRead,
       modelledAll: n.modelledAll && s.modelledAll,
+      providers: new Set([...n.providers, ...s.providers]),
     }),
-    { calls: 0, prompt: 0, input: 0, read: 0, write: 0, matched: 0, recordedPrompt: 0, modelPrompt: 0, recordedRead: 0, modelRead: 0, modelledAll: true },
+    { calls: 0, prompt: 0, input: 0, read: 0, write: 0, matched: 0, recordedPrompt: 0, modelPrompt: 0, recordedRead: 0, modelRead: 0, modelledAll: true, providers: new Set() },
   );
   const models = new Set(all.map((t) => t.model));
   return [...rows, row('all traces', models.size === 1 ? [...models][0]! : null, total)];
@@ -115,7 +122,7 @@ const signed = (x: number | null) => (x === null ? '-' : `${x >= 0 ? '+' : ''}${
 
 /** The rows as an aligned text table, as `strata compare` prints it under the strategies' table. */
 export function formatRecordedTable(rows: readonly RecordedRow[]): string {
-  const head = ['recorded (provider)', 'model', 'calls', 'prompt tokens', 'uncached', 'hit rate', 'baseline (model)', 'model hit rate', 'prompt error', 'cache-read error'];
+  const head = ['recorded (provider)', 'model', 'calls', 'prompt tokens', 'uncached', 'hit rate', 'cache model', 'baseline (model)', 'model hit rate', 'prompt error', 'cache-read error'];
   const body = rows.map((r) => [
     r.trace,
     r.model ?? '-',
@@ -123,6 +130,7 @@ export function formatRecordedTable(rows: readonly RecordedRow[]): string {
     int(r.promptTokens),
     int(r.uncachedTokens),
     pct(r.hitRate),
+    r.modelled ? (r.modelled.provider ?? 'mixed') : '-',
     r.modelled ? int(r.modelled.promptTokens) : '-',
     r.modelled ? pct(r.modelled.hitRate) : '-',
     signed(r.modelled?.promptError ?? null),
@@ -133,4 +141,4 @@ export function formatRecordedTable(rows: readonly RecordedRow[]): string {
 
 /** What the recorded table's columns mean, printed under it. */
 export const RECORDED_NOTE =
-  'baseline (model): the full-history baseline priced by the cache model over the steps that recorded usage; errors are (model - recorded) / recorded. The replay counts transcript text only, so real prompts (system prompt, tool schemas) are larger.';
+  "baseline (model): the full-history baseline priced over the steps that recorded usage by the cache model of the recording's provider (else the run's); errors are (model - recorded) / recorded. The replay counts transcript text only, so real prompts (system prompt, tool schemas) are larger.";

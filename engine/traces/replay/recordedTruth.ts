@@ -4,6 +4,7 @@
  * (`[replay-model-accuracy]`). Main thread only, one usage per step (its last). Pure.
  */
 import { cacheHitRate } from '../../metrics/cacheHitRate';
+import type { CacheProvider } from '../../providers/cacheModel';
 import type { TraceEvent } from '../TraceEvent';
 import type { ReplayResult } from './ReplayTypes';
 import { mainThread, recordedPrompt, traceSteps } from './traceSteps';
@@ -149,13 +150,18 @@ export function modelAccuracy(recorded: RecordedTruth, replay: ReplayResult): Mo
  * usage's totals, and for the full-history baseline (its reference) the cache model's accuracy,
  * both without their per-step lists. Undefined when the trace records no usage.
  */
-export type RecordedSummary = Omit<RecordedTruth, 'perStep'> & { accuracy?: Omit<ModelAccuracy, 'perStep'> };
+export type RecordedSummary = Omit<RecordedTruth, 'perStep'> & { accuracy?: Omit<ModelAccuracy, 'perStep'> & { provider: CacheProvider } };
 
-export function recordedSummary(events: readonly TraceEvent[], replay: ReplayResult): RecordedSummary | undefined {
+/**
+ * The summary to attach to `replay`. For the baseline, the accuracy is measured on `reference`: the
+ * baseline priced by the recording's own provider's cache model when the run priced it by another
+ * (a Codex session in a comparison priced as Anthropic), since only that model billed the recording.
+ */
+export function recordedSummary(events: readonly TraceEvent[], replay: ReplayResult, reference: ReplayResult = replay): RecordedSummary | undefined {
   const truth = recordedTruth(events);
   if (truth.callsWithUsage === 0) return undefined;
   const { perStep: _steps, ...totals } = truth;
-  if (replay.strategy !== 'full_history_baseline') return totals;
-  const { perStep: _accuracySteps, ...accuracy } = modelAccuracy(truth, replay);
-  return { ...totals, accuracy };
+  if (replay.strategy !== 'full_history_baseline' || reference.strategy !== 'full_history_baseline') return totals;
+  const { perStep: _accuracySteps, ...accuracy } = modelAccuracy(truth, reference);
+  return { ...totals, accuracy: { ...accuracy, provider: reference.provider } };
 }

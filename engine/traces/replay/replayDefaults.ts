@@ -1,4 +1,5 @@
 /** Defaults and small helpers shared by the engine replay and the full-history baseline. Pure. */
+import type { CacheProvider } from '../../providers/cacheModel';
 import type { Tokenizer } from '../../tokens/Tokenizer';
 import type { TraceEvent } from '../TraceEvent';
 import type { Timer } from './ReplayTypes';
@@ -15,6 +16,17 @@ export const defaultTimer: Timer = (() => {
 /** The model of the trace's first main-thread usage event that names one. */
 export function recordedModel(events: readonly TraceEvent[]): string | undefined {
   for (const e of events) if (e.type === 'usage' && e.agentId === undefined && e.model) return e.model;
+  return undefined;
+}
+
+/**
+ * Whose prompt cache billed a recorded model: OpenAI's automatic cache for GPT, o-series and Codex
+ * models, Anthropic's for Claude; undefined for others (a DeepSeek run, a missing name).
+ */
+export function providerOfModel(model: string | undefined): CacheProvider | undefined {
+  if (!model) return undefined;
+  if (/^(gpt|o\d|codex)/i.test(model)) return 'openai';
+  if (/^claude/i.test(model)) return 'anthropic';
   return undefined;
 }
 

@@ -23,6 +23,7 @@ import type { Tokenizer } from '../../tokens/Tokenizer';
 import { importTraceFile } from '../importTraceFile';
 import type { TraceEvent } from '../TraceEvent';
 import { recordedSummary } from './recordedTruth';
+import { providerOfModel, recordedModel } from './replayDefaults';
 import { replayFullHistoryBaseline } from './replayFullHistoryBaseline';
 import { replayTrace } from './replayTrace';
 import type { ReplayResult } from './ReplayTypes';
@@ -111,7 +112,10 @@ export function runReplayJob(job: ReplayJob, events: readonly TraceEvent[], toke
     job.strategy === 'full_history_baseline'
       ? replayFullHistoryBaseline(events, common)
       : replayTrace(events, { ...common, strategy: job.strategy, budget: job.budget, ...(job.window !== undefined ? { window: job.window } : {}), ...(job.capture ? { capture: true } : {}) });
-  const recorded = recordedSummary(events, result);
+  // The cache model is judged against the recording with the provider that billed it.
+  const own = job.strategy === 'full_history_baseline' ? providerOfModel(recordedModel(events)) : undefined;
+  const reference = own && own !== job.provider ? replayFullHistoryBaseline(events, { ...common, provider: own }) : result;
+  const recorded = recordedSummary(events, result, reference);
   if (recorded) result.recorded = recorded;
   return result;
 }

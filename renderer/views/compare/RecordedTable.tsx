@@ -28,7 +28,7 @@ export function RecordedTable({ recorded, traces }: { recorded: readonly Recorde
             <th scope="colgroup" colSpan={6} className="cmp__group">
               recorded (provider)
             </th>
-            <th scope="colgroup" colSpan={4} className="cmp__group cmp__sep">
+            <th scope="colgroup" colSpan={5} className="cmp__group cmp__sep">
               baseline (cache model)
             </th>
           </tr>
@@ -40,8 +40,9 @@ export function RecordedTable({ recorded, traces }: { recorded: readonly Recorde
             <th scope="col">uncached</th>
             <th scope="col">hit rate</th>
             <th scope="col" className="cmp__sep">
-              prompt tokens
+              cache model
             </th>
+            <th scope="col">prompt tokens</th>
             <th scope="col">hit rate</th>
             <th scope="col">prompt error</th>
             <th scope="col">cache-read error</th>
@@ -58,7 +59,8 @@ export function RecordedTable({ recorded, traces }: { recorded: readonly Recorde
                 <td>{int(r.promptTokens)}</td>
                 <td>{int(r.uncachedTokens)}</td>
                 <td>{percent(r.hitRate)}</td>
-                <td className="cmp__sep" title={m ? `over ${int(m.matched)} matched steps` : undefined}>
+                <td className="cmp__sep">{m ? m.provider : '—'}</td>
+                <td title={m ? `over ${int(m.matched)} matched steps` : undefined}>
                   {m ? int(m.promptTokens) : '—'}
                 </td>
                 <td>{m ? percent(m.hitRate) : '—'}</td>
@@ -70,7 +72,7 @@ export function RecordedTable({ recorded, traces }: { recorded: readonly Recorde
         </tbody>
       </table>
       <p className="cmp__note">
-        Recorded: what the provider billed the real agent for its main agent’s calls. Baseline (cache model): the full-history baseline priced by the cache model over the same steps; errors are
+        Recorded: what the provider billed the real agent for its main agent’s calls. Baseline (cache model): the full-history baseline priced over the same steps by the cache model of the recording’s provider (else the comparison’s); errors are
         (model − recorded) / recorded. The replay counts transcript text only, so real prompts (system prompt, tool schemas) are larger than the modelled ones: negative prompt errors of 10–40% are
         normal.
       </p>

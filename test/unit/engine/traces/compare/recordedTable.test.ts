@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { formatRecordedTable, recordedRows } from '../../../../../engine/traces/compare/recordedTable';
-import { recordedSummary } from '../../../../../engine/traces/replay/recordedTruth';
+import { modelAccuracy, recordedSummary, recordedTruth } from '../../../../../engine/traces/replay/recordedTruth';
+import { replayFullHistoryBaseline } from '../../../../../engine/traces/replay/replayFullHistoryBaseline';
+import { runReplayJob } from '../../../../../engine/traces/replay/replayWorker';
+import type { Tokenizer } from '../../../../../engine/tokens/Tokenizer';
 import type { ReplayResult } from '../../../../../engine/traces/replay/ReplayTypes';
 import type { TraceEvent } from '../../../../../engine/traces/TraceEvent';
 
@@ -18,7 +21,7 @@ function trace(n: number, read: number, model?: string): TraceEvent[] {
 
 /** A replay result of `strategy` whose steps priced `prompt` tokens with `read` read from the cache each. */
 function replay(strategy: ReplayResult['strategy'], n: number, prompt: number, read: number): ReplayResult {
-  return { strategy, budget: strategy === 'full_history_baseline' ? null : 32_000, steps: Array.from({ length: n }, (_, step) => ({ step, promptTokens: prompt, cacheRead: read })) } as unknown as ReplayResult;
+  return { strategy, provider: 'anthropic', budget: strategy === 'full_history_baseline' ? null : 32_000, steps: Array.from({ length: n }, (_, step) => ({ step, promptTokens: prompt, cacheRead: read })) } as unknown as ReplayResult;
 }
 
 const withRecorded = (events: TraceEvent[], r: ReplayResult): ReplayResult => {
@@ -74,8 +77,27 @@ describe('[replay-truth-reported] the recorded truth beside a comparison', () =>
     expect(rows[1]!.modelled).not.toBeNull();
     expect(rows[2]).toMatchObject({ trace: 'all traces', model: null, modelled: null });
     const text = formatRecordedTable(rows).split('\n');
-    expect(text[0]).toMatch(/^recorded \(provider\)\s+model\s+calls\s+prompt tokens\s+uncached\s+hit rate\s+baseline \(model\)\s+model hit rate\s+prompt error\s+cache-read error$/);
-    expect(text[2]).toMatch(/^a\.jsonl\s+model-one\s+2\s+2,000\s+300\s+85\.0%\s+-\s+-\s+-\s+-$/);
-    expect(text[3]).toMatch(/^b\.jsonl\s+model-two\s+2\s+2,000\s+300\s+85\.0%\s+1,000\s+80\.0%\s+-50\.0%\s+-52\.9%$/);
+    expect(text[0]).toMatch(/^recorded \(provider\)\s+model\s+calls\s+prompt tokens\s+uncached\s+hit rate\s+cache model\s+baseline \(model\)\s+model hit rate\s+prompt error\s+cache-read error$/);
+    expect(text[2]).toMatch(/^a\.jsonl\s+model-one\s+2\s+2,000\s+300\s+85\.0%\s+-\s+-\s+-\s+-\s+-$/);
+    expect(text[3]).toMatch(/^b\.jsonl\s+model-two\s+2\s+2,000\s+300\s+85\.0%\s+anthropic\s+1,000\s+80\.0%\s+-50\.0%\s+-52\.9%$/);
+  });
+
+  it('[replay-truth-reported] the baseline is judged with the cache model of the provider that billed the recording, whatever provider the run prices with', () => {
+    const quarter: Tokenizer = { encoding: 'quarter', count: (t) => Math.ceil(t.length / 4) };
+    const codex = trace(5, 850, 'gpt-5.4');
+    for (const e of codex) if (e.type === 'assistant_text') e.text = `${e.text}: reading src/app.ts and its tests\n`.repeat(200);
+    const job = { trace: 'codex.jsonl', strategy: 'full_history_baseline' as const, budget: 32_000, provider: 'anthropic' as const };
+    const r = runReplayJob(job, codex, quarter);
+    // The run's own figures stay Anthropic's; the accuracy is OpenAI's, as a baseline priced by it gives.
+    expect(r.provider).toBe('anthropic');
+    const openai = replayFullHistoryBaseline(codex, { provider: 'openai', tokenizer: quarter });
+    const { perStep: _s, ...expected } = modelAccuracy(recordedTruth(codex), openai);
+    expect(r.recorded!.accuracy).toEqual({ ...expected, provider: 'openai' });
+    const anthropic = modelAccuracy(recordedTruth(codex), r);
+    expect(anthropic.modelCacheRead).not.toBe(expected.modelCacheRead);
+    // A model of no known provider (a DeepSeek run) is judged with the run's own cache model.
+    const other = runReplayJob(job, trace(5, 850, 'deepseek-chat'), quarter);
+    expect(other.recorded!.accuracy!.provider).toBe('anthropic');
+    expect(other.recorded!.accuracy!.modelCacheRead).toBe(other.steps.reduce((n, s) => n + s.cacheRead, 0));
   });
 });

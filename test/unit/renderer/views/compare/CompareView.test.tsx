@@ -76,9 +76,9 @@ describe('compare view', () => {
     const cells = (tr: Element) => [...tr.querySelectorAll('th, td')].map((c) => c.textContent);
     const rows = [...table.querySelectorAll('tbody tr')];
     expect(rows).toHaveLength(2);
-    expect(cells(rows[0]!)).toEqual(['session.jsonl', 'claude-sonnet-4-5', '42', '1,234,567', '98,765', '92%', '1,078,900', '87%', '−12.6%', '+3.1%']);
+    expect(cells(rows[0]!)).toEqual(['session.jsonl', 'claude-sonnet-4-5', '42', '1,234,567', '98,765', '92%', 'anthropic', '1,078,900', '87%', '−12.6%', '+3.1%']);
     // A trace no longer in the list shows its id; no model and no baseline: dashes.
-    expect(cells(rows[1]!)).toEqual(['tr_gone', '—', '3', '900', '900', '0%', '—', '—', '—', '—']);
+    expect(cells(rows[1]!)).toEqual(['tr_gone', '—', '3', '900', '900', '0%', '—', '—', '—', '—', '—']);
     expect(cells(table.querySelectorAll('thead tr')[0]!)).toEqual(['recorded (provider)', 'baseline (cache model)']);
     const wrap = table.closest('.cmp__table-wrap') as HTMLElement;
     const notes = [...wrap.querySelectorAll('.cmp__note')].map((n) => n.textContent ?? '');
@@ -87,10 +87,10 @@ describe('compare view', () => {
   });
 
   it('leaves out the baseline hint when every recorded trace has its baseline, and the table when nothing was recorded', () => {
-    const withBaseline = makeComparison({ recorded: [makeRecorded('tr_a', { modelled: { matched: 3, promptTokens: 500, hitRate: 0.5, promptError: null, cacheReadError: 0 } })] });
+    const withBaseline = makeComparison({ recorded: [makeRecorded('tr_a', { modelled: { provider: 'openai', matched: 3, promptTokens: 500, hitRate: 0.5, promptError: null, cacheReadError: 0 } })] });
     renderWithStore(<CompareView />, state({ comparisons: { ...comparisonsInitialState, currentId: 'cmp-1', byId: { 'cmp-1': withBaseline } } }));
     const row = screen.getByRole('table', { name: 'Recorded by the provider' }).querySelector('tbody tr')!;
-    expect([...row.querySelectorAll('td')].slice(-4).map((c) => c.textContent)).toEqual(['500', '50%', '—', '+0.0%']);
+    expect([...row.querySelectorAll('td')].slice(-5).map((c) => c.textContent)).toEqual(['openai', '500', '50%', '—', '+0.0%']);
     expect(screen.queryByText(/Add the full-history baseline/)).toBeNull();
     expect(screen.getByText(/replay counts transcript text only/)).toBeTruthy();
     cleanup();
