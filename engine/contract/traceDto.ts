@@ -215,6 +215,8 @@ export const RecordedTraceDtoSchema = z.object({
   promptTokens: z.number().int().nonnegative(),
   /** Recorded input and cache writes: prompt tokens not read from a cache. */
   uncachedTokens: z.number().int().nonnegative(),
+  /** Recorded cache writes; 0 beside cache reads means the recording left them out (hit rate and uncached are then bounds). */
+  cacheWriteTokens: z.number().int().nonnegative(),
   hitRate: z.number().min(0).max(1),
   modelled: z
     .object({

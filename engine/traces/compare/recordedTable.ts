@@ -31,6 +31,8 @@ export interface RecordedRow {
   promptTokens: number;
   /** Recorded input and cache writes: prompt tokens not read from a cache. */
   uncachedTokens: number;
+  /** Recorded cache writes. 0 beside cache reads means the recording left writes out (a converted session): its hit rate is then an upper bound. */
+  cacheWriteTokens: number;
   hitRate: number;
   /** Null when the baseline was not part of the run. */
   modelled: ModelledBaseline | null;
@@ -62,6 +64,7 @@ function row(trace: string, model: string | null, s: Sums): RecordedRow {
     calls: s.calls,
     promptTokens: s.prompt,
     uncachedTokens: s.input + s.write,
+    cacheWriteTokens: s.write,
     hitRate: s.prompt > 0 ? s.read / s.prompt : 0,
     modelled: s.modelledAll
       ? {
@@ -120,7 +123,10 @@ export function recordedRows(entries: readonly { trace: string; result: ReplayRe
 
 const signed = (x: number | null) => (x === null ? '-' : `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`);
 
-/** The rows as an aligned text table, as `strata compare` prints it under the strategies' table. */
+/** A recording with cache reads and no cache writes at all: its writes were left out, not free. */
+export const writesMissing = (r: Pick<RecordedRow, 'cacheWriteTokens' | 'hitRate'>) => r.cacheWriteTokens === 0 && r.hitRate > 0;
+
+/** The rows as an aligned text table, as `strata compare` prints it under the strategies' table (a note under it when some recording lacks cache writes). */
 export function formatRecordedTable(rows: readonly RecordedRow[]): string {
   const head = ['recorded (provider)', 'model', 'calls', 'prompt tokens', 'uncached', 'hit rate', 'cache model', 'baseline (model)', 'model hit rate', 'prompt error', 'cache-read error'];
   const body = rows.map((r) => [
@@ -129,14 +135,15 @@ export function formatRecordedTable(rows: readonly RecordedRow[]): string {
     int(r.calls),
     int(r.promptTokens),
     int(r.uncachedTokens),
-    pct(r.hitRate),
+    `${writesMissing(r) ? '*' : ''}${pct(r.hitRate)}`,
     r.modelled ? (r.modelled.provider ?? 'mixed') : '-',
     r.modelled ? int(r.modelled.promptTokens) : '-',
     r.modelled ? pct(r.modelled.hitRate) : '-',
     signed(r.modelled?.promptError ?? null),
     signed(r.modelled?.cacheReadError ?? null),
   ]);
-  return alignTable(head, body);
+  const table = alignTable(head, body);
+  return rows.some(writesMissing) ? `${table}\n* records cache reads but no cache writes (the recorder left them out): that hit rate and uncached figure are bounds, not what was billed.` : table;
 }
 
 /** What the recorded table's columns mean, printed under it. */

@@ -79,6 +79,7 @@ describe('[replay-truth-reported] the recorded truth beside a comparison', () =>
     const text = formatRecordedTable(rows).split('\n');
     expect(text[0]).toMatch(/^recorded \(provider\)\s+model\s+calls\s+prompt tokens\s+uncached\s+hit rate\s+cache model\s+baseline \(model\)\s+model hit rate\s+prompt error\s+cache-read error$/);
     expect(text[2]).toMatch(/^a\.jsonl\s+model-one\s+2\s+2,000\s+300\s+85\.0%\s+-\s+-\s+-\s+-\s+-$/);
+    expect(text).toHaveLength(5);
     expect(text[3]).toMatch(/^b\.jsonl\s+model-two\s+2\s+2,000\s+300\s+85\.0%\s+anthropic\s+1,000\s+80\.0%\s+-50\.0%\s+-52\.9%$/);
   });
 
@@ -99,5 +100,16 @@ describe('[replay-truth-reported] the recorded truth beside a comparison', () =>
     const other = runReplayJob(job, trace(5, 850, 'deepseek-chat'), quarter);
     expect(other.recorded!.accuracy!.provider).toBe('anthropic');
     expect(other.recorded!.accuracy!.modelCacheRead).toBe(other.steps.reduce((n, s) => n + s.cacheRead, 0));
+  });
+
+  it('[replay-truth-reported] a recording with cache reads and no cache writes is marked: its hit rate is a bound', () => {
+    const converted = trace(3, 850).map((e) => (e.type === 'usage' ? { ...e, cacheWrite: 0 } : e));
+    const rows = recordedRows([{ trace: 'converted.json', result: withRecorded(converted, replay('variable', 3, 500, 400)) }]);
+    expect(rows[0]).toMatchObject({ cacheWriteTokens: 0, uncachedTokens: 150 });
+    const text = formatRecordedTable(rows).split('\n');
+    expect(text[2]).toMatch(/\s\*94\.4%\s/);
+    expect(text.at(-1)).toMatch(/^\* records cache reads but no cache writes/);
+    const billed = recordedRows([{ trace: 'a.jsonl', result: withRecorded(trace(3, 850), replay('variable', 3, 500, 400)) }]);
+    expect(formatRecordedTable(billed)).not.toMatch(/\*/);
   });
 });

@@ -69,7 +69,7 @@ describe('compare view', () => {
   it('shows what the provider recorded per trace beside the cache model’s baseline, with signed errors and — where there is none', () => {
     const done = makeComparison({
       traceIds: ['tr_a', 'tr_gone'],
-      recorded: [makeRecorded('tr_a'), makeRecorded('tr_gone', { model: null, calls: 3, promptTokens: 900, uncachedTokens: 900, hitRate: 0, modelled: null })],
+      recorded: [makeRecorded('tr_a'), makeRecorded('tr_gone', { model: null, calls: 3, promptTokens: 900, uncachedTokens: 900, cacheWriteTokens: 0, hitRate: 0, modelled: null })],
     });
     renderWithStore(<CompareView />, state({ comparisons: { ...comparisonsInitialState, currentId: 'cmp-1', byId: { 'cmp-1': done } } }));
     const table = screen.getByRole('table', { name: 'Recorded by the provider' });
@@ -92,12 +92,23 @@ describe('compare view', () => {
     const row = screen.getByRole('table', { name: 'Recorded by the provider' }).querySelector('tbody tr')!;
     expect([...row.querySelectorAll('td')].slice(-5).map((c) => c.textContent)).toEqual(['openai', '500', '50%', '—', '+0.0%']);
     expect(screen.queryByText(/Add the full-history baseline/)).toBeNull();
+    expect(screen.queryByText(/no cache writes/)).toBeNull();
     expect(screen.getByText(/replay counts transcript text only/)).toBeTruthy();
     cleanup();
     renderWithStore(<CompareView />, state({ comparisons: { ...comparisonsInitialState, currentId: 'cmp-1', byId: { 'cmp-1': makeComparison() } } }));
     expect(screen.getByRole('table', { name: 'Comparison totals' })).toBeTruthy();
     expect(screen.queryByRole('table', { name: 'Recorded by the provider' })).toBeNull();
     expect(screen.queryByText(/replay counts transcript text only/)).toBeNull();
+  });
+
+  it('marks a recording with cache reads but no cache writes: its hit rate is a bound, and a note says why', () => {
+    const done = makeComparison({ recorded: [makeRecorded('tr_a', { cacheWriteTokens: 0, hitRate: 0.999 })] });
+    renderWithStore(<CompareView />, state({ comparisons: { ...comparisonsInitialState, currentId: 'cmp-1', byId: { 'cmp-1': done } } }));
+    const row = screen.getByRole('table', { name: 'Recorded by the provider' }).querySelector('tbody tr')!;
+    const hit = [...row.querySelectorAll('td')][4]!;
+    expect(hit.textContent).toBe('*100%');
+    expect(hit.getAttribute('title')).toMatch(/No cache writes recorded/);
+    expect(screen.getByText(/cache reads but no cache writes: its recorder left them out/)).toBeTruthy();
   });
 
   it('formats errors as signed percents with one decimal and a true minus sign', () => {
