@@ -210,9 +210,9 @@ function sameValue(shown: ContextItem, now: ContextItem): boolean {
  * `[rebuild-keeps-prefix]`: the longest prefix of the previous generation's L2 that this boundary
  * keeps in place. An entry survives while its item is still in the pool with the same value and
  * still a candidate, and either the fresh pack took it with the same content (its fresh entry is
- * kept: same bytes, today's score) or, at a budget rebuild, it is not irrelevant, fits the scope's
- * clip size, and stays within `staleAllowance` tokens of such entries (its previous entry is kept,
- * marked). The prefix never outgrows `room`. The first entry that fails ends it: everything after
+ * kept: same bytes, today's score) or, at a budget rebuild (whether the fresh pack left it out or
+ * took it only compressed), it is not irrelevant, fits the scope's clip size, and stays within
+ * `staleAllowance` tokens of such entries (its previous entry is kept, marked). The prefix never outgrows `room`. The first entry that fails ends it: everything after
  * a change is written to the cache again anyway.
  */
 function survivingPrefix(
@@ -237,10 +237,11 @@ function survivingPrefix(
       // phase change, manual rebuild or refresh moves it into L1.
       if (o.staleAllowance === 0 || now.item.pinned || now.item.mandatory || now.item.contentHash !== e.item.contentHash) break;
       entry = { ...relayered(now, 'L2'), tokens: e.tokens };
-    } else if (now) {
-      if (now.item.contentHash !== e.item.contentHash) break;
+    } else if (now && now.item.contentHash === e.item.contentHash) {
       entry = now;
     } else {
+      // Left out by the fresh pack, or taken only in another form (compressed to fit what was left
+      // of the target): at a budget rebuild it may keep its place with the bytes already shown.
       const irrelevant = o.index.tier.data[slot] === 4 && (o.scores[slot] as number) < o.minOptionalScore;
       if (irrelevant || stale + e.tokens > o.staleAllowance || (o.maxItemTokens !== undefined && e.tokens > o.maxItemTokens)) break;
       entry = { item: e.item, layer: e.layer, tokens: e.tokens, score: o.scores[slot] as number, tier: e.tier, why: `${e.why}; kept in place at the rebuild so the cached prefix still matches` };

@@ -83,6 +83,9 @@ for (const budget of BUDGETS) {
   const peerRows = rows.filter((r) => r.budget === budget && peers.some((p) => p.name === r.name) && r.name !== 'fullHistory');
   const best = peerRows.sort((a, b) => a.uncachedTokens - b.uncachedTokens)[0];
   if (v && best) lines.push(`variable @ ${budget} vs best peer (${best.name}): ${(best.uncachedTokens / Math.max(1, v.uncachedTokens)).toFixed(2)}x fewer uncached prompt tokens (target 3x); recall ${fmt(v.neededReferenceRecall)} vs ${fmt(best.neededReferenceRecall)}`);
+  // The same ratio against the peers that keep at least variable's recall (the trade the target asks for), for context.
+  const asGood = v ? peerRows.filter((r) => (r.neededReferenceRecall ?? 0) >= (v.neededReferenceRecall ?? 0)).sort((a, b) => a.uncachedTokens - b.uncachedTokens)[0] : undefined;
+  if (v && best) lines.push(`variable @ ${budget} vs the cheapest peer with recall no lower than variable's: ${asGood ? `${asGood.name}, ${(asGood.uncachedTokens / Math.max(1, v.uncachedTokens)).toFixed(2)}x fewer uncached prompt tokens; recall ${fmt(v.neededReferenceRecall)} vs ${fmt(asGood.neededReferenceRecall)}` : 'none'}`);
   const p50 = at.map((r) => r.totals.overheadP50Ms).sort((a, b) => a - b);
   lines.push(`variable @ ${budget}: per-step engine overhead p50 ${p50[Math.floor(p50.length / 2)]?.toFixed(1)} ms (median over traces; target < 5 ms)`);
 }

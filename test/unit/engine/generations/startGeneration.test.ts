@@ -150,6 +150,44 @@ describe('[rebuild-keeps-prefix] a rebuild keeps the emitted L2 order in front',
     for (const e of kept) expect(prev.generation.included.some((p) => p.item === e.item)).toBe(true);
   });
 
+  it('[rebuild-keeps-prefix] at a budget rebuild, an entry the fresh pack would take only compressed keeps its place with the bytes already shown', () => {
+    // 'big' was the first L2 block of the previous generation; 'hot' scores higher and a fresh pack takes it first.
+    const big = createItem({ id: 'big', kind: 'code', class: 'finding', content: 'function rotate(family) {\n  return family.counter + 1;\n}\n'.repeat(24), source: 'repository_source', agentId: 'a', taskId: 'task-auth', at: T0, relevance: 0.2 });
+    const hot = createItem({ id: 'hot', kind: 'code', class: 'finding', content: 'refresh token refresh token store '.repeat(40), source: 'repository_source', agentId: 'a', taskId: 'task-auth', at: T0, relevance: 1 });
+    const input = (budget: number, previous?: StartInput['previousL2']): StartInput => ({
+      identity: identity({ budget }),
+      strategy: variable,
+      scope: {},
+      number: 2,
+      boundary: { kind: 'rebuild', reason: 'budget reached' },
+      pool: [big, hot],
+      seenSeq: 2,
+      request: { taskId: 'task-auth', task: 'refresh tokens', files: [], symbols: [], keywords: ['refresh'], role: 'worker', phase: 'implement', failures: [], now: T0 },
+      reserve: 40,
+      blocks: blocks(),
+      minOptionalScore: 0.3,
+      compressMinTokens: 96,
+      ...(previous ? { previousL2: previous, staleShare: STALE_PREFIX_SHARE } : {}),
+    });
+    const bigTokens = blocks().tokens(big);
+    // The smallest budget at which a fresh pack takes 'hot' whole and 'big' only compressed.
+    let budget = 0;
+    for (let b = 500; b < 4000 && budget === 0; b += 10) {
+      const fresh = startGeneration(input(b)).generation;
+      if (fresh.compressed.some((c) => c.itemId === 'big' && c.method === 'extract') && fresh.included.some((e) => e.item.id === 'hot')) budget = b;
+    }
+    expect(budget).toBeGreaterThan(0);
+    const shown = { item: big, layer: 'L2' as const, tokens: bigTokens, score: 0.5, tier: 2 as const, why: 'tier 2' };
+    const g = startGeneration(input(budget, [shown])).generation;
+    const kept = g.included.find((e) => e.item.id === 'big')!;
+    expect(kept.item.content).toBe(big.content);
+    expect(kept.why).toMatch(/kept in place at the rebuild/);
+    expect(g.included.filter((e) => e.layer === 'L2')[0]?.item.id).toBe('big');
+    expect(g.compressed.map((c) => c.itemId)).not.toContain('big');
+    // Without a previous L2 (or at another boundary) the fresh pack's choice stands.
+    expect(startGeneration(input(budget, undefined)).generation.included.find((e) => e.item.id === 'big')?.item.content).not.toBe(big.content);
+  });
+
   it('[rebuild-keeps-prefix] [refresh-misses-dynamic] a budget rebuild keeps L1 byte for byte: a task item that arrived during the generation stays in L2 until a manual rebuild moves it', () => {
     const { engine } = newEngine();
     engine.registerAgent(identity({ budget: 3000 }), 'variable');
