@@ -215,8 +215,13 @@ export const RecordedTraceDtoSchema = z.object({
   promptTokens: z.number().int().nonnegative(),
   /** Recorded input and cache writes: prompt tokens not read from a cache. */
   uncachedTokens: z.number().int().nonnegative(),
-  /** Recorded cache writes; 0 beside cache reads means the recording left them out (hit rate and uncached are then bounds). */
+  /** Recorded cache writes. */
   cacheWriteTokens: z.number().int().nonnegative(),
+  /**
+   * Cache reads but no cache writes from a model whose provider bills writes (Claude) or an unnamed
+   * one: the recorder likely left the writes out, so the hit rate and uncached figure are bounds.
+   */
+  writesMissing: z.boolean(),
   hitRate: z.number().min(0).max(1),
   modelled: z
     .object({

@@ -5,6 +5,7 @@
  * and how far it is from the recording. Pure.
  */
 import type { CacheProvider } from '../../providers/cacheModel';
+import { providerOfModel } from '../replay/replayDefaults';
 import type { ReplayResult } from '../replay/ReplayTypes';
 import { alignTable, int, pct } from './compareTable';
 
@@ -31,8 +32,14 @@ export interface RecordedRow {
   promptTokens: number;
   /** Recorded input and cache writes: prompt tokens not read from a cache. */
   uncachedTokens: number;
-  /** Recorded cache writes. 0 beside cache reads means the recording left writes out (a converted session): its hit rate is then an upper bound. */
+  /** Recorded cache writes. */
   cacheWriteTokens: number;
+  /**
+   * Cache reads but not one cache write, from a model whose provider bills writes (Claude) or an
+   * unnamed one: the recorder likely left the writes out (a converted session), so the hit rate and
+   * uncached figure are bounds. OpenAI and DeepSeek bill no writes, so theirs are never marked.
+   */
+  writesMissing: boolean;
   hitRate: number;
   /** Null when the baseline was not part of the run. */
   modelled: ModelledBaseline | null;
@@ -57,7 +64,10 @@ interface Sums {
   providers: Set<CacheProvider>;
 }
 
-function row(trace: string, model: string | null, s: Sums): RecordedRow {
+/** See {@link RecordedRow.writesMissing}. */
+const lacksWrites = (model: string | null, s: Sums) => s.write === 0 && s.read > 0 && (model === null || providerOfModel(model) === 'anthropic');
+
+function row(trace: string, model: string | null, s: Sums, writesMissing = lacksWrites(model, s)): RecordedRow {
   return {
     trace,
     model,
@@ -65,6 +75,7 @@ function row(trace: string, model: string | null, s: Sums): RecordedRow {
     promptTokens: s.prompt,
     uncachedTokens: s.input + s.write,
     cacheWriteTokens: s.write,
+    writesMissing,
     hitRate: s.prompt > 0 ? s.read / s.prompt : 0,
     modelled: s.modelledAll
       ? {
@@ -118,13 +129,10 @@ export function recordedRows(entries: readonly { trace: string; result: ReplayRe
     { calls: 0, prompt: 0, input: 0, read: 0, write: 0, matched: 0, recordedPrompt: 0, modelPrompt: 0, recordedRead: 0, modelRead: 0, modelledAll: true, providers: new Set() },
   );
   const models = new Set(all.map((t) => t.model));
-  return [...rows, row('all traces', models.size === 1 ? [...models][0]! : null, total)];
+  return [...rows, row('all traces', models.size === 1 ? [...models][0]! : null, total, rows.some((r) => r.writesMissing))];
 }
 
 const signed = (x: number | null) => (x === null ? '-' : `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`);
-
-/** A recording with cache reads and no cache writes at all: its writes were left out, not free. */
-export const writesMissing = (r: Pick<RecordedRow, 'cacheWriteTokens' | 'hitRate'>) => r.cacheWriteTokens === 0 && r.hitRate > 0;
 
 /** The rows as an aligned text table, as `strata compare` prints it under the strategies' table (a note under it when some recording lacks cache writes). */
 export function formatRecordedTable(rows: readonly RecordedRow[]): string {
@@ -135,7 +143,7 @@ export function formatRecordedTable(rows: readonly RecordedRow[]): string {
     int(r.calls),
     int(r.promptTokens),
     int(r.uncachedTokens),
-    `${writesMissing(r) ? '*' : ''}${pct(r.hitRate)}`,
+    `${r.writesMissing ? '*' : ''}${pct(r.hitRate)}`,
     r.modelled ? (r.modelled.provider ?? 'mixed') : '-',
     r.modelled ? int(r.modelled.promptTokens) : '-',
     r.modelled ? pct(r.modelled.hitRate) : '-',
@@ -143,7 +151,9 @@ export function formatRecordedTable(rows: readonly RecordedRow[]): string {
     signed(r.modelled?.cacheReadError ?? null),
   ]);
   const table = alignTable(head, body);
-  return rows.some(writesMissing) ? `${table}\n* records cache reads but no cache writes (the recorder left them out): that hit rate and uncached figure are bounds, not what was billed.` : table;
+  return rows.some((r) => r.writesMissing)
+    ? `${table}\n* cache reads but no cache writes from a provider that bills them (Claude) or an unnamed model: the recorder likely left the writes out, so that hit rate and uncached figure are bounds, not what was billed.`
+    : table;
 }
 
 /** What the recorded table's columns mean, printed under it. */

@@ -20,8 +20,7 @@ export function signedPercent(x: number | null): string {
 export function RecordedTable({ recorded, traces }: { recorded: readonly RecordedTraceDto[]; traces: readonly TraceDto[] }) {
   const names = new Map(traces.map((t) => [t.id, t.name]));
   const missingBaseline = recorded.some((r) => r.modelled === null);
-  // Cache reads and not one cache write: the recorder left the writes out (a converted session).
-  const writesMissing = (r: RecordedTraceDto) => r.cacheWriteTokens === 0 && r.hitRate > 0;
+
   return (
     <div className="cmp__table-wrap" tabIndex={0} role="group" aria-label="Recorded usage table (scrolls sideways when narrow)">
       <table className="cmp__table" aria-label="Recorded by the provider">
@@ -60,8 +59,8 @@ export function RecordedTable({ recorded, traces }: { recorded: readonly Recorde
                 <td>{int(r.calls)}</td>
                 <td>{int(r.promptTokens)}</td>
                 <td>{int(r.uncachedTokens)}</td>
-                <td title={writesMissing(r) ? 'No cache writes recorded: an upper bound' : undefined}>
-                  {writesMissing(r) ? '*' : ''}
+                <td title={r.writesMissing ? 'No cache writes recorded: a bound' : undefined}>
+                  {r.writesMissing ? '*' : ''}
                   {percent(r.hitRate)}
                 </td>
                 <td className="cmp__sep">{m ? m.provider : '—'}</td>
@@ -81,8 +80,11 @@ export function RecordedTable({ recorded, traces }: { recorded: readonly Recorde
         (model − recorded) / recorded. The replay counts transcript text only, so real prompts (system prompt, tool schemas) are larger than the modelled ones: negative prompt errors of 10–40% are
         normal.
       </p>
-      {recorded.some(writesMissing) && (
-        <p className="cmp__note">* This recording has cache reads but no cache writes: its recorder left them out, so its hit rate and uncached figure are bounds, not what was billed.</p>
+      {recorded.some((r) => r.writesMissing) && (
+        <p className="cmp__note">
+          * Cache reads but no cache writes from a provider that bills them (Claude) or an unnamed model: the recorder likely left the writes out, so that hit rate and uncached figure are
+          bounds, not what was billed.
+        </p>
       )}
       {missingBaseline && (
         <p className="cmp__note">Add the full-history baseline (“{STRATEGY_LABEL.full_history_baseline}”) to the strategies to see how close the cache model comes to the recording.</p>

@@ -100,7 +100,7 @@ describe('traces and comparisons through the host', () => {
     expect(c.status).toBe('finished');
     expect(c.recorded).toHaveLength(1);
     const r = c.recorded[0]!;
-    expect(r).toMatchObject({ traceId: trace.id, model: 'claude-made-up-1', calls: main.length, promptTokens: prompt, uncachedTokens: u('input_tokens') + u('cache_creation_input_tokens'), cacheWriteTokens: u('cache_creation_input_tokens') });
+    expect(r).toMatchObject({ traceId: trace.id, model: 'claude-made-up-1', calls: main.length, promptTokens: prompt, uncachedTokens: u('input_tokens') + u('cache_creation_input_tokens'), cacheWriteTokens: u('cache_creation_input_tokens'), writesMissing: false });
     expect(r.hitRate).toBeCloseTo(u('cache_read_input_tokens') / prompt, 12);
     // The baseline's own figures over the same steps (every recorded step is a replayed step here).
     const baseline = c.results.find((x) => x.strategy === 'full_history_baseline')!;

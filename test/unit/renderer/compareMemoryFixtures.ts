@@ -67,6 +67,7 @@ export function makeRecorded(traceId: string, over: Partial<RecordedTraceDto> = 
     promptTokens: 1_234_567,
     uncachedTokens: 98_765,
     cacheWriteTokens: 12_345,
+    writesMissing: false,
     hitRate: 0.92,
     modelled: { provider: 'anthropic', matched: 40, promptTokens: 1_078_900, hitRate: 0.874, promptError: -0.1263, cacheReadError: 0.031 },
     ...over,

@@ -102,13 +102,29 @@ describe('[replay-truth-reported] the recorded truth beside a comparison', () =>
     expect(other.recorded!.accuracy!.modelCacheRead).toBe(other.steps.reduce((n, s) => n + s.cacheRead, 0));
   });
 
-  it('[replay-truth-reported] a recording with cache reads and no cache writes is marked: its hit rate is a bound', () => {
-    const converted = trace(3, 850).map((e) => (e.type === 'usage' ? { ...e, cacheWrite: 0 } : e));
-    const rows = recordedRows([{ trace: 'converted.json', result: withRecorded(converted, replay('variable', 3, 500, 400)) }]);
+  it('[replay-truth-reported] cache reads without one cache write are marked where the provider bills writes (Claude) or the model is unnamed, not for OpenAI or DeepSeek', () => {
+    const noWrites = (model?: string) => trace(3, 850, model).map((e) => (e.type === 'usage' ? { ...e, cacheWrite: 0 } : e));
+    const rows = recordedRows(
+      [
+        ['converted.json', undefined],
+        ['claude.jsonl', 'claude-sonnet-4-6'],
+        ['codex.jsonl', 'gpt-5.4'],
+        ['deepseek.traj.json', 'deepseek-chat'],
+      ].map(([trace, model]) => ({ trace: trace!, result: withRecorded(noWrites(model), replay('variable', 3, 500, 400)) })),
+    );
+    expect(rows.map((r) => [r.trace, r.writesMissing])).toEqual([
+      ['converted.json', true],
+      ['claude.jsonl', true],
+      ['codex.jsonl', false],
+      ['deepseek.traj.json', false],
+      ['all traces', true],
+    ]);
     expect(rows[0]).toMatchObject({ cacheWriteTokens: 0, uncachedTokens: 150 });
     const text = formatRecordedTable(rows).split('\n');
     expect(text[2]).toMatch(/\s\*94\.4%\s/);
-    expect(text.at(-1)).toMatch(/^\* records cache reads but no cache writes/);
+    expect(text[4]).toMatch(/\s94\.4%\s/);
+    expect(text[4]).not.toMatch(/\*/);
+    expect(text.at(-1)).toMatch(/^\* cache reads but no cache writes from a provider that bills them/);
     const billed = recordedRows([{ trace: 'a.jsonl', result: withRecorded(trace(3, 850), replay('variable', 3, 500, 400)) }]);
     expect(formatRecordedTable(billed)).not.toMatch(/\*/);
   });

@@ -102,13 +102,13 @@ describe('compare view', () => {
   });
 
   it('marks a recording with cache reads but no cache writes: its hit rate is a bound, and a note says why', () => {
-    const done = makeComparison({ recorded: [makeRecorded('tr_a', { cacheWriteTokens: 0, hitRate: 0.999 })] });
+    const done = makeComparison({ recorded: [makeRecorded('tr_a', { cacheWriteTokens: 0, hitRate: 0.999, writesMissing: true })] });
     renderWithStore(<CompareView />, state({ comparisons: { ...comparisonsInitialState, currentId: 'cmp-1', byId: { 'cmp-1': done } } }));
     const row = screen.getByRole('table', { name: 'Recorded by the provider' }).querySelector('tbody tr')!;
     const hit = [...row.querySelectorAll('td')][4]!;
     expect(hit.textContent).toBe('*100%');
     expect(hit.getAttribute('title')).toMatch(/No cache writes recorded/);
-    expect(screen.getByText(/cache reads but no cache writes: its recorder left them out/)).toBeTruthy();
+    expect(screen.getByText(/Cache reads but no cache writes from a provider that bills them/)).toBeTruthy();
   });
 
   it('formats errors as signed percents with one decimal and a true minus sign', () => {
