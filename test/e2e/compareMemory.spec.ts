@@ -4,10 +4,11 @@
  * synthetic one imported through the file input), promoting a finding to memory and verifying it,
  * purging memory through the confirmation dialog. Screenshots of each view go to the test output.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
+import { madeUpSession } from '../support/liveSessionFixture';
 import { writeSyntheticTrace } from '../support/traceFixtures';
 import { startWebHostProcess, type RunningWebHost } from './webHostProcess';
 
@@ -104,6 +105,35 @@ test('compares two strategies on a synthetic trace imported through the file inp
   await page.screenshot({ path: testInfo.outputPath('compare-synthetic.png'), fullPage: true });
   await page.getByRole('table', { name: 'Comparison totals' }).scrollIntoViewIfNeeded();
   await page.screenshot({ path: testInfo.outputPath('compare-synthetic-lower.png'), fullPage: true });
+  expect(problems).toEqual([]);
+});
+
+test('shows what the recording agent was billed beside the cache model’s baseline, for a session that records usage', async ({ page }, testInfo) => {
+  const problems = watchProblems(page);
+  await open(page, 'Compare');
+  const file = join(scratch, 'e2e-recorded.jsonl');
+  writeFileSync(file, `${madeUpSession(6).join('\n')}\n`);
+  await page.getByLabel('Trace file', { exact: true }).setInputFiles(file);
+  await expect(page.getByRole('status').filter({ hasText: 'Imported e2e-recorded.jsonl.' })).toBeVisible();
+  await runComparison(page, ['variable', 'baseline (transcript)'], 4000, 60_000);
+
+  const recorded = page.getByRole('table', { name: 'Recorded by the provider' });
+  await expect(recorded.locator('tbody tr')).toHaveCount(1);
+  const cells = await recorded.locator('tbody tr').first().locator('th, td').allTextContents();
+  // trace, model, calls, prompt tokens, uncached, hit rate, then the baseline's cache model, tokens, hit rate and errors.
+  expect(cells.slice(0, 3)).toEqual(['e2e-recorded.jsonl', 'claude-made-up-1', '8']);
+  expect(cells[6]).toBe('anthropic');
+  expect(cells[9]).toMatch(/^[+−]\d+\.\d%$/);
+  await expect(page.getByText(/what the provider billed the real agent/)).toBeVisible();
+
+  const jsonDownload = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export JSON' }).click();
+  const json = JSON.parse(readFileSync((await (await jsonDownload).path()) as string, 'utf8'));
+  expect(json.comparison.recorded).toHaveLength(1);
+  expect(json.comparison.recorded[0]).toMatchObject({ model: 'claude-made-up-1', calls: 8, writesMissing: false, modelled: { provider: 'anthropic', matched: 8 } });
+
+  await recorded.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: testInfo.outputPath('compare-recorded.png'), fullPage: true });
   expect(problems).toEqual([]);
 });
 
