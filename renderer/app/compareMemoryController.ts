@@ -5,7 +5,7 @@ import type { StrataStore } from '../store/store';
 /** What the Compare, Memory and Skills views ask of the host (through the controller only). */
 export interface CompareMemoryController {
   loadTraces(): Promise<void>;
-  /** Import a file the user picked or dropped, sent as text (`importTraceContent`); selects it. */
+  /** Import a file the user picked or dropped, sent as text (`importTraceContent`); adds it to the selection. */
   importTraceFile(file: { name: string; size: number; text(): Promise<string> }): Promise<void>;
   startComparison(args: { traceIds: string[]; strategies: ComparisonStrategy[]; budget: number }): Promise<void>;
   loadMemory(): Promise<void>;
@@ -51,7 +51,7 @@ export function createCompareMemoryController(api: StrataApi, store: StrataStore
         const { traces } = await api.listTraces({});
         dispatch({ type: 'traces.snapshot', traces });
         const form = store.getState().comparisons.form;
-        if (!form.traceId && traces[0]) dispatch({ type: 'compare.form', form: { traceId: traces[0].id } });
+        if (form.traceIds.length === 0 && traces[0]) dispatch({ type: 'compare.form', form: { traceIds: [traces[0].id] } });
       } catch (err) {
         dispatch({ type: 'traces.error', message: message(err) });
       }
@@ -66,7 +66,7 @@ export function createCompareMemoryController(api: StrataApi, store: StrataStore
         const content = await file.text();
         const { trace, alreadyImported } = await api.importTraceContent({ name: file.name, content });
         dispatch({ type: 'traces.imported', trace, alreadyImported });
-        dispatch({ type: 'compare.form', form: { traceId: trace.id } });
+        dispatch({ type: 'compare.addTrace', traceId: trace.id });
       } catch (err) {
         dispatch({ type: 'traces.error', message: `Could not import ${file.name}: ${message(err)}` });
       }

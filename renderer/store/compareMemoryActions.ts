@@ -10,6 +10,8 @@ export type CompareMemoryAction =
   | { type: 'traces.imported'; trace: TraceDto; alreadyImported: boolean }
   | { type: 'traces.error'; message: string }
   | { type: 'compare.form'; form: Partial<ComparisonsState['form']> }
+  | { type: 'compare.addTrace'; traceId: string }
+  | { type: 'compare.chartTrace'; traceId: string | null }
   | { type: 'compare.starting' }
   | { type: 'compare.loaded'; comparison: ComparisonDto; current?: boolean }
   | { type: 'compare.error'; message: string }

@@ -54,26 +54,111 @@ export function resultsOfTrace(c: ComparisonDto | undefined, traceId: string | u
 }
 
 export interface ChartData {
+  /** The trace charted: the chosen chart trace, else the comparison's first trace with results. */
   traceId: string;
+  /** The comparison's traces that have results, in its order (the chart trace choices). */
+  traceIds: string[];
+  /** The charted trace's results, in the comparison's strategy order. */
+  results: ComparisonResultDto[];
   strategies: ComparisonStrategy[];
   prompt: CumulativeRow[];
   uncached: CumulativeRow[];
 }
 
-let chartMemo: { c: ComparisonDto | undefined; data: ChartData | undefined } = { c: undefined, data: undefined };
+/** The comparison's traces that have at least one result, in its order. */
+export function tracesWithResults(c: ComparisonDto | undefined): string[] {
+  if (!c) return [];
+  const have = new Set(c.results.map((r) => r.traceId));
+  return c.traceIds.filter((id) => have.has(id));
+}
 
-/** The current comparison's chart data (its first trace), stable while the comparison is the same object. */
+/** The chart data of one trace of `c`: `wanted` when it has results, else the first trace that has. */
+export function chartDataOf(c: ComparisonDto | undefined, wanted: string | null): ChartData | undefined {
+  const traceIds = tracesWithResults(c);
+  const traceId = wanted && traceIds.includes(wanted) ? wanted : traceIds[0];
+  const results = resultsOfTrace(c, traceId);
+  if (!c || !traceId || results.length === 0) return undefined;
+  return { traceId, traceIds, results, strategies: results.map((r) => r.strategy), prompt: cumulativeRows(results, (x) => x.promptTokens), uncached: cumulativeRows(results, (x) => x.uncached) };
+}
+
+let chartMemo: { c: ComparisonDto | undefined; wanted: string | null; data: ChartData | undefined } = { c: undefined, wanted: null, data: undefined };
+
+/** The current comparison's chart data (the chart trace's), stable while the comparison and the chart trace are the same. */
 export function selectChartData(s: RootState): ChartData | undefined {
   const c = selectCurrentComparison(s);
-  if (chartMemo.c === c) return chartMemo.data;
-  const traceId = c?.traceIds[0];
-  const results = resultsOfTrace(c, traceId);
-  const data =
-    c && traceId && results.length > 0
-      ? { traceId, strategies: results.map((r) => r.strategy), prompt: cumulativeRows(results, (x) => x.promptTokens), uncached: cumulativeRows(results, (x) => x.uncached) }
-      : undefined;
-  chartMemo = { c, data };
+  const wanted = s.comparisons.chartTraceId;
+  if (chartMemo.c === c && chartMemo.wanted === wanted) return chartMemo.data;
+  const data = chartDataOf(c, wanted);
+  chartMemo = { c, wanted, data };
   return data;
+}
+
+/** The selected trace ids that are in the list, in the list's order (newest first): what a run sends. */
+export function pickedTraceIds(list: readonly TraceDto[], selected: readonly string[]): string[] {
+  const want = new Set(selected);
+  return list.filter((t) => want.has(t.id)).map((t) => t.id);
+}
+
+/** Per strategy, its figures over every trace of a comparison that it replayed. */
+export interface AllTracesTotals {
+  strategy: ComparisonStrategy;
+  budget: number | null;
+  /** Traces whose replay under this strategy finished. */
+  traces: number;
+  steps: number;
+  promptTokens: number;
+  uncachedTokens: number;
+  cost: number;
+  /** Σ cache read / Σ prompt tokens, the cache read being prompt − uncached. */
+  hitRate: number;
+  /** Per-step prefix reuse over every step after each trace's first, weighted by the step's prompt tokens. */
+  prefixReuse: number;
+  /** Mean needed-reference recall over every step (of every trace) that has one; null when none has. */
+  neededReferenceRecall: number | null;
+  refreshes: number;
+  orphans: number;
+}
+
+/**
+ * The all-traces row of each strategy, in the order the strategies first appear in `results`: sums of
+ * steps, tokens, cost, refreshes and orphans; the hit rate of the sums; prefix reuse weighted by
+ * prompt tokens (`strata compare` weights by prompt bytes, which the comparison does not carry);
+ * recall as the mean over the steps that have one, as `strata compare` computes it.
+ */
+export function allTracesTotals(results: readonly ComparisonResultDto[]): AllTracesTotals[] {
+  const groups = new Map<ComparisonStrategy, ComparisonResultDto[]>();
+  for (const r of results) groups.set(r.strategy, [...(groups.get(r.strategy) ?? []), r]);
+  return [...groups.entries()].map(([strategy, rs]) => {
+    const sum = (f: (r: ComparisonResultDto) => number) => rs.reduce((n, r) => n + f(r), 0);
+    const prompt = sum((r) => r.totals.promptTokens);
+    const uncached = sum((r) => r.totals.uncachedTokens);
+    let reuseWeight = 0;
+    let reused = 0;
+    const recalls: number[] = [];
+    for (const r of rs) {
+      r.series.forEach((step, i) => {
+        if (i > 0) {
+          reuseWeight += step.promptTokens;
+          reused += step.prefixReuse * step.promptTokens;
+        }
+        if (step.recall !== null) recalls.push(step.recall);
+      });
+    }
+    return {
+      strategy,
+      budget: rs[0]!.budget,
+      traces: new Set(rs.map((r) => r.traceId)).size,
+      steps: sum((r) => r.totals.steps),
+      promptTokens: prompt,
+      uncachedTokens: uncached,
+      cost: sum((r) => r.totals.cost),
+      hitRate: prompt > 0 ? (prompt - uncached) / prompt : 0,
+      prefixReuse: reuseWeight > 0 ? reused / reuseWeight : 0,
+      neededReferenceRecall: recalls.length > 0 ? recalls.reduce((a, b) => a + b, 0) / recalls.length : null,
+      refreshes: sum((r) => r.totals.refreshes),
+      orphans: sum((r) => r.totals.orphans),
+    };
+  });
 }
 
 /** Memory entries, newest first; optionally without retired and deleted ones. */

@@ -1,5 +1,11 @@
-import type { ComparisonDto, ComparisonStrategy } from '../../engine/contract';
+import type { COMPARISON_MAX_TRACES, ComparisonDto, ComparisonStrategy } from '../../engine/contract';
 import type { Action } from './actions';
+
+/**
+ * Traces one comparison may name: the contract's COMPARISON_MAX_TRACES (the renderer imports only
+ * types from the contract, so the value is repeated here and its type keeps the two equal).
+ */
+export const MAX_COMPARISON_TRACES: typeof COMPARISON_MAX_TRACES = 20;
 
 export interface ComparisonProgress {
   done: number;
@@ -14,8 +20,10 @@ export interface ComparisonsState {
   byId: Record<string, ComparisonDto>;
   /** Live progress from `comparison.progress`, never moving backwards. */
   progress: Record<string, ComparisonProgress>;
-  /** The form: which trace, strategies and budget the next run uses. */
-  form: { traceId: string | null; strategies: ComparisonStrategy[]; budget: number };
+  /** The form: which traces (at most MAX_COMPARISON_TRACES), strategies and budget the next run uses. */
+  form: { traceIds: string[]; strategies: ComparisonStrategy[]; budget: number };
+  /** The trace the current comparison's charts show; null: its first trace with results. */
+  chartTraceId: string | null;
   starting: boolean;
   error: string | null;
 }
@@ -27,7 +35,8 @@ export const comparisonsInitialState: ComparisonsState = {
   currentId: null,
   byId: {},
   progress: {},
-  form: { traceId: null, strategies: DEFAULT_STRATEGIES, budget: DEFAULT_BUDGET },
+  form: { traceIds: [], strategies: DEFAULT_STRATEGIES, budget: DEFAULT_BUDGET },
+  chartTraceId: null,
   starting: false,
   error: null,
 };
@@ -45,6 +54,14 @@ export function reduceComparisons(state: ComparisonsState, action: Action): Comp
   switch (action.type) {
     case 'compare.form':
       return { ...state, form: { ...state.form, ...action.form } };
+    case 'compare.addTrace': {
+      // An imported trace joins the selection, unless it is there already or the selection is full.
+      const ids = state.form.traceIds;
+      if (ids.includes(action.traceId) || ids.length >= MAX_COMPARISON_TRACES) return state;
+      return { ...state, form: { ...state.form, traceIds: [...ids, action.traceId] } };
+    }
+    case 'compare.chartTrace':
+      return action.traceId === state.chartTraceId ? state : { ...state, chartTraceId: action.traceId };
     case 'compare.starting':
       return { ...state, starting: true, error: null };
     case 'compare.loaded': {
@@ -54,6 +71,8 @@ export function reduceComparisons(state: ComparisonsState, action: Action): Comp
         ...state,
         starting: false,
         currentId: action.current ? c.comparisonId : state.currentId,
+        // A newly current comparison charts its first trace again.
+        chartTraceId: action.current && c.comparisonId !== state.currentId ? null : state.chartTraceId,
         byId: { ...state.byId, [c.comparisonId]: c },
         progress: { ...state.progress, [c.comparisonId]: progress },
       };

@@ -1,7 +1,7 @@
 /**
  * The Compare, Memory and Skills views against the real headless host, engine and catalog:
  * a comparison of two strategies on a trace (a shared real trace read in place, and a small
- * synthetic one imported through the file input), promoting a finding to memory and verifying it,
+ * synthetic one imported through the file input) and on two synthetic traces at once, promoting a finding to memory and verifying it,
  * purging memory through the confirmation dialog. Screenshots of each view go to the test output.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -41,6 +41,19 @@ async function open(page: Page, view: 'Compare' | 'Memory' | 'Skills') {
   await page.getByRole('tab', { name: view }).click();
 }
 
+/** The imported traces' checkboxes (outside the Strategies group). */
+const traceBoxes = (page: Page) => page.getByRole('group', { name: 'Imported traces' }).getByRole('checkbox');
+
+/** Select exactly the imported traces `want` accepts (by the checkbox's label and trace id). */
+async function pickTraces(page: Page, want: (label: string, traceId: string) => boolean) {
+  const boxes = await traceBoxes(page).all();
+  const wanted = await Promise.all(boxes.map(async (box) => want((await box.locator('xpath=..').textContent())?.trim() ?? '', (await box.getAttribute('value')) ?? '')));
+  // Clear first, so the cap never refuses one that is wanted.
+  for (const [i, box] of boxes.entries()) if (!wanted[i] && (await box.isChecked())) await box.setChecked(false);
+  for (const [i, box] of boxes.entries()) if (wanted[i] && !(await box.isChecked())) await box.setChecked(true);
+  expect(await traceBoxes(page).evaluateAll((els) => els.filter((e) => (e as HTMLInputElement).checked).length)).toBe(wanted.filter(Boolean).length);
+}
+
 /** Pick the strategies given (and only them), set the budget, run, and wait for the end. */
 async function runComparison(page: Page, strategies: string[], budget: number, timeout: number) {
   const boxes = page.getByRole('group', { name: 'Strategies' }).getByRole('checkbox');
@@ -55,7 +68,7 @@ async function runComparison(page: Page, strategies: string[], budget: number, t
   await expect(page.getByText(/^Finished: \d+ replays$/)).toBeVisible({ timeout });
 }
 
-async function expectTwoSeries(page: Page, labels: [string, string]) {
+async function expectTwoSeries(page: Page, labels: [string, string], replays = 2) {
   const results = page.getByRole('region', { name: 'Comparison results' });
   for (const title of ['Cumulative prompt tokens per step', 'Cumulative uncached tokens per step']) {
     const chart = results.getByRole('figure', { name: title });
@@ -67,7 +80,7 @@ async function expectTwoSeries(page: Page, labels: [string, string]) {
     for (const l of labels) await expect(chart.locator('.recharts-legend-wrapper')).toContainText(l);
   }
   const table = results.getByRole('table', { name: 'Comparison totals' });
-  await expect(table.locator('tbody tr')).toHaveCount(2);
+  await expect(table.locator('tbody tr')).toHaveCount(replays);
 }
 
 test('compares two strategies on a synthetic trace imported through the file input, and exports CSV, JSON and PNG', async ({ page }, testInfo) => {
@@ -76,7 +89,10 @@ test('compares two strategies on a synthetic trace imported through the file inp
   const file = writeSyntheticTrace(scratch, 'e2e-session.json', ' (compare view e2e)');
   await page.getByLabel('Trace file', { exact: true }).setInputFiles(file);
   await expect(page.getByRole('status').filter({ hasText: 'Imported e2e-session.json.' })).toBeVisible();
-  await expect(page.getByLabel('Imported trace')).toContainText('e2e-session.json · 4 steps');
+  // The import joins the selection; the comparison runs on this trace only.
+  await expect(page.getByRole('group', { name: 'Imported traces' }).getByRole('checkbox', { name: /^e2e-session\.json · 4 steps · openai-messages-json$/ })).toBeChecked();
+  await pickTraces(page, (label) => label.startsWith('e2e-session.json · 4 steps'));
+  await expect(page.getByLabel('Chart trace')).toHaveCount(0);
 
   await runComparison(page, ['variable', 'baseline (transcript)'], 4000, 60_000);
   await expectTwoSeries(page, ['variable', 'baseline (transcript)']);
@@ -115,6 +131,7 @@ test('shows what the recording agent was billed beside the cache model’s basel
   writeFileSync(file, `${madeUpSession(6).join('\n')}\n`);
   await page.getByLabel('Trace file', { exact: true }).setInputFiles(file);
   await expect(page.getByRole('status').filter({ hasText: 'Imported e2e-recorded.jsonl.' })).toBeVisible();
+  await pickTraces(page, (label) => label.startsWith('e2e-recorded.jsonl · '));
   await runComparison(page, ['variable', 'baseline (transcript)'], 4000, 60_000);
 
   const recorded = page.getByRole('table', { name: 'Recorded by the provider' });
@@ -160,13 +177,80 @@ test('compares two strategies on a shared real trace, read in place', async ({ p
     client.close();
   }
   await open(page, 'Compare');
-  await page.getByLabel('Imported trace').selectOption(traceId);
+  await expect(traceBoxes(page).first()).toBeVisible();
+  await pickTraces(page, (_, id) => id === traceId);
   await runComparison(page, ['variable', 'full history'], 32_000, 150_000);
   await expectTwoSeries(page, ['variable', 'full history']);
   await page.screenshot({ path: testInfo.outputPath('compare-real-trace.png'), fullPage: true });
   // The main area scrolls on its own: the lower charts and the totals table.
   await page.getByRole('table', { name: 'Comparison totals' }).scrollIntoViewIfNeeded();
   await page.screenshot({ path: testInfo.outputPath('compare-real-trace-lower.png'), fullPage: true });
+});
+
+test('compares two strategies over two imported traces: per-trace rows, an all-traces row per strategy, one trace charted at a time', async ({ page }, testInfo) => {
+  const problems = watchProblems(page);
+  await open(page, 'Compare');
+  const names = ['e2e-multi-a.json', 'e2e-multi-b.json'];
+  for (const [i, name] of names.entries()) {
+    await page.getByLabel('Trace file', { exact: true }).setInputFiles(writeSyntheticTrace(scratch, name, ` (multi-trace e2e ${i})`));
+    await expect(page.getByRole('status').filter({ hasText: `Imported ${name}.` })).toBeVisible();
+    await expect(page.getByRole('checkbox', { name: new RegExp(`^${name.replace(/\./g, '\\.')} · 4 steps`) })).toBeChecked();
+  }
+  await pickTraces(page, (label) => names.some((n) => label.startsWith(`${n} · `)));
+  await expect(page.getByText(/^2 of \d+ selected/)).toBeVisible();
+  await runComparison(page, ['variable', 'baseline (transcript)'], 4000, 90_000);
+
+  const results = page.getByRole('region', { name: 'Comparison results' });
+  const table = results.getByRole('table', { name: 'Comparison totals' });
+  const perTrace = table.locator('tbody tr');
+  await expect(perTrace).toHaveCount(4);
+  const rowCells = async (row: ReturnType<typeof perTrace.nth>) => (await row.locator('th, td').allTextContents()).map((t) => t.trim());
+  const traceRows = await Promise.all([0, 1, 2, 3].map(async (i) => rowCells(perTrace.nth(i))));
+  expect(traceRows.map((c) => c[0]).sort()).toEqual([...names, ...names].sort());
+  expect(traceRows.map((c) => c[1]).sort()).toEqual(['baseline (transcript)', 'baseline (transcript)', 'variable', 'variable']);
+  const all = table.locator('tfoot tr');
+  await expect(all).toHaveCount(2);
+  const allRows = [await rowCells(all.nth(0)), await rowCells(all.nth(1))];
+  expect(allRows.map((c) => c.slice(0, 4))).toEqual([
+    ['all 2 traces', 'variable', '4,000', '8'],
+    ['all 2 traces', 'baseline (transcript)', '—', '8'],
+  ]);
+  // The all-traces prompt tokens are the per-trace ones summed.
+  for (const [i, strategy] of ['variable', 'baseline (transcript)'].entries()) {
+    const sum = traceRows.filter((c) => c[1] === strategy).reduce((n, c) => n + Number(c[4]!.replace(/,/g, '')), 0);
+    expect(Number(allRows[i]![4]!.replace(/,/g, ''))).toBe(sum);
+  }
+  await expect(results.getByText(/weighted by prompt tokens/)).toBeVisible();
+
+  // The charts show one trace; the select switches it, and the PNG names carry the trace.
+  const chartTrace = results.getByLabel('Chart trace');
+  await expect(chartTrace.locator('option')).toHaveText(traceRows.filter((_, i) => i % 2 === 0).map((c) => c[0]!));
+  const charts = results.locator('.cmp__charts');
+  const first = await chartTrace.inputValue();
+  await expect(charts).toHaveAttribute('data-trace', first);
+  const second = await chartTrace.locator('option').nth(1).getAttribute('value');
+  await chartTrace.selectOption(second!);
+  await expect(charts).toHaveAttribute('data-trace', second!);
+  await expectTwoSeries(page, ['variable', 'baseline (transcript)'], 4);
+  const pngDownload = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export Cumulative prompt tokens per step as PNG' }).click();
+  expect((await pngDownload).suggestedFilename()).toBe(`${(await results.locator('.cmp__exports .cmp__note').textContent())?.split(' · ')[0]}-${second}-prompt-tokens.png`);
+
+  const csvDownload = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export CSV' }).click();
+  const csv = readFileSync((await (await csvDownload).path()) as string, 'utf8');
+  expect(csv.trim().split('\n')).toHaveLength(5);
+  for (const n of names) expect(csv).toContain(`,${n},variable,4000,4,`);
+
+  await page.screenshot({ path: testInfo.outputPath('compare-two-traces.png'), fullPage: true });
+  await table.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: testInfo.outputPath('compare-two-traces-lower.png'), fullPage: true });
+  // The other theme (the view uses the theme's variables only).
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.screenshot({ path: testInfo.outputPath('compare-two-traces-lower-dark.png'), fullPage: true });
+  await page.getByRole('group', { name: 'Imported traces' }).scrollIntoViewIfNeeded();
+  await page.screenshot({ path: testInfo.outputPath('compare-two-traces-dark.png'), fullPage: true });
+  expect(problems).toEqual([]);
 });
 
 test('promotes a finding to memory, verifies it, and purges memory through the confirmation dialog', async ({ page }, testInfo) => {

@@ -1,8 +1,8 @@
 import { useRef, useState, type ReactNode } from 'react';
 import { chartToPng, downloadDataUrl, resolveCssVars, type LegendEntry } from './download';
 
-/** A titled chart with an "Export PNG" button that saves its SVG (with title and legend) as an image. */
-export function ChartFrame({ title, fileName, legend, children }: { title: string; fileName: string; legend: LegendEntry[]; children: ReactNode }) {
+/** A titled chart with an "Export PNG" button that saves its SVG (with title, or `exportTitle` when given, and legend) as an image. */
+export function ChartFrame({ title, exportTitle, fileName, legend, children }: { title: string; exportTitle?: string; fileName: string; legend: LegendEntry[]; children: ReactNode }) {
   const ref = useRef<HTMLElement>(null);
   const [error, setError] = useState<string | null>(null);
   const exportPng = async () => {
@@ -11,7 +11,7 @@ export function ChartFrame({ title, fileName, legend, children }: { title: strin
     if (!svg) return setError('The chart is not drawn yet.');
     try {
       const resolved = legend.map((l) => ({ label: l.label, color: resolveCssVars(l.color) }));
-      downloadDataUrl(await chartToPng(svg, { title, legend: resolved }), fileName);
+      downloadDataUrl(await chartToPng(svg, { title: exportTitle ?? title, legend: resolved }), fileName);
     } catch (err) {
       setError(err instanceof Error ? err.message : String(err));
     }

@@ -11,9 +11,9 @@ const HEIGHT = 260;
 const legendOf = (strategies: readonly ComparisonStrategy[]) => strategies.map((s) => ({ label: STRATEGY_LABEL[s], color: STRATEGY_COLOR[s] }));
 
 /** Cumulative tokens per step, one line per strategy. */
-export function CumulativeChart({ title, fileName, rows, strategies, yLabel }: { title: string; fileName: string; rows: CumulativeRow[]; strategies: ComparisonStrategy[]; yLabel: string }) {
+export function CumulativeChart({ title, exportTitle, fileName, rows, strategies, yLabel }: { title: string; exportTitle?: string; fileName: string; rows: CumulativeRow[]; strategies: ComparisonStrategy[]; yLabel: string }) {
   return (
-    <ChartFrame title={title} fileName={fileName} legend={legendOf(strategies)}>
+    <ChartFrame title={title} exportTitle={exportTitle} fileName={fileName} legend={legendOf(strategies)}>
       <ResponsiveContainer width="100%" height={HEIGHT}>
         <LineChart data={rows} margin={{ top: 8, right: 16, bottom: 18, left: 8 }}>
           <CartesianGrid stroke="var(--line)" strokeDasharray="3 3" />
@@ -31,10 +31,10 @@ export function CumulativeChart({ title, fileName, rows, strategies, yLabel }: {
 }
 
 /** Estimated cost per strategy (the engine's cost units), one bar each. */
-export function CostChart({ results, fileName }: { results: ComparisonResultDto[]; fileName: string }) {
+export function CostChart({ results, fileName, exportTitle }: { results: ComparisonResultDto[]; fileName: string; exportTitle?: string }) {
   const rows = results.map((r) => ({ strategy: r.strategy, label: STRATEGY_LABEL[r.strategy], cost: r.totals.cost }));
   return (
-    <ChartFrame title="Estimated cost (cost units)" fileName={fileName} legend={[{ label: 'cost units (uncached 1, cache read 0.1, cache write 1.25 per token)', color: 'var(--accent)' }]}>
+    <ChartFrame title="Estimated cost (cost units)" exportTitle={exportTitle} fileName={fileName} legend={[{ label: 'cost units (uncached 1, cache read 0.1, cache write 1.25 per token)', color: 'var(--accent)' }]}>
       <ResponsiveContainer width="100%" height={HEIGHT}>
         <BarChart data={rows} margin={{ top: 8, right: 16, bottom: 18, left: 8 }}>
           <CartesianGrid stroke="var(--line)" strokeDasharray="3 3" />
@@ -56,10 +56,10 @@ const RATES = [
 ] as const;
 
 /** Hit rate, prefix reuse and needed-reference recall per strategy, as grouped bars. */
-export function RatesChart({ results, fileName }: { results: ComparisonResultDto[]; fileName: string }) {
+export function RatesChart({ results, fileName, exportTitle }: { results: ComparisonResultDto[]; fileName: string; exportTitle?: string }) {
   const rows = results.map((r) => ({ label: STRATEGY_LABEL[r.strategy], hitRate: r.totals.hitRate, prefixReuse: r.totals.prefixReuse, recall: r.totals.neededReferenceRecall ?? 0 }));
   return (
-    <ChartFrame title="Hit rate · prefix reuse · recall" fileName={fileName} legend={RATES.map((r) => ({ label: r.label, color: r.color }))}>
+    <ChartFrame title="Hit rate · prefix reuse · recall" exportTitle={exportTitle} fileName={fileName} legend={RATES.map((r) => ({ label: r.label, color: r.color }))}>
       <ResponsiveContainer width="100%" height={HEIGHT}>
         <BarChart data={rows} margin={{ top: 8, right: 16, bottom: 18, left: 8 }}>
           <CartesianGrid stroke="var(--line)" strokeDasharray="3 3" />

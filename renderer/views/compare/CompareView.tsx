@@ -1,8 +1,9 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { ComparisonStrategy } from '../../../engine/contract';
 import { useController, useDispatch, useStrata } from '../../app/StoreContext';
 import {
+  pickedTraceIds,
   selectChartData,
   selectCompareError,
   selectCompareForm,
@@ -21,7 +22,7 @@ import { TotalsTable } from './TotalsTable';
 import { TracePicker } from './TracePicker';
 import './compare.css';
 
-/** Replay a trace under several strategies at one budget and show them side by side. */
+/** Replay one or more traces under several strategies at one budget and show them side by side. */
 export function CompareView() {
   const controller = useController();
   const dispatch = useDispatch();
@@ -41,18 +42,26 @@ export function CompareView() {
 
   const budget = Number(budgetText);
   const budgetValid = Number.isInteger(budget) && budget >= BUDGET_LIMITS.min && budget <= BUDGET_LIMITS.max;
-  const canRun = !!form.traceId && form.strategies.length > 0 && budgetValid && !running;
+  const traceIds = useMemo(() => pickedTraceIds(traces, form.traceIds), [traces, form.traceIds]);
+  const canRun = traceIds.length > 0 && form.strategies.length > 0 && budgetValid && !running;
   const toggle = (s: ComparisonStrategy, on: boolean) => {
     const next = on ? STRATEGIES.filter((x) => x === s || form.strategies.includes(x)) : form.strategies.filter((x) => x !== s);
     dispatch({ type: 'compare.form', form: { strategies: next } });
   };
   const run = () => {
-    if (!canRun || !form.traceId) return;
+    if (!canRun) return;
     dispatch({ type: 'compare.form', form: { budget } });
-    void controller.startComparison({ traceIds: [form.traceId], strategies: form.strategies, budget });
+    void controller.startComparison({ traceIds, strategies: form.strategies, budget });
   };
   const results = comparison?.results ?? [];
   const finished = comparison && comparison.status !== 'running';
+  const names = new Map(traces.map((t) => [t.id, t.name]));
+  const nameOf = (id: string) => names.get(id) ?? id;
+  const multiTrace = (comparison?.traceIds.length ?? 0) > 1;
+  // One trace charted at a time: its name goes into the exported images and their file names.
+  const chartMulti = !!chart && chart.traceIds.length > 1;
+  const fileBase = comparison ? (chartMulti && chart ? `${comparison.comparisonId}-${chart.traceId}` : comparison.comparisonId) : '';
+  const pngTitle = (title: string) => (chartMulti && chart ? `${title} · ${nameOf(chart.traceId)}` : undefined);
 
   return (
     <section className="cmp" aria-label="Compare strategies">
@@ -110,7 +119,7 @@ export function CompareView() {
       {progress && <ProgressBar {...progress} />}
 
       {!comparison && !progress && (
-        <p className="empty cmp__empty">{traces.length === 0 ? 'Import a trace to compare strategies on it.' : 'Pick strategies and a budget, then run the comparison.'}</p>
+        <p className="empty cmp__empty">{traces.length === 0 ? 'Import a trace to compare strategies on it.' : 'Pick traces, strategies and a budget, then run the comparison.'}</p>
       )}
 
       {comparison && comparison.errors.length > 0 && (
@@ -119,6 +128,7 @@ export function CompareView() {
           <ul>
             {comparison.errors.map((e) => (
               <li key={`${e.traceId}/${e.strategy}`}>
+                {multiTrace ? `${nameOf(e.traceId)}, ` : ''}
                 {STRATEGY_LABEL[e.strategy]}: {e.error}
               </li>
             ))}
@@ -139,12 +149,27 @@ export function CompareView() {
               Export JSON
             </button>
           </div>
+          {chart && chartMulti && (
+            <div className="cmp__row">
+              <label className="cmp__label" htmlFor="cmp-chart-trace">
+                Chart trace
+              </label>
+              <select id="cmp-chart-trace" className="cmp__select cmp__select--narrow" value={chart.traceId} onChange={(e) => dispatch({ type: 'compare.chartTrace', traceId: e.target.value })}>
+                {chart.traceIds.map((id) => (
+                  <option key={id} value={id}>
+                    {nameOf(id)}
+                  </option>
+                ))}
+              </select>
+              <span className="cmp__note">The charts show one trace at a time; the totals below cover every trace.</span>
+            </div>
+          )}
           {chart && (
-            <div className="cmp__charts">
-              <CumulativeChart title="Cumulative prompt tokens per step" fileName={`${comparison.comparisonId}-prompt-tokens.png`} rows={chart.prompt} strategies={chart.strategies} yLabel="prompt tokens" />
-              <CumulativeChart title="Cumulative uncached tokens per step" fileName={`${comparison.comparisonId}-uncached-tokens.png`} rows={chart.uncached} strategies={chart.strategies} yLabel="uncached tokens" />
-              <CostChart results={results} fileName={`${comparison.comparisonId}-cost.png`} />
-              <RatesChart results={results} fileName={`${comparison.comparisonId}-rates.png`} />
+            <div className="cmp__charts" data-trace={chart.traceId}>
+              <CumulativeChart title="Cumulative prompt tokens per step" exportTitle={pngTitle('Cumulative prompt tokens per step')} fileName={`${fileBase}-prompt-tokens.png`} rows={chart.prompt} strategies={chart.strategies} yLabel="prompt tokens" />
+              <CumulativeChart title="Cumulative uncached tokens per step" exportTitle={pngTitle('Cumulative uncached tokens per step')} fileName={`${fileBase}-uncached-tokens.png`} rows={chart.uncached} strategies={chart.strategies} yLabel="uncached tokens" />
+              <CostChart results={chart.results} exportTitle={pngTitle('Estimated cost (cost units)')} fileName={`${fileBase}-cost.png`} />
+              <RatesChart results={chart.results} exportTitle={pngTitle('Hit rate · prefix reuse · recall')} fileName={`${fileBase}-rates.png`} />
             </div>
           )}
           <TotalsTable results={results} traces={traces} />

@@ -1,8 +1,9 @@
-import { useRef, useState, type DragEvent, type KeyboardEvent } from 'react';
+import { useMemo, useRef, useState, type DragEvent, type KeyboardEvent } from 'react';
 import { useController, useDispatch, useStrata } from '../../app/StoreContext';
-import { selectCompareForm, selectTracesState } from '../../store/compareMemorySelectors';
+import { pickedTraceIds, selectCompareForm, selectTracesState } from '../../store/compareMemorySelectors';
+import { MAX_COMPARISON_TRACES } from '../../store/comparisonsSlice';
 
-/** Pick an imported trace, or import one by the file dialog or by dropping a file. */
+/** Pick the imported traces to compare on (up to the contract's cap), or import one by the file dialog or by dropping a file. */
 export function TracePicker() {
   const traces = useStrata(selectTracesState);
   const form = useStrata(selectCompareForm);
@@ -10,6 +11,16 @@ export function TracePicker() {
   const controller = useController();
   const input = useRef<HTMLInputElement>(null);
   const [over, setOver] = useState(false);
+  const picked = useMemo(() => pickedTraceIds(traces.list, form.traceIds), [traces.list, form.traceIds]);
+  const full = picked.length >= MAX_COMPARISON_TRACES;
+
+  const setPicked = (traceIds: string[]) => dispatch({ type: 'compare.form', form: { traceIds } });
+  const toggle = (id: string, on: boolean) => {
+    const want = new Set(picked);
+    if (on) want.add(id);
+    else want.delete(id);
+    setPicked(pickedTraceIds(traces.list, [...want]).slice(0, MAX_COMPARISON_TRACES));
+  };
 
   const importFiles = (files: FileList | null | undefined) => {
     const file = files?.[0];
@@ -29,26 +40,41 @@ export function TracePicker() {
 
   return (
     <fieldset className="cmp__box cmp__trace">
-      <legend>Trace</legend>
-      <div className="cmp__row">
-        <label className="cmp__label" htmlFor="cmp-trace">
-          Imported trace
-        </label>
-        <select
-          id="cmp-trace"
-          className="cmp__select"
-          value={form.traceId ?? ''}
-          disabled={traces.list.length === 0}
-          onChange={(e) => dispatch({ type: 'compare.form', form: { traceId: e.target.value || null } })}
-        >
-          {traces.list.length === 0 && <option value="">{traces.status === 'loading' ? 'Loading traces…' : 'No trace imported yet'}</option>}
-          {traces.list.map((t) => (
-            <option key={t.id} value={t.id}>
-              {t.name} · {t.steps} steps · {t.format}
-            </option>
-          ))}
-        </select>
-      </div>
+      <legend>Traces</legend>
+      <fieldset className="cmp__picks" aria-describedby="cmp-trace-count">
+        <legend className="cmp__label">Imported traces</legend>
+        <div className="cmp__row">
+          <button type="button" className="cmp__btn cmp__btn--small" disabled={traces.list.length === 0 || picked.length === Math.min(traces.list.length, MAX_COMPARISON_TRACES)} onClick={() => setPicked(traces.list.slice(0, MAX_COMPARISON_TRACES).map((t) => t.id))}>
+            Select all
+          </button>
+          <button type="button" className="cmp__btn cmp__btn--small" disabled={picked.length === 0} onClick={() => setPicked([])}>
+            Clear
+          </button>
+          <span id="cmp-trace-count" className="cmp__note" aria-live="polite">
+            {traces.list.length === 0 ? 'none imported' : `${picked.length} of ${traces.list.length} selected`}
+            {full && traces.list.length > MAX_COMPARISON_TRACES ? ` · at most ${MAX_COMPARISON_TRACES} per comparison: clear one to pick another` : ''}
+          </span>
+        </div>
+        {traces.list.length === 0 ? (
+          <p className="cmp__note">{traces.status === 'loading' ? 'Loading traces…' : 'No trace imported yet.'}</p>
+        ) : (
+          <ul className="cmp__trace-list">
+            {traces.list.map((t) => {
+              const text = `${t.name} · ${t.steps} steps · ${t.format}`;
+              const on = picked.includes(t.id);
+              return (
+                <li key={t.id}>
+                  <label className="cmp__check" title={text}>
+                    <input type="checkbox" value={t.id} checked={on} disabled={!on && full} onChange={(e) => toggle(t.id, e.target.checked)} />
+                    <span className="cmp__check-text">{text}</span>
+                  </label>
+                </li>
+              );
+            })}
+          </ul>
+        )}
+        {traces.list.length > 0 && picked.length === 0 && <p className="cmp__error">Pick at least one trace.</p>}
+      </fieldset>
       <div
         className={`cmp__drop${over ? ' cmp__drop--over' : ''}`}
         role="button"
@@ -81,7 +107,7 @@ export function TracePicker() {
       />
       {traces.lastImport && (
         <p className="cmp__note" role="status">
-          {traces.lastImport.alreadyImported ? `${traces.lastImport.name} was already imported; selected it.` : `Imported ${traces.lastImport.name}.`}
+          {importNotice(traces.lastImport, picked.includes(traces.lastImport.traceId), full)}
         </p>
       )}
       {traces.error && (
@@ -91,4 +117,10 @@ export function TracePicker() {
       )}
     </fieldset>
   );
+}
+
+/** What the last import did: imported (or found) the trace, and whether it joined the selection. */
+function importNotice(last: { traceId: string; name: string; alreadyImported: boolean }, picked: boolean, full: boolean): string {
+  if (!picked && full) return `${last.alreadyImported ? `${last.name} was already imported` : `Imported ${last.name}`}; not selected: a comparison takes at most ${MAX_COMPARISON_TRACES} traces.`;
+  return last.alreadyImported ? `${last.name} was already imported; selected it.` : `Imported ${last.name}.`;
 }

@@ -106,3 +106,29 @@ export function makeSkills(over: Partial<SkillsDto> = {}): SkillsDto {
 export const progressEvent = (comparisonId: string, done: number, total: number, status: ComparisonDto['status'] = 'running'): StrataEvent => ({ name: 'comparison.progress', payload: { comparisonId, done, total, status } });
 export const memoryChanged = (change: 'proposed' | 'verified' | 'retired' | 'stale' | 'purged', entry: MemoryEntryDto | null): StrataEvent => ({ name: 'memory.changed', payload: { change, id: entry?.id ?? null, entry } });
 export const traceImported = (trace: TraceDto): StrataEvent => ({ name: 'trace.imported', payload: { trace } });
+
+/** `r` with its steps' prefix reuse and recall replaced (one entry per step). */
+export function withStepRates(r: ComparisonResultDto, reuse: number[], recall: (number | null)[]): ComparisonResultDto {
+  return { ...r, series: r.series.map((s, i) => ({ ...s, prefixReuse: reuse[i] ?? s.prefixReuse, recall: recall[i] ?? null })) };
+}
+
+/**
+ * A finished comparison of two traces (tr_a, tr_b) under variable and the baseline. Over both traces,
+ * variable has 5 steps, 1,100 prompt tokens, 780 uncached (hit rate 320/1,100), cost 812, prefix
+ * reuse (200·0.5 + 300·0.8 + 100·0.2)/600 = 0.6, recall mean(1, 0.5, 0) = 0.5, 4 refreshes, 2 orphans;
+ * the baseline 5 steps, 1,650 tokens, all uncached, reuse 0.5, no recall, 2 refreshes.
+ */
+export function makeTwoTraceComparison(over: Partial<ComparisonDto> = {}): ComparisonDto {
+  const bVariable = withStepRates(makeResult('tr_b', 'variable', [400, 100], [0, 50]), [0.9, 0.2], [0, null]);
+  return makeComparison({
+    traceIds: ['tr_a', 'tr_b'],
+    progress: { done: 4, total: 4 },
+    results: [
+      withStepRates(makeResult('tr_a', 'variable', [100, 200, 300], [0, 90, 180]), [0, 0.5, 0.8], [null, 1, 0.5]),
+      makeResult('tr_a', 'full_history_baseline', [100, 250, 400]),
+      { ...bVariable, totals: { ...bVariable.totals, refreshes: 3, orphans: 2 } },
+      makeResult('tr_b', 'full_history_baseline', [400, 500]),
+    ],
+    ...over,
+  });
+}

@@ -29,20 +29,31 @@ describe('compare and memory controller', () => {
     const store = createStrataStore();
     await createCompareMemoryController(fakeApi(), store).loadTraces();
     expect(store.getState().traces.list.map((t) => t.id)).toEqual(['tr_b', 'tr_a']);
-    expect(store.getState().comparisons.form.traceId).toBe('tr_b');
+    expect(store.getState().comparisons.form.traceIds).toEqual(['tr_b']);
   });
 
-  it('imports a picked file by content and selects it; an oversize file is refused before sending', async () => {
+  it('keeps a selection made before the traces were listed', async () => {
+    const store = createStrataStore();
+    store.getState().dispatch({ type: 'compare.form', form: { traceIds: ['tr_a'] } });
+    await createCompareMemoryController(fakeApi(), store).loadTraces();
+    expect(store.getState().comparisons.form.traceIds).toEqual(['tr_a']);
+  });
+
+  it('imports a picked file by content and adds it to the selection; an oversize file is refused before sending', async () => {
     const api = fakeApi();
     const store = createStrataStore();
     const c = createCompareMemoryController(api, store);
+    await c.loadTraces();
     await c.importTraceFile(file('s.jsonl', '{"type":"user"}'));
     expect(api.importTraceContent).toHaveBeenCalledWith({ name: 's.jsonl', content: '{"type":"user"}' });
-    expect(store.getState().comparisons.form.traceId).toBe('tr_up');
+    expect(store.getState().comparisons.form.traceIds).toEqual(['tr_b', 'tr_up']);
+    // Importing the same file again does not repeat it.
+    await c.importTraceFile(file('s.jsonl', '{"type":"user"}'));
+    expect(store.getState().comparisons.form.traceIds).toEqual(['tr_b', 'tr_up']);
     expect(store.getState().traces.lastImport).toEqual({ traceId: 'tr_up', name: 's.jsonl', alreadyImported: false });
 
     await c.importTraceFile(file('huge.jsonl', '', MAX_UPLOAD_BYTES + 1));
-    expect(api.importTraceContent).toHaveBeenCalledTimes(1);
+    expect(api.importTraceContent).toHaveBeenCalledTimes(2);
     expect(store.getState().traces.error).toMatch(/huge\.jsonl is 16\.0 MiB; traces up to 16 MiB/);
   });
 
@@ -58,8 +69,8 @@ describe('compare and memory controller', () => {
     const api = fakeApi();
     const store = createStrataStore();
     const c = createCompareMemoryController(api, store);
-    await c.startComparison({ traceIds: ['tr_a'], strategies: ['variable', 'full_history_baseline'], budget: 8000 });
-    expect(api.startComparison).toHaveBeenCalledWith({ traceIds: ['tr_a'], strategies: ['variable', 'full_history_baseline'], budget: 8000 });
+    await c.startComparison({ traceIds: ['tr_b', 'tr_a'], strategies: ['variable', 'full_history_baseline'], budget: 8000 });
+    expect(api.startComparison).toHaveBeenCalledWith({ traceIds: ['tr_b', 'tr_a'], strategies: ['variable', 'full_history_baseline'], budget: 8000 });
     expect(store.getState().comparisons.currentId).toBe('cmp-1');
     c.onEvent(progressEvent('cmp-1', 1, 2));
     expect(api.getComparison).not.toHaveBeenCalled();

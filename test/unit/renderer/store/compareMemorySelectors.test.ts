@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { comparisonsInitialState } from '../../../../renderer/store/comparisonsSlice';
+import { COMPARISON_MAX_TRACES } from '../../../../engine/contract';
+import { comparisonsInitialState, MAX_COMPARISON_TRACES } from '../../../../renderer/store/comparisonsSlice';
 import {
+  allTracesTotals,
   cumulativeRows,
   freshness,
   memoryCounts,
+  pickedTraceIds,
   selectChartData,
   selectCompareRunning,
   selectCurrentComparison,
@@ -11,7 +14,7 @@ import {
   skillUsers,
 } from '../../../../renderer/store/compareMemorySelectors';
 import { initialRootState, type RootState } from '../../../../renderer/store/reduce';
-import { makeComparison, makeMemoryEntry, makeResult, makeSkills } from '../compareMemoryFixtures';
+import { makeComparison, makeMemoryEntry, makeResult, makeSkills, makeTrace, makeTwoTraceComparison } from '../compareMemoryFixtures';
 
 const withComparison = (over: Partial<RootState['comparisons']>): RootState => ({ ...initialRootState, comparisons: { ...comparisonsInitialState, ...over } });
 
@@ -33,6 +36,80 @@ describe('compare selectors', () => {
     expect(data?.uncached.at(-1)).toEqual({ step: 3, variable: 600 - 270, full_history_baseline: 750 });
     expect(selectChartData({ ...s })).toBe(data);
     expect(selectChartData(initialRootState)).toBeUndefined();
+  });
+
+  it('selectChartData charts the chosen chart trace, else the comparison’s first trace with results', () => {
+    const c = makeTwoTraceComparison();
+    const first = selectChartData(withComparison({ currentId: 'cmp-1', byId: { 'cmp-1': c } }));
+    expect(first?.traceId).toBe('tr_a');
+    expect(first?.traceIds).toEqual(['tr_a', 'tr_b']);
+    expect(first?.prompt.at(-1)).toEqual({ step: 3, variable: 600, full_history_baseline: 750 });
+    const s = withComparison({ currentId: 'cmp-1', byId: { 'cmp-1': c }, chartTraceId: 'tr_b' });
+    const second = selectChartData(s);
+    expect(second?.traceId).toBe('tr_b');
+    expect(second?.results.map((r) => `${r.traceId}/${r.strategy}`)).toEqual(['tr_b/variable', 'tr_b/full_history_baseline']);
+    expect(second?.prompt).toEqual([
+      { step: 1, variable: 400, full_history_baseline: 400 },
+      { step: 2, variable: 500, full_history_baseline: 900 },
+    ]);
+    expect(second?.uncached.at(-1)).toEqual({ step: 2, variable: 450, full_history_baseline: 900 });
+    expect(selectChartData({ ...s })).toBe(second);
+    // A chart trace the comparison does not have, or one whose replays all failed: the first trace with results.
+    expect(selectChartData(withComparison({ currentId: 'cmp-1', byId: { 'cmp-1': c }, chartTraceId: 'tr_gone' }))?.traceId).toBe('tr_a');
+    const aFailed = makeTwoTraceComparison({ results: c.results.filter((r) => r.traceId === 'tr_b') });
+    const onlyB = selectChartData(withComparison({ currentId: 'cmp-1', byId: { 'cmp-1': aFailed } }));
+    expect(onlyB?.traceId).toBe('tr_b');
+    expect(onlyB?.traceIds).toEqual(['tr_b']);
+  });
+
+  it('allTracesTotals sums each strategy over the traces, weights prefix reuse by prompt tokens after each first step, and averages recall over the steps that have one', () => {
+    const rows = allTracesTotals(makeTwoTraceComparison().results);
+    expect(rows.map((r) => r.strategy)).toEqual(['variable', 'full_history_baseline']);
+    const [variable, baseline] = rows;
+    expect(variable).toEqual({
+      strategy: 'variable',
+      budget: 32_000,
+      traces: 2,
+      steps: 5,
+      promptTokens: 1100,
+      uncachedTokens: 780,
+      cost: 812,
+      hitRate: 320 / 1100,
+      prefixReuse: expect.closeTo(0.6, 12),
+      neededReferenceRecall: 0.5,
+      refreshes: 4,
+      orphans: 2,
+    });
+    expect(baseline).toEqual({
+      strategy: 'full_history_baseline',
+      budget: null,
+      traces: 2,
+      steps: 5,
+      promptTokens: 1650,
+      uncachedTokens: 1650,
+      cost: 1650,
+      hitRate: 0,
+      prefixReuse: 0.5,
+      neededReferenceRecall: null,
+      refreshes: 2,
+      orphans: 0,
+    });
+    expect(allTracesTotals([])).toEqual([]);
+  });
+
+  it('allTracesTotals counts only the traces a strategy replayed, and gives zero rates for empty replays', () => {
+    const empty = { ...makeResult('tr_c', 'summary', [0]), series: [] };
+    expect(allTracesTotals([empty])[0]).toMatchObject({ traces: 1, steps: 1, promptTokens: 0, hitRate: 0, prefixReuse: 0, neededReferenceRecall: null });
+  });
+
+  it('pickedTraceIds keeps the selected traces that are listed, in the list’s order', () => {
+    const list = [makeTrace('tr_c'), makeTrace('tr_b'), makeTrace('tr_a')];
+    expect(pickedTraceIds(list, ['tr_a', 'tr_gone', 'tr_c'])).toEqual(['tr_c', 'tr_a']);
+    expect(pickedTraceIds(list, [])).toEqual([]);
+  });
+
+  it('the renderer’s trace cap is the contract’s', () => {
+    expect(MAX_COMPARISON_TRACES).toBe(COMPARISON_MAX_TRACES);
   });
 
   it('progress comes from live events first, else from the DTO; running while starting or running', () => {

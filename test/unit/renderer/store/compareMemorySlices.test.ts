@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { comparisonsInitialState, reduceComparisons } from '../../../../renderer/store/comparisonsSlice';
+import { comparisonsInitialState, MAX_COMPARISON_TRACES, reduceComparisons } from '../../../../renderer/store/comparisonsSlice';
 import { memoryInitialState, reduceMemory } from '../../../../renderer/store/memorySlice';
 import { reduce, initialRootState } from '../../../../renderer/store/reduce';
 import { reduceSkills, skillsInitialState } from '../../../../renderer/store/skillsSlice';
@@ -63,10 +63,36 @@ describe('comparisonsSlice', () => {
   });
 
   it('keeps the form and shows a refusal', () => {
-    let s = reduceComparisons(comparisonsInitialState, { type: 'compare.form', form: { traceId: 'tr_a', strategies: ['summary'] } });
-    expect(s.form).toEqual({ traceId: 'tr_a', strategies: ['summary'], budget: 32_000 });
+    let s = reduceComparisons(comparisonsInitialState, { type: 'compare.form', form: { traceIds: ['tr_a', 'tr_b'], strategies: ['summary'] } });
+    expect(s.form).toEqual({ traceIds: ['tr_a', 'tr_b'], strategies: ['summary'], budget: 32_000 });
     s = reduceComparisons({ ...s, starting: true }, { type: 'compare.error', message: '2 comparisons are running' });
     expect(s).toMatchObject({ starting: false, error: '2 comparisons are running' });
+  });
+});
+
+describe('comparisonsSlice: trace selection and chart trace', () => {
+  it('an imported trace joins the selection once, and not beyond the cap', () => {
+    let s = reduceComparisons({ ...comparisonsInitialState, form: { ...comparisonsInitialState.form, traceIds: ['tr_a'] } }, { type: 'compare.addTrace', traceId: 'tr_up' });
+    expect(s.form.traceIds).toEqual(['tr_a', 'tr_up']);
+    expect(reduceComparisons(s, { type: 'compare.addTrace', traceId: 'tr_a' })).toBe(s);
+    const full = Array.from({ length: MAX_COMPARISON_TRACES }, (_, i) => `tr_${i}`);
+    s = { ...comparisonsInitialState, form: { ...comparisonsInitialState.form, traceIds: full } };
+    expect(reduceComparisons(s, { type: 'compare.addTrace', traceId: 'tr_more' })).toBe(s);
+    expect(reduceComparisons({ ...s, form: { ...s.form, traceIds: full.slice(1) } }, { type: 'compare.addTrace', traceId: 'tr_more' }).form.traceIds).toHaveLength(MAX_COMPARISON_TRACES);
+  });
+
+  it('keeps the chart trace for the current comparison and resets it when another one becomes current', () => {
+    let s = reduceComparisons(comparisonsInitialState, { type: 'compare.loaded', comparison: makeComparison(), current: true });
+    s = reduceComparisons(s, { type: 'compare.chartTrace', traceId: 'tr_b' });
+    expect(s.chartTraceId).toBe('tr_b');
+    expect(reduceComparisons(s, { type: 'compare.chartTrace', traceId: 'tr_b' })).toBe(s);
+    // A fresh fetch of the same comparison keeps it; a newly started one starts from its first trace.
+    s = reduceComparisons(s, { type: 'compare.loaded', comparison: makeComparison(), current: true });
+    expect(s.chartTraceId).toBe('tr_b');
+    s = reduceComparisons(s, { type: 'compare.loaded', comparison: makeComparison({ comparisonId: 'cmp-2' }) });
+    expect(s.chartTraceId).toBe('tr_b');
+    s = reduceComparisons(s, { type: 'compare.loaded', comparison: makeComparison({ comparisonId: 'cmp-2' }), current: true });
+    expect(s).toMatchObject({ currentId: 'cmp-2', chartTraceId: null });
   });
 });
 

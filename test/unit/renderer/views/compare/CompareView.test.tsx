@@ -1,6 +1,7 @@
 import { act, cleanup, fireEvent, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { comparisonsInitialState } from '../../../../../renderer/store/comparisonsSlice';
+import { comparisonsInitialState, MAX_COMPARISON_TRACES } from '../../../../../renderer/store/comparisonsSlice';
+import { selectChartData } from '../../../../../renderer/store/compareMemorySelectors';
 import { initialRootState, type RootState } from '../../../../../renderer/store/reduce';
 import { tracesInitialState } from '../../../../../renderer/store/tracesSlice';
 import { CompareView } from '../../../../../renderer/views/compare/CompareView';
@@ -8,14 +9,14 @@ import { SkillsView } from '../../../../../renderer/views/skills/SkillsView';
 import { skillsInitialState } from '../../../../../renderer/store/skillsSlice';
 import { renderWithStore } from '../../renderWithStore';
 import { signedPercent } from '../../../../../renderer/views/compare/RecordedTable';
-import { makeComparison, makeRecorded, makeSkills, makeTrace, progressEvent } from '../../compareMemoryFixtures';
+import { makeComparison, makeRecorded, makeSkills, makeTrace, makeTwoTraceComparison, progressEvent } from '../../compareMemoryFixtures';
 
 afterEach(cleanup);
 
 const state = (over: Partial<RootState> = {}): RootState => ({
   ...initialRootState,
   traces: { ...tracesInitialState, status: 'ready', list: [makeTrace('tr_a', { name: 'session.jsonl' })] },
-  comparisons: { ...comparisonsInitialState, form: { ...comparisonsInitialState.form, traceId: 'tr_a' } },
+  comparisons: { ...comparisonsInitialState, form: { ...comparisonsInitialState.form, traceIds: ['tr_a'] } },
   ...over,
 });
 
@@ -120,6 +121,112 @@ describe('compare view', () => {
     expect(screen.getByText('Import a trace to compare strategies on it.')).toBeTruthy();
     const drop = screen.getByRole('button', { name: /Import a trace file/ });
     expect(drop.getAttribute('tabindex')).toBe('0');
+  });
+});
+
+describe('compare view: several traces', () => {
+  const twoTraces = (over: Partial<RootState> = {}): RootState =>
+    state({ traces: { ...tracesInitialState, status: 'ready', list: [makeTrace('tr_b', { name: 'newer.jsonl', steps: 2 }), makeTrace('tr_a', { name: 'session.jsonl' })] }, ...over });
+  const traceBox = (name: RegExp) => screen.getByRole('checkbox', { name }) as HTMLInputElement;
+  const run = () => screen.getByRole('button', { name: 'Run comparison' }) as HTMLButtonElement;
+
+  it('lists each imported trace as a labelled checkbox outside the strategies group; picking two runs both, in the list’s order', () => {
+    const { controller, store } = renderWithStore(<CompareView />, twoTraces());
+    const group = screen.getByRole('group', { name: 'Imported traces' });
+    expect([...group.querySelectorAll('input[type="checkbox"]')].map((b) => b.closest('label')?.textContent)).toEqual(['newer.jsonl · 2 steps · claude-code-jsonl', 'session.jsonl · 3 steps · claude-code-jsonl']);
+    expect(screen.getByRole('group', { name: 'Strategies' }).querySelectorAll('input[type="checkbox"]')).toHaveLength(6);
+    expect(traceBox(/^session\.jsonl · /).checked).toBe(true);
+    expect(traceBox(/^newer\.jsonl · /).checked).toBe(false);
+    fireEvent.click(traceBox(/^newer\.jsonl · /));
+    expect(store.getState().comparisons.form.traceIds).toEqual(['tr_b', 'tr_a']);
+    expect(screen.getByText('2 of 2 selected')).toBeTruthy();
+    fireEvent.click(run());
+    expect(controller.startComparison).toHaveBeenCalledWith({ traceIds: ['tr_b', 'tr_a'], strategies: ['variable', 'full_history_baseline'], budget: 32_000 });
+  });
+
+  it('needs at least one trace, and says so', () => {
+    const { controller } = renderWithStore(<CompareView />, twoTraces());
+    expect(screen.queryByText('Pick at least one trace.')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Clear' }));
+    expect(traceBox(/^session\.jsonl · /).checked).toBe(false);
+    expect(run().disabled).toBe(true);
+    expect(screen.getByText('Pick at least one trace.')).toBeTruthy();
+    fireEvent.click(run());
+    expect(controller.startComparison).not.toHaveBeenCalled();
+    fireEvent.click(screen.getByRole('button', { name: 'Select all' }));
+    expect(run().disabled).toBe(false);
+    expect(screen.queryByText('Pick at least one trace.')).toBeNull();
+  });
+
+  it('selects at most the contract’s cap of traces: Select all takes the newest, the others are disabled, and it says why', () => {
+    const list = Array.from({ length: MAX_COMPARISON_TRACES + 1 }, (_, i) => makeTrace(`tr_${String(i).padStart(2, '0')}`));
+    const { controller, store } = renderWithStore(<CompareView />, state({ traces: { ...tracesInitialState, status: 'ready', list }, comparisons: comparisonsInitialState }));
+    fireEvent.click(screen.getByRole('button', { name: 'Select all' }));
+    expect(store.getState().comparisons.form.traceIds).toEqual(list.slice(0, MAX_COMPARISON_TRACES).map((t) => t.id));
+    const last = traceBox(/^tr_20\.jsonl · /);
+    expect(last.checked).toBe(false);
+    expect(last.disabled).toBe(true);
+    expect(screen.getByText(/20 of 21 selected · at most 20 per comparison: clear one to pick another/)).toBeTruthy();
+    fireEvent.click(run());
+    expect(controller.startComparison.mock.calls[0]?.[0].traceIds).toHaveLength(MAX_COMPARISON_TRACES);
+    fireEvent.click(traceBox(/^tr_00\.jsonl · /));
+    expect(last.disabled).toBe(false);
+    expect(screen.queryByText(/at most 20 per comparison/)).toBeNull();
+    fireEvent.click(last);
+    expect(store.getState().comparisons.form.traceIds).toHaveLength(MAX_COMPARISON_TRACES);
+    expect(store.getState().comparisons.form.traceIds.at(-1)).toBe('tr_20');
+  });
+
+  it('says when an imported trace could not join a full selection', () => {
+    const list = Array.from({ length: MAX_COMPARISON_TRACES + 1 }, (_, i) => makeTrace(`tr_${i}`));
+    const traceIds = list.slice(1).map((t) => t.id);
+    renderWithStore(<CompareView />, state({ traces: { ...tracesInitialState, status: 'ready', list, lastImport: { traceId: 'tr_0', name: 'late.json', alreadyImported: false } }, comparisons: { ...comparisonsInitialState, form: { ...comparisonsInitialState.form, traceIds } } }));
+    expect(screen.getByRole('status').textContent).toBe('Imported late.json; not selected: a comparison takes at most 20 traces.');
+  });
+
+  it('adds an all-traces row per strategy to the totals, with the figures over both traces, and names the trace of a failed replay', () => {
+    const done = makeTwoTraceComparison({ errors: [{ traceId: 'tr_b', strategy: 'summary', error: 'worker crashed' }] });
+    renderWithStore(<CompareView />, twoTraces({ comparisons: { ...comparisonsInitialState, currentId: 'cmp-1', byId: { 'cmp-1': done } } }));
+    const table = screen.getByRole('table', { name: 'Comparison totals' });
+    const cells = (tr: Element) => [...tr.querySelectorAll('th, td')].map((c) => c.textContent);
+    expect([...table.querySelectorAll('tbody tr')].map((r) => `${r.getAttribute('data-trace')}/${r.getAttribute('data-strategy')}`)).toEqual(['tr_a/variable', 'tr_a/full_history_baseline', 'tr_b/variable', 'tr_b/full_history_baseline']);
+    expect(cells(table.querySelectorAll('tbody tr')[2]!)).toEqual(['newer.jsonl', 'variable', '32,000', '2', '500', '450', '455', '10%', '50%', '75%', '3', '2']);
+    const all = [...table.querySelectorAll('tfoot tr')];
+    expect(all.map(cells)).toEqual([
+      ['all 2 traces', 'variable', '32,000', '5', '1,100', '780', '812', '29%', '60%', '50%', '4', '2'],
+      ['all 2 traces', 'baseline (transcript)', '—', '5', '1,650', '1,650', '1,650', '0%', '50%', '—', '2', '0'],
+    ]);
+    expect(screen.getByText(/prefix reuse is the mean per-step reuse over every step after each trace’s first, weighted by prompt tokens/)).toBeTruthy();
+    expect(screen.getByRole('alert').textContent).toContain('newer.jsonl, summary: worker crashed');
+  });
+
+  it('has no all-traces rows and no chart-trace choice for one trace', () => {
+    renderWithStore(<CompareView />, state({ comparisons: { ...comparisonsInitialState, currentId: 'cmp-1', byId: { 'cmp-1': makeComparison() } } }));
+    expect(screen.getByRole('table', { name: 'Comparison totals' }).querySelector('tfoot')).toBeNull();
+    expect(screen.queryByText(/all traces/)).toBeNull();
+    expect(screen.queryByLabelText('Chart trace')).toBeNull();
+    expect(document.getElementById('chart-cmp-1-prompt-tokens-png')).not.toBeNull();
+  });
+
+  it('charts one trace at a time: the chart-trace select switches the charts’ data and their export names', () => {
+    const { store } = renderWithStore(<CompareView />, twoTraces({ comparisons: { ...comparisonsInitialState, currentId: 'cmp-1', byId: { 'cmp-1': makeTwoTraceComparison() } } }));
+    const select = screen.getByLabelText('Chart trace') as HTMLSelectElement;
+    expect([...select.options].map((o) => [o.value, o.textContent])).toEqual([
+      ['tr_a', 'session.jsonl'],
+      ['tr_b', 'newer.jsonl'],
+    ]);
+    expect(select.value).toBe('tr_a');
+    const charts = document.querySelector('.cmp__charts') as HTMLElement;
+    expect(charts.getAttribute('data-trace')).toBe('tr_a');
+    expect(document.getElementById('chart-cmp-1-tr-a-prompt-tokens-png')).not.toBeNull();
+    fireEvent.change(select, { target: { value: 'tr_b' } });
+    expect(store.getState().comparisons.chartTraceId).toBe('tr_b');
+    expect(select.value).toBe('tr_b');
+    expect(charts.getAttribute('data-trace')).toBe('tr_b');
+    expect(selectChartData(store.getState())?.prompt.at(-1)).toEqual({ step: 2, variable: 500, full_history_baseline: 900 });
+    expect(document.getElementById('chart-cmp-1-tr-b-prompt-tokens-png')).not.toBeNull();
+    expect(document.getElementById('chart-cmp-1-tr-a-prompt-tokens-png')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Export Cumulative prompt tokens per step as PNG' })).toBeTruthy();
   });
 });
 
