@@ -1,15 +1,24 @@
-import type { CommandResult } from '../../engine/contract';
+import { statSync } from 'node:fs';
+import type { CommandResult, TraceDto } from '../../engine/contract';
 import { CatalogError } from '../../engine/catalog/Catalog';
+import { traceFiles } from '../../engine/traces/compare/runCompare';
 import { openHost } from '../shared/openHost';
 
+/** One path of a batch import: the trace it stored (or had stored already), or why it was refused. */
+export type ImportOutcome = { path: string; trace: TraceDto; alreadyImported: boolean } | { path: string; error: string };
+
 /**
- * `strata import <file>`: import one recorded session into the workspace catalog through the host's
- * `importTrace` command (the same checks as the control room's) and print its TraceDto as JSON.
- * Importing the same bytes again says so on stderr and prints the stored trace. A refusal (no such
- * file, a malformed trace: file and line, a catalog another Strata holds) throws, and nothing is
- * written.
+ * `strata import <files or folders>`: import recorded sessions into the workspace catalog through
+ * the host's `importTrace` command (the same checks as the control room's).
+ * - One file: prints its TraceDto as JSON; importing the same bytes again says so on stderr and
+ *   prints the stored trace; a refusal (no such file, a malformed trace: file and line) throws,
+ *   and nothing is written.
+ * - Several files, or a folder (searched for .jsonl, .json and .traj like `strata compare`): each
+ *   imports on its own, so one that is refused does not stop the rest; prints one JSON array of
+ *   outcomes in order, names each refusal on stderr, and exits 1 when any was refused.
+ * A catalog another Strata holds is refused before anything is read.
  */
-export async function importCommand(file: string, workspace: string | undefined): Promise<number> {
+export async function importCommand(paths: readonly string[], workspace: string | undefined): Promise<number> {
   let opened: ReturnType<typeof openHost>;
   try {
     opened = openHost({ workspace });
@@ -20,14 +29,43 @@ export async function importCommand(file: string, workspace: string | undefined)
     throw err;
   }
   const { host } = opened;
-  try {
-    const envelope = await host.connect(() => {}).call('importTrace', { path: file });
-    if (!envelope.ok) throw new Error(envelope.error.message);
+  const conn = host.connect(() => {});
+  const importOne = async (path: string): Promise<ImportOutcome> => {
+    const envelope = await conn.call('importTrace', { path });
+    if (!envelope.ok) return { path, error: envelope.error.message };
     const { trace, alreadyImported } = envelope.value as CommandResult<'importTrace'>;
-    if (alreadyImported) process.stderr.write(`strata: ${file} was already imported as ${trace.id} (${trace.importedAt}); nothing changed.\n`);
-    console.log(JSON.stringify(trace, null, 2));
-    return 0;
+    return { path, trace, alreadyImported };
+  };
+  try {
+    if (paths.length === 1 && !isFolder(paths[0] as string)) {
+      const one = await importOne(paths[0] as string);
+      if ('error' in one) throw new Error(one.error);
+      if (one.alreadyImported) process.stderr.write(`strata: ${one.path} was already imported as ${one.trace.id} (${one.trace.importedAt}); nothing changed.\n`);
+      console.log(JSON.stringify(one.trace, null, 2));
+      return 0;
+    }
+    const outcomes: ImportOutcome[] = [];
+    for (const arg of paths) {
+      let files: string[];
+      try {
+        files = traceFiles([arg]);
+      } catch (err) {
+        outcomes.push({ path: arg, error: (err as Error).message });
+        continue;
+      }
+      if (files.length === 0) outcomes.push({ path: arg, error: `${arg}: no trace files (.jsonl, .json or .traj) in this folder` });
+      for (const file of files) outcomes.push(await importOne(file));
+    }
+    for (const o of outcomes) if ('error' in o) process.stderr.write(`strata: ${o.error}\n`);
+    const refused = outcomes.filter((o) => 'error' in o).length;
+    process.stderr.write(`strata: ${outcomes.length - refused} of ${outcomes.length} imported (${outcomes.filter((o) => 'trace' in o && o.alreadyImported).length} already were), ${refused} refused\n`);
+    console.log(JSON.stringify(outcomes, null, 2));
+    return refused > 0 ? 1 : 0;
   } finally {
     host.close();
   }
+}
+
+function isFolder(path: string): boolean {
+  return statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
 }

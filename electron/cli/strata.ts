@@ -16,9 +16,12 @@ Commands:
                  each context strategy (and with --peers, from a source checkout, the peer
                  libraries) and print what each would have sent and cost ('strata compare --help'
                  for the options)
-  import <file>  import a recorded session (the same formats) into the workspace catalog for the
-                 control room's comparisons and print it as JSON (id, name, format, steps, tool
-                 calls); importing the same bytes again changes nothing and prints the same id
+  import <files or folders>
+                 import recorded sessions (the same formats) into the workspace catalog for the
+                 control room's comparisons; one file prints its trace as JSON (id, name, format,
+                 steps, tool calls), several files or a folder print one outcome each (a refused
+                 file does not stop the rest; exit 1 if any was refused); importing the same bytes
+                 again changes nothing and gives the same id
   import-legacy <file>
                  import the project memory of a version-1 catalog through the memory intake
                  (refused rows are dropped and counted; a non-JSON row fails the whole import)
@@ -51,8 +54,8 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (command === 'import') {
-    if (rest.length !== 1) throw new UsageError('import needs exactly one file: the trace to import.');
-    return importCommand(rest[0] as string, opts.workspace);
+    if (rest.length === 0) throw new UsageError('import needs at least one trace file or folder.');
+    return importCommand(rest, opts.workspace);
   }
   if (command === 'import-legacy') {
     if (rest.length !== 1) throw new UsageError('import-legacy needs exactly one file: the version-1 catalog to import.');

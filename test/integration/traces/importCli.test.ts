@@ -3,7 +3,7 @@
  * codes, stdout and stderr, and the catalog left behind.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Catalog } from '../../../engine/catalog/Catalog';
@@ -59,12 +59,45 @@ describe('[cli-import] strata import', () => {
     expect(dumpCatalog(catalogPath)).toEqual(before);
   }, 120_000);
 
-  it('[cli-import] without exactly one file it is a usage error (exit 2)', () => {
+  it('[cli-import] without a file or folder it is a usage error (exit 2)', () => {
     const r = strata('import', '--workspace', workspace);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('import needs exactly one file');
+    expect(r.stderr).toContain('import needs at least one trace file or folder');
     expect(existsSync(catalogPath)).toBe(false);
   }, 60_000);
+
+  it('[cli-import] [trace-import-atomic] a folder and files import one by one: a refused one is named and the rest still import', () => {
+    const folder = join(tmp.dir, 'sessions');
+    mkdirSync(folder);
+    const a = writeSyntheticTrace(folder, 'a.json', ' a');
+    const b = writeSyntheticTrace(folder, 'b.json', ' b');
+    const broken = writeTruncatedTrace(folder, 'c.json');
+    const gone = join(tmp.dir, 'gone.jsonl');
+    const r = strata('import', folder, gone, '--workspace', workspace);
+    expect(r.code).toBe(1);
+    const outcomes = JSON.parse(r.stdout) as { path: string; trace?: { id: string; name: string }; alreadyImported?: boolean; error?: string }[];
+    expect(outcomes.map((o) => [o.path, o.trace?.name ?? null, o.alreadyImported ?? null])).toEqual([
+      [a, 'a.json', false],
+      [b, 'b.json', false],
+      [broken, null, null],
+      [gone, null, null],
+    ]);
+    expect(outcomes[2]!.error).toMatch(new RegExp(`^${broken}:9:\\d+: not valid JSON`));
+    expect(outcomes[3]!.error).toContain(`${gone}: no such file or folder`);
+    expect(r.stderr).toContain(`strata: ${broken}:9:`);
+    expect(r.stderr).toContain('strata: 2 of 4 imported (0 already were), 2 refused');
+    expect((dumpCatalog(catalogPath).traces ?? []).map((t) => (t as { name: string }).name).sort()).toEqual(['a.json', 'b.json']);
+
+    // Again, with only the good ones: both were imported already, same ids, exit 0.
+    const again = strata('import', a, b, '--workspace', workspace);
+    expect(again.code).toBe(0);
+    const second = JSON.parse(again.stdout) as { trace: { id: string }; alreadyImported: boolean }[];
+    expect(second.map((o) => [o.trace.id, o.alreadyImported])).toEqual([
+      [outcomes[0]!.trace!.id, true],
+      [outcomes[1]!.trace!.id, true],
+    ]);
+    expect(dumpCatalog(catalogPath).traces).toHaveLength(2);
+  }, 120_000);
 
   it('[cli-import] [catalog-single-writer] a catalog held by a running Strata is refused, saying so, and nothing is imported', () => {
     // This test process plays the running control room: it holds the workspace's catalog.
