@@ -212,8 +212,9 @@ function sameValue(shown: ContextItem, now: ContextItem): boolean {
  * still a candidate, and either the fresh pack took it with the same content (its fresh entry is
  * kept: same bytes, today's score) or, at a budget rebuild (whether the fresh pack left it out or
  * took it only compressed), it is not irrelevant, fits the scope's clip size, and stays within
- * `staleAllowance` tokens of such entries (its previous entry is kept, marked). The prefix never outgrows `room`. The first entry that fails ends it: everything after
- * a change is written to the cache again anyway.
+ * `staleAllowance` tokens of such entries (its previous entry is kept, marked). The prefix never
+ * outgrows `room`. The first entry that fails ends it: everything after a change is written to
+ * the cache again anyway.
  */
 function survivingPrefix(
   previous: readonly IncludedEntry[] | undefined,

@@ -67,7 +67,7 @@ export class Comparisons {
     const provider = args.provider ?? 'anthropic';
     const jobs: ReplayJob[] = args.traceIds.flatMap((trace) => {
       const events = this.deps.catalog.traceEvents(trace) ?? [];
-      return args.strategies.map((strategy) => ({ trace, events, strategy, budget: args.budget, provider }));
+      return args.strategies.map((strategy) => ({ trace, events, strategy, budget: args.budget, provider, recorded: true }));
     });
     const comparisonId = `cmp-${this.#next++}`;
     const c: Running = {

@@ -16,7 +16,7 @@ import type { StrategyName } from '../../engine/strategies/Strategy';
 import { compareRows, formatCompareTable, type CompareRow } from '../../engine/traces/compare/compareTable';
 import { formatRecordedTable, RECORDED_NOTE } from '../../engine/traces/compare/recordedTable';
 import { compareJobs, recordedOf, traceFiles } from '../../engine/traces/compare/runCompare';
-import { type CompareJob, jobName, runCompareJobs } from './compare/compareWorker';
+import { failedJobs, jobName, runCompareJobs, withPeerJobs } from './compare/compareWorker';
 import { benchPeerAdapters, mastraTokenLimiterOwnEncoder } from './compare/peers';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -35,7 +35,7 @@ const engineStrategies = Object.keys(strategies) as StrategyName[];
 const peers = args.includes('--no-peers') ? [] : [...benchPeerAdapters, ...(args.includes('--mastra-own-encoder') ? [mastraTokenLimiterOwnEncoder] : [])];
 const engineJobs = compareJobs({ files, strategies: [...engineStrategies, 'full_history_baseline'], budgets: BUDGETS, provider });
 // Trace by trace: the engine's jobs first (in runCompare's order, so `variable` counts its trace cold), then the peers'.
-const jobs: CompareJob[] = files.flatMap((trace) => [...engineJobs.filter((j) => j.trace === trace), ...peers.flatMap((p) => BUDGETS.map((budget) => ({ trace, peer: p.name, budget, provider })))]);
+const jobs = withPeerJobs(engineJobs, peers, BUDGETS, provider);
 
 const t0 = performance.now();
 process.stderr.write(`bench:compare: ${files.length} traces × (${engineStrategies.length} strategies × ${BUDGETS.length} budgets + baseline${peers.length ? ` + ${peers.length} peers × ${BUDGETS.length} budgets` : ''}) = ${jobs.length} jobs on ${WORKERS} workers\n`);
@@ -46,7 +46,7 @@ const done = await runCompareJobs(jobs, {
 const seconds = (performance.now() - t0) / 1000;
 process.stderr.write('\n');
 const all = done.flatMap((d) => (d.result ? [d.result] : []));
-const errors = done.flatMap((d) => (d.error === undefined ? [] : [{ trace: d.job.trace, strategy: jobName(d.job), budget: d.job.budget, error: d.error }]));
+const errors = failedJobs(done);
 for (const e of errors) process.stderr.write(`  failed: ${e.strategy} @ ${e.budget} ${basename(e.trace)}: ${e.error}\n`);
 const rows = compareRows(all);
 for (const budget of BUDGETS) {

@@ -65,7 +65,7 @@ export function recordedOf(done: readonly { job: { trace: string }; result?: Rep
 
 /** The jobs of a comparison, trace by trace: every strategy at every budget, the baseline (which has none) once. */
 export function compareJobs(o: Pick<CompareOptions, 'files' | 'strategies' | 'budgets' | 'provider'>): ReplayJob[] {
-  return o.files.flatMap((trace) => o.strategies.flatMap((strategy) => (strategy === 'full_history_baseline' ? [o.budgets[0] ?? 0] : o.budgets).map((budget) => ({ trace, strategy, budget, provider: o.provider }))));
+  return o.files.flatMap((trace) => o.strategies.flatMap((strategy) => (strategy === 'full_history_baseline' ? [o.budgets[0] ?? 0] : o.budgets).map((budget) => ({ trace, strategy, budget, provider: o.provider, recorded: true }))));
 }
 
 /**

@@ -49,6 +49,11 @@ export interface ReplayJob {
   coldTokenizer?: boolean;
   /** Return the replayed agent's generations and latest prompt too (`ReplayOptions.capture`). */
   capture?: boolean;
+  /**
+   * Attach what the recording's provider billed (`ReplayResult.recorded`, `[replay-truth-reported]`):
+   * comparisons ask for it; a live session's shadow replay, which keeps its own, does not.
+   */
+  recorded?: boolean;
 }
 
 export interface ReplayProgress {
@@ -112,6 +117,7 @@ export function runReplayJob(job: ReplayJob, events: readonly TraceEvent[], toke
     job.strategy === 'full_history_baseline'
       ? replayFullHistoryBaseline(events, common)
       : replayTrace(events, { ...common, strategy: job.strategy, budget: job.budget, ...(job.window !== undefined ? { window: job.window } : {}), ...(job.capture ? { capture: true } : {}) });
+  if (!job.recorded) return result;
   // The cache model is judged against the recording with the provider that billed it.
   const own = job.strategy === 'full_history_baseline' ? providerOfModel(recordedModel(events)) : undefined;
   const reference = own && own !== job.provider ? replayFullHistoryBaseline(events, { ...common, provider: own }) : result;

@@ -9,7 +9,7 @@ import { parseCompareArgs, progressLine, reportComparison } from '../../../elect
 import { UsageError } from '../../../electron/shared/shellOptions';
 import { compareRows } from '../../../engine/traces/compare/compareTable';
 import { compareJobs, recordedOf, traceFiles } from '../../../engine/traces/compare/runCompare';
-import { type CompareJob, jobName, runCompareJobs } from './compareWorker';
+import { failedJobs, jobName, runCompareJobs, withPeerJobs } from './compareWorker';
 import { benchPeerAdapters } from './peers';
 
 async function main(argv: readonly string[]): Promise<number> {
@@ -17,19 +17,14 @@ async function main(argv: readonly string[]): Promise<number> {
   const files = traceFiles(args.paths);
   if (files.length === 0) throw new UsageError(`No trace files under ${args.paths.join(', ')}.`);
   const engineJobs = compareJobs({ files, strategies: args.strategies, budgets: args.budgets, provider: args.provider });
-  // Trace by trace, so a worker reads each trace once: the engine's jobs, then the peers'.
-  const jobs: CompareJob[] = files.flatMap((trace) => [
-    ...engineJobs.filter((j) => j.trace === trace),
-    ...benchPeerAdapters.flatMap((p) => args.budgets.map((budget) => ({ trace, peer: p.name, budget, provider: args.provider }))),
-  ]);
+  const jobs = withPeerJobs(engineJobs, benchPeerAdapters, args.budgets, args.provider);
   const t0 = performance.now();
   const done = await runCompareJobs(jobs, {
     workers: Math.max(1, Math.min(availableParallelism(), 4)),
     onResult: ({ job }, n, total) => process.stderr.write(progressLine(n, total, jobName(job), job.budget, job.trace)),
   });
   const results = done.flatMap((d) => (d.result ? [d.result] : []));
-  const errors = done.flatMap((d) => (d.error === undefined ? [] : [{ trace: d.job.trace, strategy: jobName(d.job), budget: d.job.budget, error: d.error }]));
-  return reportComparison(args, files, { results, errors, rows: compareRows(results), recorded: recordedOf(done), seconds: (performance.now() - t0) / 1000 });
+  return reportComparison(args, files, { results, errors: failedJobs(done), rows: compareRows(results), recorded: recordedOf(done), seconds: (performance.now() - t0) / 1000 });
 }
 
 try {

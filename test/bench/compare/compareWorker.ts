@@ -37,6 +37,19 @@ export type CompareJob = ReplayJob | PeerJob;
 
 export const isPeerJob = (job: CompareJob): job is PeerJob => 'peer' in job;
 
+/**
+ * The engine's jobs and every peer's at every budget, trace by trace (the engine's first), so a
+ * worker reads each trace once.
+ */
+export function withPeerJobs(engineJobs: readonly ReplayJob[], peers: readonly { name: string }[], budgets: readonly number[], provider: CacheProvider): CompareJob[] {
+  const traces = [...new Set(engineJobs.map((j) => j.trace))];
+  return traces.flatMap((trace) => [...engineJobs.filter((j) => j.trace === trace), ...peers.flatMap((p) => budgets.map((budget) => ({ trace, peer: p.name, budget, provider })))]);
+}
+
+/** The jobs that failed, named as their rows are. */
+export const failedJobs = (done: readonly CompareJobResult[]) =>
+  done.flatMap((d) => (d.error === undefined ? [] : [{ trace: d.job.trace, strategy: jobName(d.job), budget: d.job.budget, error: d.error }]));
+
 /** The strategy or peer a job runs, as its row is named. */
 export const jobName = (job: CompareJob): string => (isPeerJob(job) ? job.peer : job.strategy);
 

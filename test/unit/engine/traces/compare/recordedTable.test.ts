@@ -87,7 +87,7 @@ describe('[replay-truth-reported] the recorded truth beside a comparison', () =>
     const quarter: Tokenizer = { encoding: 'quarter', count: (t) => Math.ceil(t.length / 4) };
     const codex = trace(5, 850, 'gpt-5.4');
     for (const e of codex) if (e.type === 'assistant_text') e.text = `${e.text}: reading src/app.ts and its tests\n`.repeat(200);
-    const job = { trace: 'codex.jsonl', strategy: 'full_history_baseline' as const, budget: 32_000, provider: 'anthropic' as const };
+    const job = { trace: 'codex.jsonl', strategy: 'full_history_baseline' as const, budget: 32_000, provider: 'anthropic' as const, recorded: true };
     const r = runReplayJob(job, codex, quarter);
     // The run's own figures stay Anthropic's; the accuracy is OpenAI's, as a baseline priced by it gives.
     expect(r.provider).toBe('anthropic');
@@ -98,6 +98,8 @@ describe('[replay-truth-reported] the recorded truth beside a comparison', () =>
     expect(anthropic.modelCacheRead).not.toBe(expected.modelCacheRead);
     // A model of no known provider (a DeepSeek run) is judged with the run's own cache model.
     const other = runReplayJob(job, trace(5, 850, 'deepseek-chat'), quarter);
+    // Without the flag (a live session's shadow replay keeps its own figures) nothing is attached.
+    expect(runReplayJob({ ...job, recorded: false }, codex, quarter).recorded).toBeUndefined();
     expect(other.recorded!.accuracy!.provider).toBe('anthropic');
     expect(other.recorded!.accuracy!.modelCacheRead).toBe(other.steps.reduce((n, s) => n + s.cacheRead, 0));
   });
