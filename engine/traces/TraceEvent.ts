@@ -94,6 +94,12 @@ export interface UsageEvent extends EventBase {
   input: number;
   cacheRead: number;
   cacheWrite: number;
+  /**
+   * Of `cacheWrite`, the tokens written with a 1-hour lifetime (Anthropic's
+   * `cache_creation.ephemeral_1h_input_tokens`); the rest were written for 5 minutes. Absent when
+   * the format does not split the writes by lifetime.
+   */
+  cacheWrite1h?: number;
   output: number;
   model?: string;
 }

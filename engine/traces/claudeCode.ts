@@ -129,11 +129,13 @@ export function importClaudeCode(text: string, file: string): TraceImport {
       const usage = isRecord(message['usage']) ? message['usage'] : undefined;
       if (usage && (id === undefined || lastLineOf.get(id) === line)) {
         const model = asString(message['model']);
+        const byTtl = isRecord(usage['cache_creation']) ? usage['cache_creation'] : undefined;
         events.push({
           type: 'usage',
           input: asCount(usage['input_tokens']),
           cacheRead: asCount(usage['cache_read_input_tokens']),
           cacheWrite: asCount(usage['cache_creation_input_tokens']),
+          ...(byTtl && 'ephemeral_1h_input_tokens' in byTtl ? { cacheWrite1h: asCount(byTtl['ephemeral_1h_input_tokens']) } : {}),
           output: asCount(usage['output_tokens']),
           ...(model ? { model } : {}),
           ...withStep,

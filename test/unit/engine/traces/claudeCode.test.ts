@@ -18,6 +18,17 @@ const usage = (input: number, read: number, write: number, output: number) => ({
 const shape = (events: TraceEvent[]) => events.map((e) => [e.type, e.step ?? null]);
 
 describe('claude-code-jsonl importer', () => {
+  it('usage keeps the part of the cache writes made with a 1-hour lifetime (cache_creation.ephemeral_1h_input_tokens)', () => {
+    const text = jsonl(
+      user('hi'),
+      assistant('msg_A', [{ type: 'text', text: 'a' }], { ...usage(1, 10, 300, 2), cache_creation: { ephemeral_5m_input_tokens: 100, ephemeral_1h_input_tokens: 200 } }),
+      assistant('msg_B', [{ type: 'text', text: 'b' }], usage(1, 10, 300, 2)),
+    );
+    const usages = importClaudeCode(text, FILE).events.filter((e) => e.type === 'usage');
+    expect(usages[0]).toMatchObject({ cacheWrite: 300, cacheWrite1h: 200 });
+    expect(usages[1]).not.toHaveProperty('cacheWrite1h');
+  });
+
   it('a response split over lines sharing message.id is one step with ONE usage, the last line winning (usage grows per line)', () => {
     const text = jsonl(
       user('list the files'),
