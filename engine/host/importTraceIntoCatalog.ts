@@ -3,7 +3,8 @@ import { basename, resolve } from 'node:path';
 import { MAX_TRACE_CONTENT_BYTES, StrataError, type TraceDto } from '../contract';
 import type { Catalog } from '../catalog/Catalog';
 import { maskDeep } from '../privacy/maskSecrets';
-import { importTraceText } from '../traces/importTrace';
+import { importClaudeSessionFiles, readSubagentFiles, type SubagentFileBytes } from '../traces/claudeSubagentFiles';
+import { detectTraceFormat, importTraceText } from '../traces/importTrace';
 import { readTraceFile } from '../traces/readTraceFile';
 import { traceCounts } from '../traces/traceCounts';
 import { TraceImportError, type TraceImport } from '../traces/TraceEvent';
@@ -20,7 +21,8 @@ export { MAX_TRACE_BYTES } from '../traces/readTraceFile';
  */
 export function importTraceIntoCatalog(catalog: Catalog, path: string, now: number): { trace: TraceDto; alreadyImported: boolean } {
   const file = resolve(path);
-  return importTraceBytes(catalog, { bytes: readTraceFile(file), name: basename(file), sourcePath: file }, now);
+  // A Claude Code session is one trace with its subagents' files (`[trace-claude-subagents]`).
+  return importTraceBytes(catalog, { bytes: readTraceFile(file), name: basename(file), sourcePath: file, subagents: readSubagentFiles(file) }, now);
 }
 
 /**
@@ -39,14 +41,23 @@ export function importTraceContentIntoCatalog(catalog: Catalog, o: { name: strin
   return importTraceBytes(catalog, { bytes, name, sourcePath: `upload:${name}` }, now);
 }
 
-function importTraceBytes(catalog: Catalog, o: { bytes: Buffer; name: string; sourcePath: string }, now: number): { trace: TraceDto; alreadyImported: boolean } {
-  const sha256 = createHash('sha256').update(o.bytes).digest('hex');
+/** The trace's identity: its bytes, and with subagent files each one's name and bytes after them. */
+function traceHash(bytes: Buffer, subagents: readonly SubagentFileBytes[]): string {
+  const hash = createHash('sha256').update(bytes);
+  for (const s of subagents) hash.update(`\0${basename(s.path)}\0`).update(s.bytes);
+  return hash.digest('hex');
+}
+
+function importTraceBytes(catalog: Catalog, o: { bytes: Buffer; name: string; sourcePath: string; subagents?: SubagentFileBytes[] }, now: number): { trace: TraceDto; alreadyImported: boolean } {
+  const subagents = o.subagents ?? [];
+  const sha256 = traceHash(o.bytes, subagents);
   const stored = catalog.traceBySha256(sha256);
   if (stored) return { trace: stored, alreadyImported: true };
 
   let imported: TraceImport;
   try {
-    imported = importTraceText(o.bytes.toString('utf8'), o.sourcePath);
+    const text = o.bytes.toString('utf8');
+    imported = subagents.length > 0 && detectTraceFormat(text, o.sourcePath) === 'claude-code-jsonl' ? importClaudeSessionFiles(text, o.sourcePath, subagents) : importTraceText(text, o.sourcePath);
   } catch (err) {
     if (err instanceof TraceImportError) throw new StrataError('invalid_args', err.message);
     throw err;

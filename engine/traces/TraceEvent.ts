@@ -102,18 +102,81 @@ export interface UsageEvent extends EventBase {
   cacheWrite1h?: number;
   output: number;
   model?: string;
+  /**
+   * `'compaction'`: the call that wrote a compaction summary, which the transcript shows only as
+   * the summary (its usage found from the client's billed totals, or recorded by the client).
+   */
+  call?: 'compaction';
+}
+
+/**
+ * The fixed part of every request the client sent: its system prompt blocks and its tool schemas
+ * (one JSON text per tool), as recorded (Claude Code `api-request-shape`). It applies to the
+ * calls after it until the next one; a trace without one sent a prefix nobody recorded.
+ */
+export interface PrefixEvent extends EventBase {
+  type: 'prefix';
+  system: string[];
+  tools: string[];
+}
+
+/**
+ * Text the client itself put into the conversation, not typed by the user: Claude Code
+ * attachments (environment, skill listings, reminders, edited-file snippets, as system- or
+ * user-role content), Codex `<environment_context>` and AGENTS.md messages. It was sent, so every
+ * replay that sends history sends it, but it is never the task. `estimated` marks text rendered
+ * by Strata from an attachment's data where the client did not record what it sent.
+ */
+export interface ContextEvent extends EventBase {
+  type: 'context';
+  role: 'system' | 'user';
+  /** What kind of injection it was (the attachment type, `environment_context`, `agents_md`). */
+  kind: string;
+  text: string;
+  estimated?: boolean;
+}
+
+/**
+ * The client's running total of what it was billed so far, over all models and subagents
+ * (Claude Code `cost-state`); disjoint parts like {@link UsageEvent}. Calls the transcript does not
+ * show (the compaction call) are found from the difference of two totals.
+ */
+export interface BilledTotalEvent extends EventBase {
+  type: 'billed_total';
+  input: number;
+  cacheRead: number;
+  cacheWrite: number;
+  cacheWrite1h?: number;
+  output: number;
+  /** The client's own cost figure in US dollars, when it records one. */
+  costUsd?: number;
 }
 
 /** The agent replaced its context by a summary (Claude Code compact, Codex `compacted`). */
 export interface CompactionEvent extends EventBase {
   type: 'compaction';
   summary?: string;
+  /**
+   * Lines (1-based, same file) of earlier records the client kept verbatim after the summary
+   * (Claude Code `compactMetadata.preservedMessages`): the agent's context after the compaction
+   * is the summary followed by what those lines sent.
+   */
+  keptLines?: number[];
+  /**
+   * The whole history the agent continued with, when the format records it (Codex
+   * `replacement_history`), the summary included; replaces everything before it.
+   */
+  history?: { role: 'user' | 'assistant' | 'system' | 'developer'; text: string }[];
 }
 
 /** A subagent's run begins (its events follow, each with `agentId`). */
 export interface SubagentSpawnEvent extends EventBase {
   type: 'subagent_spawn';
   agentId: string;
+  /** The parent's tool call that launched it, when the format records it (Claude Code `toolUseId`). */
+  parentCallId?: string;
+  /** The subagent's type or description, when recorded. */
+  label?: string;
 }
 
 /** A subagent's run ends and the main thread (or another agent) resumes. */
@@ -130,6 +193,9 @@ export type TraceEvent =
   | ToolResultEvent
   | UsageEvent
   | CompactionEvent
+  | PrefixEvent
+  | ContextEvent
+  | BilledTotalEvent
   | SubagentSpawnEvent
   | SubagentReturnEvent;
 
@@ -144,6 +210,8 @@ export interface TraceImport {
   skipped: Record<string, number>;
   /** Records of a kind the importer does not know, by kind: skipped, never fatal. */
   unknown: Record<string, number>;
+  /** Every file the trace was read from, when more than `file` (a session's subagent files). */
+  files?: string[];
 }
 
 /**

@@ -15,17 +15,77 @@
  * - A `system` line with subtype `compact_boundary` and the `isCompactSummary` user line after it
  *   are ONE compaction event carrying the summary.
  * - `isSidechain` lines are a subagent's run (`agentId` when the line has one, else `sidechain`).
+ *   A file whose every conversation line is a sidechain is one subagent's own file
+ *   (`<session>/subagents/agent-*.jsonl`): imported alone its run is the main thread; joined to its
+ *   session (`options.agentId`) every event carries that agent.
+ * - `api-request-shape` lines hold the system prompt blocks and tool schemas as sent: a prefix
+ *   event each time the shape changes (older clients: the first `prompt_snapshot` attachment that
+ *   has tools, when the file has no shape line).
+ * - `attachment` lines are text the client added to the conversation: a context event with the
+ *   text it recorded (`rendered`, `renderedRole`), or rebuilt from the data and marked estimated
+ *   (`claudeCodeAttachment.ts`).
+ * - `cost-state` lines are the client's running billed totals (all models, subagents included): a
+ *   billed_total event each, from which `joinSubagents` finds the compaction call's usage.
+ * - A `compact_boundary` records which earlier messages the client kept after the summary
+ *   (`compactMetadata.preservedMessages.uuids`): the compaction event names their lines.
  * - Bookkeeping lines (`file-history-snapshot`, `queue-operation`, `last-prompt`,
- *   `permission-mode`, `attachment`, `summary`, other `system` subtypes) are counted as skipped;
- *   unknown line types are counted as unknown.
+ *   `permission-mode`, `summary`, `api-request`, `api-request-blob`, `tools-used`, other
+ *   `system` subtypes) are counted as skipped; unknown line types are counted as unknown.
  *
  * Usage follows Anthropic's accounting: `input_tokens` excludes cache reads and cache writes, so it
  * is `input` as it is, with `cache_read_input_tokens` and `cache_creation_input_tokens` beside it.
  */
+import { attachmentText } from './claudeCodeAttachment';
 import { countKind, TraceImportError, type CompactionEvent, type TraceEvent, type TraceImport, type TraceSource } from './TraceEvent';
 import { asCount, asString, isoTime, isRecord, parseJsonLines, type JsonLine, type JsonRecord } from './jsonText';
 
-const BOOKKEEPING: ReadonlySet<string> = new Set(['file-history-snapshot', 'queue-operation', 'last-prompt', 'permission-mode', 'attachment', 'summary', 'custom-title', 'tag', 'agent-name']);
+const BOOKKEEPING: ReadonlySet<string> = new Set([
+  'file-history-snapshot',
+  'queue-operation',
+  'last-prompt',
+  'permission-mode',
+  'attachment',
+  'summary',
+  'custom-title',
+  'tag',
+  'agent-name',
+  'api-request',
+  'api-request-blob',
+  'api-request-shape',
+  'tools-used',
+  'atis-latch',
+  'mode',
+  'ai-title',
+]);
+const CONVERSATION: ReadonlySet<string> = new Set(['user', 'assistant']);
+
+export interface ClaudeCodeOptions {
+  /** Import the file as this subagent's run, joined to its session: every event carries it. */
+  agentId?: string;
+}
+
+/** The prefix of a shape or snapshot: system block texts and one JSON text per tool schema. */
+function prefixOf(system: unknown, tools: unknown): { system: string[]; tools: string[] } | undefined {
+  const texts = Array.isArray(system) ? system.flatMap((b) => (typeof b === 'string' ? [b] : isRecord(b) && typeof b['text'] === 'string' ? [b['text']] : [])) : [];
+  const schemas = Array.isArray(tools) ? tools.filter(isRecord).map((t) => JSON.stringify(t)) : [];
+  return texts.length + schemas.length > 0 ? { system: texts, tools: schemas } : undefined;
+}
+
+/** The client's billed totals of a `cost-state` line, summed over its models. */
+function billedTotal(record: JsonRecord): { input: number; cacheRead: number; cacheWrite: number; cacheWrite1h: number; output: number } | undefined {
+  const byModel = record['modelUsage'];
+  if (!isRecord(byModel)) return undefined;
+  const t = { input: 0, cacheRead: 0, cacheWrite: 0, cacheWrite1h: 0, output: 0 };
+  for (const u of Object.values(byModel)) {
+    if (!isRecord(u)) continue;
+    t.input += asCount(u['inputTokens']);
+    t.cacheRead += asCount(u['cacheReadInputTokens']);
+    t.cacheWrite += asCount(u['cacheCreationInputTokens']);
+    t.cacheWrite1h += asCount(u['cacheCreationEphemeral1hInputTokens']);
+    t.output += asCount(u['outputTokens']);
+  }
+  return t;
+}
 const SYNTHETIC_MODEL = '<synthetic>';
 
 /** Text of tool-result or message content: a string, or text blocks joined; images and documents as placeholders. */
@@ -54,10 +114,16 @@ function messageOf(record: JsonRecord, file: string, line: number): JsonRecord {
 }
 
 /** Events of a Claude Code session log. Throws {@link TraceImportError} for malformed lines. */
-export function importClaudeCode(text: string, file: string): TraceImport {
+export function importClaudeCode(text: string, file: string, options: ClaudeCodeOptions = {}): TraceImport {
   const records = parseJsonLines(text, file);
   const skipped: Record<string, number> = {};
   const unknown: Record<string, number> = {};
+  const conversation = records.filter((r) => CONVERSATION.has(String(r.value['type'])));
+  // A subagent's own file: all its conversation is one sidechain, which is the trace's own run.
+  const ownFile = conversation.length > 0 && conversation.every((r) => r.value['isSidechain'] === true);
+  const hasShape = records.some((r) => r.value['type'] === 'api-request-shape');
+  const lineOfUuid = new Map<string, number>();
+  for (const { line, value } of records) if (typeof value['uuid'] === 'string') lineOfUuid.set(value['uuid'], line);
 
   // The last line of every response id: where its (final) usage is taken and emitted.
   const lastLineOf = new Map<string, number>();
@@ -74,7 +140,13 @@ export function importClaudeCode(text: string, file: string): TraceImport {
   let boundary: CompactionEvent | undefined;
   let lastSource: TraceSource = { file, line: 1 };
 
+  let shapeSeen: string | undefined;
+  let snapshotSeen = false;
+  const fileAgent = ownFile ? options.agentId : undefined;
+  if (fileAgent !== undefined) agent = fileAgent;
+
   const enterThread = (record: JsonRecord, at: string | undefined, source: TraceSource) => {
+    if (ownFile) return;
     const next = record['isSidechain'] === true ? (asString(record['agentId']) ?? 'sidechain') : undefined;
     if (next === agent) return;
     if (agent !== undefined) events.push({ type: 'subagent_return', agentId: agent, ...(at ? { at } : {}), source });
@@ -92,8 +164,46 @@ export function importClaudeCode(text: string, file: string): TraceImport {
     if (type === 'system') {
       if (record['subtype'] === 'compact_boundary') {
         boundary = { type: 'compaction', ...base() };
+        const meta = isRecord(record['compactMetadata']) ? record['compactMetadata'] : undefined;
+        const preserved = meta && isRecord(meta['preservedMessages']) && Array.isArray(meta['preservedMessages']['uuids']) ? meta['preservedMessages']['uuids'] : [];
+        const kept = preserved.flatMap((u) => (typeof u === 'string' && lineOfUuid.has(u) ? [lineOfUuid.get(u) as number] : []));
+        if (kept.length > 0) boundary.keptLines = kept.sort((a, b) => a - b);
         events.push(boundary);
       } else countKind(skipped, `system:${String(record['subtype'] ?? '(none)')}`);
+      continue;
+    }
+    if (type === 'api-request-shape') {
+      const shape = isRecord(record['shape']) ? record['shape'] : undefined;
+      const prefix = shape ? prefixOf(shape['system'], shape['tools']) : undefined;
+      const hash = asString(record['shapeHash']) ?? JSON.stringify(prefix);
+      countKind(skipped, type);
+      if (prefix && hash !== shapeSeen) {
+        shapeSeen = hash;
+        events.push({ type: 'prefix', ...prefix, ...(at ? { at } : {}), ...(fileAgent !== undefined ? { agentId: fileAgent } : {}), source });
+      }
+      continue;
+    }
+    if (type === 'attachment') {
+      countKind(skipped, type);
+      enterThread(record, at, source);
+      const a = isRecord(record['attachment']) ? record['attachment'] : undefined;
+      if (a && a['type'] === 'prompt_snapshot' && !hasShape && !snapshotSeen) {
+        const prefix = prefixOf(a['systemPrompt'], a['tools']);
+        if (prefix && prefix.tools.length > 0) {
+          snapshotSeen = true;
+          events.push({ type: 'prefix', ...prefix, ...base() });
+        }
+        continue;
+      }
+      const sent = attachmentText(record);
+      if (sent) events.push({ type: 'context', role: sent.role, kind: sent.kind, text: sent.text, ...(sent.estimated ? { estimated: true } : {}), ...base() });
+      continue;
+    }
+    if (type === 'cost-state') {
+      countKind(skipped, type);
+      const t = billedTotal(record);
+      const usd = typeof record['totalCostUSD'] === 'number' && Number.isFinite(record['totalCostUSD']) ? record['totalCostUSD'] : undefined;
+      if (t) events.push({ type: 'billed_total', ...t, ...(usd !== undefined ? { costUsd: usd } : {}), ...(at ? { at } : {}), ...(fileAgent !== undefined ? { agentId: fileAgent } : {}), source });
       continue;
     }
     if (type === 'assistant') {
@@ -182,6 +292,6 @@ export function importClaudeCode(text: string, file: string): TraceImport {
     if (BOOKKEEPING.has(type)) countKind(skipped, type);
     else countKind(unknown, type);
   }
-  if (agent !== undefined) events.push({ type: 'subagent_return', agentId: agent, source: lastSource });
+  if (agent !== undefined && fileAgent === undefined) events.push({ type: 'subagent_return', agentId: agent, source: lastSource });
   return { format: 'claude-code-jsonl', file, events, skipped, unknown };
 }

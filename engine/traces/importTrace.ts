@@ -3,6 +3,7 @@
  * that touches the file system.
  */
 import { importClaudeCode } from './claudeCode';
+import { claudeSession } from './claudeSession';
 import { importCodexRollout } from './codexRollout';
 import { importOpenAIMessages } from './openaiMessages';
 import { importSweAgent } from './sweAgent';
@@ -54,7 +55,7 @@ export function importTraceText(text: string, file: string, format: TraceFormat 
     case 'openai-messages-json':
       return importOpenAIMessages(text, file);
     case 'claude-code-jsonl':
-      return importClaudeCode(text, file);
+      return claudeSession(importClaudeCode(text, file));
     case 'codex-rollout-jsonl':
       return importCodexRollout(text, file);
     case 'swe-agent-traj':
