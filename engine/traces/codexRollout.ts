@@ -16,16 +16,52 @@
  * - `compacted` lines replaced the model's history (`message` is the summary; `replacement_history`
  *   is the new history, which restates earlier items): one compaction event with the summary.
  * - `session_meta` gives the base instructions (an instructions event); `turn_context` the model.
+ * - Current rollouts (0.17x) write a `token_usage_record` for every model response (`response_id`,
+ *   the call's own `usage`) right after its output items, while `token_count` now follows the
+ *   tool outputs. When a file has such records, each record is one call (one step) and closes it,
+ *   and `token_count` is not read (it would split steps at tool outputs). The `compacted` line
+ *   names the compaction call's response (`compaction_response_id`): its usage is marked
+ *   `call: 'compaction'`, and its `replacement_history` is the history the agent continued with
+ *   (items restating the leading developer instructions, which every request sends first, left out).
+ * - User-role messages the client writes itself (`<environment_context>`, AGENTS.md and
+ *   `<user_instructions>` texts) are context events, so the task is the user's own first message.
  *
  * Steps: a model-output item (message from the assistant, a call, reasoning) begins a new step when
  * it follows an input item (user message, tool output) or a new token_count; the token_count after
  * it closes the step. OpenAI counts cached tokens inside `input_tokens`, so `input` is
  * `input_tokens - cached_input_tokens`.
  */
-import { countKind, TraceImportError, type TraceEvent, type TraceImport, type TraceSource } from './TraceEvent';
+import { countKind, TraceImportError, type TraceEvent, type TraceImport, type TraceSource, type UsageEvent } from './TraceEvent';
 import { asCount, asString, isoTime, isRecord, parseJsonLines, type JsonRecord } from './jsonText';
 
 const MODEL_OUTPUT: ReadonlySet<string> = new Set(['function_call', 'custom_tool_call', 'local_shell_call', 'reasoning', 'web_search_call']);
+const BOOKKEEPING_LINES: ReadonlySet<string> = new Set(['world_state']);
+
+/** The kind of client-written context a user-role message is, or undefined for the user's own text. */
+export function codexContextKind(text: string): string | undefined {
+  const t = text.trimStart();
+  if (t.startsWith('<environment_context>')) return 'environment_context';
+  if (t.startsWith('<user_instructions>')) return 'user_instructions';
+  if (/^# AGENTS\.md instructions/.test(t)) return 'agents_md';
+  if (t.startsWith('<turn_aborted>')) return 'turn_aborted';
+  return undefined;
+}
+
+type HistoryRole = 'user' | 'assistant' | 'system' | 'developer';
+
+/** A `replacement_history` item as the message text it sends (calls and outputs as one line each). */
+function historyItem(item: unknown): { role: HistoryRole; text: string } | undefined {
+  if (!isRecord(item)) return undefined;
+  const type = String(item['type']);
+  if (type === 'message') {
+    const role = item['role'];
+    if (role !== 'user' && role !== 'assistant' && role !== 'system' && role !== 'developer') return undefined;
+    return { role, text: messageText(item['content']) };
+  }
+  if (type === 'function_call' || type === 'custom_tool_call') return { role: 'assistant', text: `${String(item['name'])} ${typeof item['arguments'] === 'string' ? item['arguments'] : JSON.stringify(item['input'] ?? item['arguments'] ?? {})}` };
+  if (type.endsWith('_output')) return { role: 'user', text: outputOf(item['output']).content };
+  return undefined;
+}
 const SKIPPED_ITEMS: ReadonlySet<string> = new Set(['reasoning', 'web_search_call', 'ghost_snapshot', 'compaction', 'compaction_summary']);
 
 function messageText(content: unknown): string {
@@ -68,6 +104,11 @@ export function importCodexRollout(text: string, file: string): TraceImport {
   let step: number | undefined;
   let inStep = false;
   let lastTotal = '';
+  // Current rollouts: one token_usage_record per call decides the steps.
+  const byRecord = records.some((r) => r.value['type'] === 'token_usage_record');
+  const usageOfResponse = new Map<string, UsageEvent>();
+  const compactionResponses: string[] = [];
+  const instructionTexts = new Set<string>();
 
   for (const { line, value: record } of records) {
     const type = asString(record['type']) ?? '(no type)';
@@ -86,8 +127,22 @@ export function importCodexRollout(text: string, file: string): TraceImport {
       return { ...base, step: step as number };
     };
     const input = () => {
-      inStep = false;
+      if (!byRecord) inStep = false;
       return base;
+    };
+    const usageOf = (u: JsonRecord, stepNo: number): UsageEvent => {
+      const cached = asCount(u['cached_input_tokens']);
+      const written = asCount(u['cache_write_input_tokens']);
+      return {
+        type: 'usage',
+        input: Math.max(0, asCount(u['input_tokens']) - cached - written),
+        cacheRead: cached,
+        cacheWrite: written,
+        output: asCount(u['output_tokens']),
+        ...(model ? { model } : {}),
+        ...base,
+        step: stepNo,
+      };
     };
 
     switch (type) {
@@ -103,12 +158,34 @@ export function importCodexRollout(text: string, file: string): TraceImport {
         break;
       case 'compacted': {
         const summary = asString(payload['message']);
-        events.push({ type: 'compaction', ...(summary ? { summary } : {}), ...input() });
+        const responseId = asString(payload['compaction_response_id']);
+        if (responseId) compactionResponses.push(responseId);
+        const replaced = Array.isArray(payload['replacement_history']) ? payload['replacement_history'].map(historyItem).filter((h) => h !== undefined) : [];
+        // The leading developer instructions are sent first in every request: not history.
+        let from = 0;
+        while (from < replaced.length && (replaced[from]?.role === 'developer' || replaced[from]?.role === 'system') && instructionTexts.has(replaced[from]?.text ?? '')) from++;
+        const history = replaced.slice(from);
+        events.push({ type: 'compaction', ...(summary ? { summary } : {}), ...(history.length > 0 ? { history } : {}), ...input() });
+        inStep = false;
+        break;
+      }
+      case 'token_usage_record': {
+        const u = isRecord(payload['usage']) ? payload['usage'] : undefined;
+        if (!u) {
+          countKind(skipped, 'token_usage_record (no usage)');
+          break;
+        }
+        if (!inStep) step = steps++;
+        const usage = usageOf(u, step as number);
+        events.push(usage);
+        const id = asString(payload['response_id']);
+        if (id) usageOfResponse.set(id, usage);
+        inStep = false;
         break;
       }
       case 'event_msg': {
         const kind = String(payload['type']);
-        if (kind !== 'token_count') {
+        if (kind !== 'token_count' || byRecord) {
           countKind(skipped, `event_msg:${kind}`);
           break;
         }
@@ -122,17 +199,7 @@ export function importCodexRollout(text: string, file: string): TraceImport {
         lastTotal = total;
         // A call with no recorded output item (e.g. the compaction request) is still a call.
         if (!inStep) step = steps++;
-        const cached = asCount(last['cached_input_tokens']);
-        events.push({
-          type: 'usage',
-          input: Math.max(0, asCount(last['input_tokens']) - cached),
-          cacheRead: cached,
-          cacheWrite: 0,
-          output: asCount(last['output_tokens']),
-          ...(model ? { model } : {}),
-          ...base,
-          step: step as number,
-        });
+        events.push(usageOf(last, step as number));
         inStep = false;
         break;
       }
@@ -141,9 +208,14 @@ export function importCodexRollout(text: string, file: string): TraceImport {
         if (item === 'message') {
           const role = payload['role'];
           const text = messageText(payload['content']);
+          const context = role === 'user' ? codexContextKind(text) : undefined;
           if (role === 'assistant') events.push({ type: 'assistant_text', text, ...output() });
+          else if (context) events.push({ type: 'context', role: 'user', kind: context, text, ...input() });
           else if (role === 'user') events.push({ type: 'user_input', text, ...input() });
-          else if (role === 'developer' || role === 'system') events.push({ type: 'instructions', role, text, ...base });
+          else if (role === 'developer' || role === 'system') {
+            instructionTexts.add(text);
+            events.push({ type: 'instructions', role, text, ...base });
+          }
           else countKind(unknown, `message:${String(role)}`);
         } else if (item === 'function_call') {
           events.push({ type: 'tool_call', callId: callIdOf(payload, file, line), name: asString(payload['name']) || 'unknown_tool', arguments: typeof payload['arguments'] === 'string' ? payload['arguments'] : JSON.stringify(payload['arguments'] ?? {}), ...output() });
@@ -160,8 +232,13 @@ export function importCodexRollout(text: string, file: string): TraceImport {
         break;
       }
       default:
-        countKind(unknown, type);
+        if (BOOKKEEPING_LINES.has(type)) countKind(skipped, type);
+        else countKind(unknown, type);
     }
+  }
+  for (const id of compactionResponses) {
+    const usage = usageOfResponse.get(id);
+    if (usage) usage.call = 'compaction';
   }
   return { format: 'codex-rollout-jsonl', file, events, skipped, unknown };
 }

@@ -117,3 +117,86 @@ describe('codex-rollout-jsonl importer', () => {
     expect(() => importCodexRollout(jsonl(item({ type: 'function_call', name: 'shell', arguments: '{}' })), FILE)).toThrow(/:1: function_call item has no call_id/);
   });
 });
+
+describe('codex-rollout-jsonl importer, 0.17x rollouts (token_usage_record)', () => {
+  const record = (id: string, input: number, cached: number, out: number) =>
+    line('token_usage_record', { response_id: id, usage: { input_tokens: input, cached_input_tokens: cached, cache_write_input_tokens: 0, output_tokens: out, reasoning_output_tokens: 1, total_tokens: input + out } });
+  const ctx = (text: string) => userMsg(text);
+
+  it('[trace-codex-usage-record] one step per token_usage_record, wherever token_count falls (it now follows the tool outputs)', () => {
+    const text = jsonl(
+      line('turn_context', { model: 'gpt-5.5' }),
+      userMsg('list the files'),
+      assistantMsg('Let me look.'),
+      call('c1', 'ls'),
+      record('resp_0', 3000, 2048, 30),
+      output('c1', 'a.txt'),
+      tokens([3000, 2048, 30], [3000, 2048, 30]),
+      call('c2', 'cat a.txt'),
+      call('c3', 'cat b.txt'),
+      record('resp_1', 3500, 3000, 20),
+      output('c2', 'hello'),
+      output('c3', 'world'),
+      tokens([6500, 5048, 50], [3500, 3000, 20]),
+      line('world_state', { full: true, state: {} }),
+      assistantMsg('Done.'),
+      record('resp_2', 3600, 3456, 5),
+      tokens([10100, 8504, 55], [3600, 3456, 5]),
+    );
+    const { events, unknown } = importCodexRollout(text, FILE);
+    expect(unknown).toEqual({});
+    const usages = events.filter((e) => e.type === 'usage');
+    expect(usages.map((u) => [u.step, u.type === 'usage' && u.input, u.type === 'usage' && u.cacheRead])).toEqual([
+      [0, 952, 2048],
+      [1, 500, 3000],
+      [2, 144, 3456],
+    ]);
+    expect(events.filter((e) => e.type === 'tool_call').map((e) => e.step)).toEqual([0, 1, 1]);
+  });
+
+  it('[trace-codex-usage-record] the compacted line names the compaction call; its replacement history is kept without the restated instructions', () => {
+    const text = jsonl(
+      line('session_meta', { base_instructions: { text: 'You are Codex.' } }),
+      item({ type: 'message', role: 'developer', content: [{ type: 'input_text', text: '<skills>…</skills>' }] }),
+      userMsg('list the files'),
+      call('c1', 'ls'),
+      record('resp_0', 3000, 0, 30),
+      output('c1', 'a.txt'),
+      record('resp_1', 3100, 2048, 40),
+      line('compacted', {
+        message: 'Summary: listed files.',
+        compaction_response_id: 'resp_1',
+        replacement_history: [
+          { type: 'message', role: 'developer', content: [{ type: 'input_text', text: '<skills>…</skills>' }] },
+          { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'list the files' }] },
+          { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Summary: listed files.' }] },
+        ],
+      }),
+      assistantMsg('Done.'),
+      record('resp_2', 900, 0, 5),
+    );
+    const events = importCodexRollout(text, FILE).events;
+    expect(events.filter((e) => e.type === 'usage').map((u) => [u.step, u.type === 'usage' ? (u.call ?? 'response') : ''])).toEqual([
+      [0, 'response'],
+      [1, 'compaction'],
+      [2, 'response'],
+    ]);
+    expect(events.find((e) => e.type === 'compaction')).toMatchObject({
+      summary: 'Summary: listed files.',
+      history: [
+        { role: 'user', text: 'list the files' },
+        { role: 'user', text: 'Summary: listed files.' },
+      ],
+    });
+  });
+
+  it('[trace-codex-context] environment context and AGENTS.md messages are context, so the first user input is the real task', () => {
+    const text = jsonl(ctx('<environment_context>\n  <cwd>/w</cwd>\n</environment_context>'), ctx('# AGENTS.md instructions for /w\n\nBe nice.'), userMsg('fix the bug'), assistantMsg('ok'), record('r', 10, 0, 1));
+    const events = importCodexRollout(text, FILE).events;
+    expect(events.slice(0, 3).map((e) => [e.type, e.type === 'context' ? e.kind : e.type === 'user_input' ? e.text : ''])).toEqual([
+      ['context', 'environment_context'],
+      ['context', 'agents_md'],
+      ['user_input', 'fix the bug'],
+    ]);
+  });
+});
