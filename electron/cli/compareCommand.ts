@@ -7,13 +7,15 @@ import { COMPARISON_BUDGET } from '../../engine/contract';
 import type { CacheProvider } from '../../engine/providers/cacheModel';
 import { strategies } from '../../engine/strategies/strategies';
 import type { StrategyName } from '../../engine/strategies/Strategy';
+import type { BaselineName } from '../../engine/traces/replay/ReplayTypes';
 import { compareCsv, formatCompareTable, type CompareRow } from '../../engine/traces/compare/compareTable';
 import { formatRecordedTable, RECORDED_NOTE } from '../../engine/traces/compare/recordedTable';
 import { runCompare, traceFiles, type CompareRun } from '../../engine/traces/compare/runCompare';
 import { UsageError } from '../shared/shellOptions';
 
 export const compareUsage = `strata compare <files or folders> [options]
-  --strategies a,b,...   engine strategies (${Object.keys(strategies).join(', ')}) and full_history_baseline;
+  --strategies a,b,...   engine strategies (${Object.keys(strategies).join(', ')}), full_history_baseline
+                         (no limit) and as_recorded (the agent as it ran, its compactions followed);
                          default: all of them
   --budget <tokens>      the agents' budget (default 32000; --budget 32000,100000 for several)
   --provider <name>      anthropic (default) or openai: whose prompt cache prices the calls
@@ -26,7 +28,7 @@ export const compareUsage = `strata compare <files or folders> [options]
 
 interface CompareArgs {
   paths: string[];
-  strategies: (StrategyName | 'full_history_baseline')[];
+  strategies: (StrategyName | BaselineName)[];
   budgets: number[];
   provider: CacheProvider;
   json?: string;
@@ -35,7 +37,7 @@ interface CompareArgs {
 }
 
 export function parseCompareArgs(argv: readonly string[]): CompareArgs {
-  const out: CompareArgs = { paths: [], strategies: [...(Object.keys(strategies) as StrategyName[]), 'full_history_baseline'], budgets: [32_000], provider: 'anthropic', peers: false };
+  const out: CompareArgs = { paths: [], strategies: [...(Object.keys(strategies) as StrategyName[]), 'full_history_baseline', 'as_recorded'], budgets: [32_000], provider: 'anthropic', peers: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const value = () => {
@@ -46,8 +48,8 @@ export function parseCompareArgs(argv: readonly string[]): CompareArgs {
     switch (arg) {
       case '--strategies': {
         const names = value().split(',').map((s) => s.trim()).filter(Boolean);
-        const unknown = names.filter((n) => n !== 'full_history_baseline' && !(n in strategies));
-        if (unknown.length || names.length === 0) throw new UsageError(`Unknown strategy ${unknown.join(', ') || '(none given)'}; use ${Object.keys(strategies).join(', ')} or full_history_baseline.`);
+        const unknown = names.filter((n) => n !== 'full_history_baseline' && n !== 'as_recorded' && !(n in strategies));
+        if (unknown.length || names.length === 0) throw new UsageError(`Unknown strategy ${unknown.join(', ') || '(none given)'}; use ${Object.keys(strategies).join(', ')}, full_history_baseline or as_recorded.`);
         out.strategies = names as CompareArgs['strategies'];
         break;
       }

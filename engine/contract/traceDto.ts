@@ -20,11 +20,11 @@ export const TraceDtoSchema = z.object({
   sha256: z.string().regex(/^[0-9a-f]{64}$/),
   /** ISO-8601 time of the import. */
   importedAt: z.string(),
-  /** The main agent's recorded LLM calls: the steps a replay prices. */
+  /** The recorded LLM calls of every agent (the main one and its subagents): the steps a replay prices. */
   steps: z.number().int().nonnegative(),
-  /** The main agent's tool calls. */
+  /** The tool calls of every agent. */
   toolCalls: z.number().int().nonnegative(),
-  /** Normalized events of the whole file (subagents included). */
+  /** Normalized events of the whole trace (subagents included). */
   eventCount: z.number().int().nonnegative(),
 });
 export type TraceDto = z.infer<typeof TraceDtoSchema>;
@@ -127,11 +127,15 @@ export const ImportTraceContentArgsSchema = z
   })
   .strict();
 
-/** The engine's strategies, and the plain transcript priced without the engine. */
-export const ComparisonStrategySchema = z.enum(['variable', 'full_history', 'summary', 'aggressive_refresh', 'role_optimized', 'full_history_baseline']);
+/**
+ * The engine's strategies, and the two baselines priced without the engine: the plain transcript
+ * with no limit (`full_history_baseline`) and the agent as it actually ran, following its own
+ * compactions (`as_recorded`).
+ */
+export const ComparisonStrategySchema = z.enum(['variable', 'full_history', 'summary', 'aggressive_refresh', 'role_optimized', 'full_history_baseline', 'as_recorded']);
 export type ComparisonStrategy = z.infer<typeof ComparisonStrategySchema>;
 /** The engine's own strategies (an attached session replays under one of them). */
-export const EngineStrategySchema = ComparisonStrategySchema.exclude(['full_history_baseline']);
+export const EngineStrategySchema = ComparisonStrategySchema.exclude(['full_history_baseline', 'as_recorded']);
 
 /** Budgets a comparison accepts (the same bounds as `strata compare --budget`). */
 export const COMPARISON_BUDGET = { min: 1000, max: 2_000_000 } as const;
@@ -202,10 +206,25 @@ export const ComparisonResultDtoSchema = z.object({
   series: z.array(ComparisonStepDtoSchema),
 });
 
+const ModelledBaselineDtoSchema = z
+  .object({
+    /** Whose cache model priced the baseline: the recording's provider when known, else the comparison's. */
+    provider: z.enum(['anthropic', 'openai']),
+    /** Steps with a recorded usage that the baseline also priced. */
+    matched: z.number().int().nonnegative(),
+    promptTokens: z.number().int().nonnegative(),
+    hitRate: z.number().min(0).max(1),
+    /** (modelled − recorded) / recorded over the matched steps; null when nothing was recorded there. */
+    promptError: z.number().nullable(),
+    cacheReadError: z.number().nullable(),
+  })
+  .nullable();
+
 /**
- * What the recording agent's provider billed for one trace of a comparison (its main agent's calls
- * with a recorded usage), and how the cache model prices the full-history baseline over the same
- * steps (`modelled`, null unless the baseline was among the strategies).
+ * What the recording agents' provider billed for one trace of a comparison (every agent's calls
+ * with a recorded usage), how the cache model prices each baseline over the same steps (null
+ * unless that baseline was among the strategies): the agent as recorded and the no-limit full
+ * history, and how the fixed prefix every row sends was obtained.
  */
 export const RecordedTraceDtoSchema = z.object({
   traceId: z.string(),
@@ -223,19 +242,12 @@ export const RecordedTraceDtoSchema = z.object({
    */
   writesMissing: z.boolean(),
   hitRate: z.number().min(0).max(1),
-  modelled: z
-    .object({
-      /** Whose cache model priced the baseline: the recording's provider when known, else the comparison's. */
-      provider: z.enum(['anthropic', 'openai']),
-      /** Steps with a recorded usage that the baseline also priced. */
-      matched: z.number().int().nonnegative(),
-      promptTokens: z.number().int().nonnegative(),
-      hitRate: z.number().min(0).max(1),
-      /** (modelled − recorded) / recorded over the matched steps; null when nothing was recorded there. */
-      promptError: z.number().nullable(),
-      cacheReadError: z.number().nullable(),
-    })
-    .nullable(),
+  /** The agent as it ran, its compactions followed (`as_recorded`). */
+  asRecorded: ModelledBaselineDtoSchema,
+  /** The no-limit full history (`full_history_baseline`). */
+  fullHistory: ModelledBaselineDtoSchema,
+  /** How the fixed prefix was obtained (`estimated`: a calibrated stand-in) and the token scale every row is priced with. */
+  prefix: z.object({ note: z.string(), estimated: z.boolean(), tokenScale: z.number().positive() }).nullable(),
 });
 export type RecordedTraceDto = z.infer<typeof RecordedTraceDtoSchema>;
 

@@ -6,7 +6,7 @@ import type { Scheduler } from '../ports/Scheduler';
 import type { StrategyName } from '../strategies/Strategy';
 import { compareRows } from '../traces/compare/compareTable';
 import { recordedRows } from '../traces/compare/recordedTable';
-import type { ReplayResult } from '../traces/replay/ReplayTypes';
+import type { BaselineName, ReplayResult } from '../traces/replay/ReplayTypes';
 import { runReplayJobs, type ReplayJob, type ReplayJobResult } from '../traces/replay/replayWorker';
 
 /** Comparisons kept in memory (the newest; they are recomputable from the catalog's traces). */
@@ -18,9 +18,9 @@ export const PROGRESS_INTERVAL_MS = 50;
 /** Worker threads per comparison (the jobs of one trace share a worker). */
 const WORKERS = 2;
 
-// Compile-time check: the contract's strategy names are exactly the engine's plus the baseline.
+// Compile-time check: the contract's strategy names are exactly the engine's plus the baselines.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
-const strategiesMatch: Same<ComparisonStrategy, StrategyName | 'full_history_baseline'> = true;
+const strategiesMatch: Same<ComparisonStrategy, StrategyName | BaselineName> = true;
 
 export interface ComparisonsDeps {
   catalog: Catalog;
@@ -132,7 +132,12 @@ export class Comparisons {
     const recorded = recordedRows(
       done.flatMap((d) => (d.result ? [{ trace: d.job.trace, result: d.result }] : [])),
       { total: false },
-    ).map(({ trace, modelled, ...r }) => ({ traceId: trace, ...r, modelled: modelled && { ...modelled, provider: modelled.provider ?? c.dto.provider } }));
+    ).map(({ trace, asRecorded, fullHistory, ...r }) => ({
+      traceId: trace,
+      ...r,
+      asRecorded: asRecorded && { ...asRecorded, provider: asRecorded.provider ?? c.dto.provider },
+      fullHistory: fullHistory && { ...fullHistory, provider: fullHistory.provider ?? c.dto.provider },
+    }));
     c.dto = { ...c.dto, status, finishedAt: this.deps.clock.now(), progress: { done: total, total }, results, errors, recorded };
     this.#progress.push({ comparisonId: c.dto.comparisonId, done: total, total, status });
   }

@@ -15,7 +15,7 @@ export { MAX_TRACE_BYTES } from '../traces/readTraceFile';
  * Import the trace file at `path` into the catalog (`[trace-import-idempotent]`,
  * `[trace-import-atomic]`): the same bytes, wherever they lie, are the same trace, returned as
  * stored without reading them again. A file that is missing, unreadable or not a trace the importers
- * read (or that records no LLM call of its main agent, so there is nothing to replay) is refused
+ * read (or that records no LLM call, so there is nothing to replay) is refused
  * with a `StrataError` naming the file (and the line, for a malformed trace) and writes nothing; a
  * new trace is one row, written in one statement.
  */
@@ -63,7 +63,7 @@ function importTraceBytes(catalog: Catalog, o: { bytes: Buffer; name: string; so
     throw err;
   }
   const counts = traceCounts(imported.events);
-  if (counts.steps === 0) throw new StrataError('invalid_args', `${o.sourcePath}:1: the trace records no LLM call of its main agent, so there is nothing to replay.`);
+  if (counts.steps === 0) throw new StrataError('invalid_args', `${o.sourcePath}:1: the trace records no LLM call, so there is nothing to replay.`);
   const trace: TraceDto = {
     id: `tr_${sha256.slice(0, 16)}`,
     name: o.name,

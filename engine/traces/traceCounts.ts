@@ -1,11 +1,11 @@
-import { mainThread, traceSteps } from './replay/traceSteps';
+import { traceSteps } from './replay/traceSteps';
 import type { TraceEvent } from './TraceEvent';
 
 /** What a trace holds, counted as a replay sees it. */
 export interface TraceCounts {
-  /** The main agent's recorded LLM calls: the steps a replay prices, one per-step entry each. */
+  /** The recorded LLM calls of every agent (the main one and its subagents): the steps a replay prices, one per-step entry each. */
   steps: number;
-  /** The main agent's tool calls. */
+  /** The tool calls of every agent. */
   toolCalls: number;
   /** Every event of the file, subagents included. */
   eventCount: number;
@@ -13,6 +13,5 @@ export interface TraceCounts {
 
 /** Counts of `events` (pure); steps are counted the way `replayTrace` walks them. */
 export function traceCounts(events: readonly TraceEvent[]): TraceCounts {
-  const main = mainThread(events).events;
-  return { steps: traceSteps(main).length, toolCalls: main.filter((e) => e.type === 'tool_call').length, eventCount: events.length };
+  return { steps: traceSteps(events).length, toolCalls: events.filter((e) => e.type === 'tool_call').length, eventCount: events.length };
 }

@@ -1,15 +1,17 @@
 /**
  * The recorded truth beside a comparison (`[replay-truth-reported]`): per trace that records its
- * provider's usage, what the real agent was billed (prompt tokens, uncached, hit rate), and when
- * the full-history baseline ran, what the cache model makes of that baseline over the same steps
- * and how far it is from the recording. Pure.
+ * provider's usage, what the real agents were billed (every agent's calls: prompt tokens,
+ * uncached, hit rate), and for each baseline that ran (the agent as recorded, the no-limit full
+ * history) what the cache model makes of it over the same steps and how far it is from the
+ * recording, with how the fixed prefix was obtained (recorded, or estimated) and the token scale.
+ * Pure.
  */
 import type { CacheProvider } from '../../providers/cacheModel';
 import { providerOfModel } from '../replay/replayDefaults';
 import type { ReplayResult } from '../replay/ReplayTypes';
 import { alignTable, int, pct } from './compareTable';
 
-/** The cache model's pricing of the full-history baseline, against the recording, over the steps both have. */
+/** The cache model's pricing of a baseline, against the recording, over the steps both have. */
 export interface ModelledBaseline {
   /** Whose cache model priced it: the recording's provider when known (null for a sum over several). */
   provider: CacheProvider | null;
@@ -27,7 +29,7 @@ export interface RecordedRow {
   trace: string;
   /** The recorded model, when the trace names one (null for the sum of several models). */
   model: string | null;
-  /** Main-agent calls with a recorded usage. */
+  /** Calls with a recorded usage, every agent's. */
   calls: number;
   promptTokens: number;
   /** Recorded input and cache writes: prompt tokens not read from a cache. */
@@ -41,11 +43,25 @@ export interface RecordedRow {
    */
   writesMissing: boolean;
   hitRate: number;
-  /** Null when the baseline was not part of the run. */
-  modelled: ModelledBaseline | null;
+  /** The agent as it ran (`as_recorded`); null when it was not part of the run. */
+  asRecorded: ModelledBaseline | null;
+  /** The no-limit full history (`full_history_baseline`); null when it was not part of the run. */
+  fullHistory: ModelledBaseline | null;
+  /** How the fixed prefix every row sends was obtained (null for a sum of several traces). */
+  prefix: { note: string; estimated: boolean; tokenScale: number } | null;
 }
 
 const relative = (model: number, recorded: number) => (recorded === 0 ? null : (model - recorded) / recorded);
+
+interface Accuracy {
+  matched: number;
+  recordedPrompt: number;
+  modelPrompt: number;
+  recordedRead: number;
+  modelRead: number;
+  /** The cache models that priced it. */
+  providers: Set<CacheProvider>;
+}
 
 interface Sums {
   calls: number;
@@ -53,21 +69,33 @@ interface Sums {
   input: number;
   read: number;
   write: number;
-  matched: number;
-  recordedPrompt: number;
-  modelPrompt: number;
-  recordedRead: number;
-  modelRead: number;
-  /** Every trace summed had a modelled baseline. */
-  modelledAll: boolean;
-  /** The cache models that priced the summed baselines. */
-  providers: Set<CacheProvider>;
+  /** Per baseline; absent when it did not run for every trace summed. */
+  asRecorded?: Accuracy;
+  fullHistory?: Accuracy;
 }
+
+function modelled(a: Accuracy | undefined): ModelledBaseline | null {
+  return a
+    ? {
+        provider: a.providers.size === 1 ? [...a.providers][0]! : null,
+        matched: a.matched,
+        promptTokens: a.modelPrompt,
+        hitRate: a.modelPrompt > 0 ? a.modelRead / a.modelPrompt : 0,
+        promptError: relative(a.modelPrompt, a.recordedPrompt),
+        cacheReadError: relative(a.modelRead, a.recordedRead),
+      }
+    : null;
+}
+
+const addAccuracy = (x: Accuracy | undefined, y: Accuracy | undefined): Accuracy | undefined =>
+  x && y
+    ? { matched: x.matched + y.matched, recordedPrompt: x.recordedPrompt + y.recordedPrompt, modelPrompt: x.modelPrompt + y.modelPrompt, recordedRead: x.recordedRead + y.recordedRead, modelRead: x.modelRead + y.modelRead, providers: new Set([...x.providers, ...y.providers]) }
+    : undefined;
 
 /** See {@link RecordedRow.writesMissing}. */
 const lacksWrites = (model: string | null, s: Sums) => s.write === 0 && s.read > 0 && (model === null || providerOfModel(model) === 'anthropic');
 
-function row(trace: string, model: string | null, s: Sums, writesMissing = lacksWrites(model, s)): RecordedRow {
+function row(trace: string, model: string | null, s: Sums, prefix: RecordedRow['prefix'], writesMissing = lacksWrites(model, s)): RecordedRow {
   return {
     trace,
     model,
@@ -77,16 +105,9 @@ function row(trace: string, model: string | null, s: Sums, writesMissing = lacks
     cacheWriteTokens: s.write,
     writesMissing,
     hitRate: s.prompt > 0 ? s.read / s.prompt : 0,
-    modelled: s.modelledAll
-      ? {
-          provider: s.providers.size === 1 ? [...s.providers][0]! : null,
-          matched: s.matched,
-          promptTokens: s.modelPrompt,
-          hitRate: s.modelPrompt > 0 ? s.modelRead / s.modelPrompt : 0,
-          promptError: relative(s.modelPrompt, s.recordedPrompt),
-          cacheReadError: relative(s.modelRead, s.recordedRead),
-        }
-      : null,
+    asRecorded: modelled(s.asRecorded),
+    fullHistory: modelled(s.fullHistory),
+    prefix,
   };
 }
 
@@ -96,66 +117,67 @@ function row(trace: string, model: string | null, s: Sums, writesMissing = lacks
  * usage have no row.
  */
 export function recordedRows(entries: readonly { trace: string; result: ReplayResult }[], options: { total?: boolean } = {}): RecordedRow[] {
-  const byTrace = new Map<string, { model: string | null; sums: Sums }>();
+  const byTrace = new Map<string, { model: string | null; sums: Sums; prefix: RecordedRow['prefix'] }>();
   for (const { trace, result } of entries) {
     const r = result.recorded;
     if (!r) continue;
     let t = byTrace.get(trace);
     if (!t) {
-      t = { model: r.model ?? null, sums: { calls: r.callsWithUsage, prompt: r.promptTokens, input: r.input, read: r.cacheRead, write: r.cacheWrite, matched: 0, recordedPrompt: 0, modelPrompt: 0, recordedRead: 0, modelRead: 0, modelledAll: false, providers: new Set() } };
+      const p = result.prefix;
+      t = { model: r.model ?? null, sums: { calls: r.callsWithUsage, prompt: r.promptTokens, input: r.input, read: r.cacheRead, write: r.cacheWrite }, prefix: { note: p.note, estimated: p.estimated, tokenScale: p.tokenScale } };
       byTrace.set(trace, t);
     }
     const a = r.accuracy;
-    if (a && !t.sums.modelledAll) Object.assign(t.sums, { matched: a.matched, recordedPrompt: a.recordedPrompt, modelPrompt: a.modelPrompt, recordedRead: a.recordedCacheRead, modelRead: a.modelCacheRead, modelledAll: true, providers: new Set([a.provider]) });
+    const key = result.strategy === 'as_recorded' ? 'asRecorded' : result.strategy === 'full_history_baseline' ? 'fullHistory' : undefined;
+    if (a && key && !t.sums[key]) t.sums[key] = { matched: a.matched, recordedPrompt: a.recordedPrompt, modelPrompt: a.modelPrompt, recordedRead: a.recordedCacheRead, modelRead: a.modelCacheRead, providers: new Set([a.provider]) };
   }
-  const rows = [...byTrace].map(([trace, t]) => row(trace, t.model, t.sums));
+  const rows = [...byTrace].map(([trace, t]) => row(trace, t.model, t.sums, t.prefix));
   if (byTrace.size < 2 || options.total === false) return rows;
   const all = [...byTrace.values()];
-  const total = all.reduce<Sums>(
-    (n, { sums: s }) => ({
-      calls: n.calls + s.calls,
-      prompt: n.prompt + s.prompt,
-      input: n.input + s.input,
-      read: n.read + s.read,
-      write: n.write + s.write,
-      matched: n.matched + s.matched,
-      recordedPrompt: n.recordedPrompt + s.recordedPrompt,
-      modelPrompt: n.modelPrompt + s.modelPrompt,
-      recordedRead: n.recordedRead + s.recordedRead,
-      modelRead: n.modelRead + s.modelRead,
-      modelledAll: n.modelledAll && s.modelledAll,
-      providers: new Set([...n.providers, ...s.providers]),
-    }),
-    { calls: 0, prompt: 0, input: 0, read: 0, write: 0, matched: 0, recordedPrompt: 0, modelPrompt: 0, recordedRead: 0, modelRead: 0, modelledAll: true, providers: new Set() },
+  const total = all.slice(1).reduce<Sums>(
+    (n, { sums: s }) => {
+      const sum: Sums = { calls: n.calls + s.calls, prompt: n.prompt + s.prompt, input: n.input + s.input, read: n.read + s.read, write: n.write + s.write };
+      const ar = addAccuracy(n.asRecorded, s.asRecorded);
+      const fh = addAccuracy(n.fullHistory, s.fullHistory);
+      if (ar) sum.asRecorded = ar;
+      if (fh) sum.fullHistory = fh;
+      return sum;
+    },
+    { ...(all[0] as { sums: Sums }).sums },
   );
   const models = new Set(all.map((t) => t.model));
-  return [...rows, row('all traces', models.size === 1 ? [...models][0]! : null, total, rows.some((r) => r.writesMissing))];
+  return [...rows, row('all traces', models.size === 1 ? [...models][0]! : null, total, null, rows.some((r) => r.writesMissing))];
 }
 
 const signed = (x: number | null) => (x === null ? '-' : `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`);
 
-/** The rows as an aligned text table, as `strata compare` prints it under the strategies' table (a note under it when some recording lacks cache writes). */
+/** The rows as an aligned text table, as `strata compare` prints it under the strategies' table (notes under it: estimated prefixes, missing cache writes). */
 export function formatRecordedTable(rows: readonly RecordedRow[]): string {
-  const head = ['recorded (provider)', 'model', 'calls', 'prompt tokens', 'uncached', 'hit rate', 'cache model', 'baseline (model)', 'model hit rate', 'prompt error', 'cache-read error'];
-  const body = rows.map((r) => [
-    r.trace,
-    r.model ?? '-',
-    int(r.calls),
-    int(r.promptTokens),
-    int(r.uncachedTokens),
-    `${r.writesMissing ? '*' : ''}${pct(r.hitRate)}`,
-    r.modelled ? (r.modelled.provider ?? 'mixed') : '-',
-    r.modelled ? int(r.modelled.promptTokens) : '-',
-    r.modelled ? pct(r.modelled.hitRate) : '-',
-    signed(r.modelled?.promptError ?? null),
-    signed(r.modelled?.cacheReadError ?? null),
-  ]);
-  const table = alignTable(head, body);
-  return rows.some((r) => r.writesMissing)
-    ? `${table}\n* cache reads but no cache writes from a provider that bills them (Claude) or an unnamed model: the recorder likely left the writes out, so that hit rate and uncached figure are bounds, not what was billed.`
-    : table;
+  const head = ['recorded (provider)', 'model', 'calls', 'prompt tokens', 'uncached', 'hit rate', 'cache model', 'as recorded (model)', 'error', 'full history (model)', 'error', 'prefix'];
+  const body = rows.map((r) => {
+    const m = r.asRecorded ?? r.fullHistory;
+    return [
+      r.trace,
+      r.model ?? '-',
+      int(r.calls),
+      int(r.promptTokens),
+      int(r.uncachedTokens),
+      `${r.writesMissing ? '*' : ''}${pct(r.hitRate)}`,
+      m ? (m.provider ?? 'mixed') : '-',
+      r.asRecorded ? int(r.asRecorded.promptTokens) : '-',
+      signed(r.asRecorded?.promptError ?? null),
+      r.fullHistory ? int(r.fullHistory.promptTokens) : '-',
+      signed(r.fullHistory?.promptError ?? null),
+      r.prefix ? `${r.prefix.estimated ? 'estimated' : 'recorded'}, scale ${r.prefix.tokenScale.toFixed(2)}` : '-',
+    ];
+  });
+  const notes = rows.flatMap((r) => (r.prefix ? [`  ${r.trace}: ${r.prefix.note}`] : []));
+  const parts = [alignTable(head, body), 'fixed prefix (sent by every row, outside every budget):', ...notes];
+  if (rows.some((r) => r.writesMissing))
+    parts.push('* cache reads but no cache writes from a provider that bills them (Claude) or an unnamed model: the recorder likely left the writes out, so that hit rate and uncached figure are bounds, not what was billed.');
+  return parts.join('\n');
 }
 
 /** What the recorded table's columns mean, printed under it. */
 export const RECORDED_NOTE =
-  "baseline (model): the full-history baseline priced over the steps that recorded usage by the cache model of the recording's provider (else the run's); errors are (model - recorded) / recorded. The replay counts transcript text only, so real prompts (system prompt, tool schemas) are larger.";
+  "as recorded: the agent as it ran (its compactions followed, context clearing inferred where the billed prompt fell); full history: no limit. Both priced over the steps that recorded usage by the cache model of the recording's provider (else the run's), with the fixed prefix (recorded, or a stand-in calibrated on the first call, marked estimated) and the token scale fitted on the recording (provider tokens per counted token); errors are (model - recorded) / recorded.";

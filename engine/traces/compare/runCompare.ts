@@ -5,7 +5,7 @@ import type { StrategyName } from '../../strategies/Strategy';
 import { runReplayJob, runReplayJobs, type ReplayJob, type ReplayJobResult, type ReplayProgress } from '../replay/replayWorker';
 import { importTraceFile } from '../importTraceFile';
 import type { TraceEvent } from '../TraceEvent';
-import type { ReplayResult } from '../replay/ReplayTypes';
+import type { BaselineName, ReplayResult } from '../replay/ReplayTypes';
 import { compareRows, type CompareRow } from './compareTable';
 import { recordedRows, type RecordedRow } from './recordedTable';
 
@@ -28,7 +28,7 @@ export function traceFiles(paths: readonly string[]): string[] {
 
 export interface CompareOptions {
   files: readonly string[];
-  strategies: readonly (StrategyName | 'full_history_baseline')[];
+  strategies: readonly (StrategyName | BaselineName)[];
   budgets: readonly number[];
   provider: CacheProvider;
   workers?: number;
@@ -65,7 +65,7 @@ export function recordedOf(done: readonly { job: { trace: string }; result?: Rep
 
 /** The jobs of a comparison, trace by trace: every strategy at every budget, the baseline (which has none) once. */
 export function compareJobs(o: Pick<CompareOptions, 'files' | 'strategies' | 'budgets' | 'provider'>): ReplayJob[] {
-  return o.files.flatMap((trace) => o.strategies.flatMap((strategy) => (strategy === 'full_history_baseline' ? [o.budgets[0] ?? 0] : o.budgets).map((budget) => ({ trace, strategy, budget, provider: o.provider, recorded: true }))));
+  return o.files.flatMap((trace) => o.strategies.flatMap((strategy) => (strategy === 'full_history_baseline' || strategy === 'as_recorded' ? [o.budgets[0] ?? 0] : o.budgets).map((budget) => ({ trace, strategy, budget, provider: o.provider, recorded: true }))));
 }
 
 /**

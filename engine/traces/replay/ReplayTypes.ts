@@ -11,6 +11,7 @@ import type { StrategyName } from '../../strategies/Strategy';
 import type { Tokenizer } from '../../tokens/Tokenizer';
 import type { ReuseBreak } from './reuseBreak';
 import type { RecordedSummary } from './recordedTruth';
+import type { FixedPrefixSummary } from './fixedPrefix';
 
 /** Milliseconds from an arbitrary origin; only differences are used (engine overhead). */
 export type Timer = () => number;
@@ -44,7 +45,7 @@ export interface ReplayOptions extends ReplayCommonOptions {
 }
 
 export interface BaselineOptions extends ReplayCommonOptions {
-  /** Send the recorded system/developer instructions first, as the recording agent did (default true). */
+  /** Send the fixed prefix (`fixedPrefix.ts`) first, as the recording agent did (default true). */
   instructions?: boolean;
 }
 
@@ -54,10 +55,16 @@ export interface StepMetrics {
   index: number;
   /** The trace's step number (importer `step`). */
   step: number;
+  /** The subagent that made the call; absent for the main agent. */
+  agentId?: string;
+  /** `'compaction'`: the recorded call that wrote a compaction summary. */
+  call?: 'compaction';
   /** When the request was priced (ms since the epoch): the step's recorded time, or the +30 s fallback. */
   at: number;
   /** Tokens of the request as priced: input + cacheRead + cacheWrite. */
   promptTokens: number;
+  /** Of `promptTokens`, the fixed prefix's (`fixedPrefix.ts`): the same in every row, outside every row's budget. */
+  prefixTokens: number;
   /** The engine's own count of the prompt it built (`Generation.tokens`, L3 reserve included); absent for the baseline. */
   engineTokens?: number;
   /** Tokens per prompt layer as the engine counted them (L3 = its reserve); absent for the baseline. */
@@ -78,6 +85,11 @@ export interface StepMetrics {
   referencesHeld: number;
   /** referencesHeld / references; undefined when the action names none. */
   neededReferenceRecall?: number;
+  /**
+   * `as_recorded` only: tool results it cleared at this step because the recorded prompt fell with
+   * no compaction recorded (`CLEARING_DROP`), an inference from the billed usage.
+   */
+  clearedResults?: number;
   /** Tool results rendered in the request, and those whose call is not rendered in it. */
   toolResults: number;
   orphanedToolResults: number;
@@ -91,7 +103,7 @@ export interface StepMetrics {
   refreshes: number;
   /** Of those, the refreshes forced by a context-limit refusal. */
   limitRefreshes: number;
-  /** The request's priced tokens are over the budget (the engine's count never is, unless mandatory items overflow). */
+  /** Over the budget: for an engine row its own count of the prompt (mandatory overflow), else the priced prompt less the fixed prefix. */
   overBudget: boolean;
   /** The recorded step's prompt was over the window given in the options. */
   recordedOverWindow: boolean;
@@ -166,8 +178,11 @@ export interface ReplayCapture {
   prompt: PromptParts | null;
 }
 
+/** The replays that are not engine strategies: the no-limit transcript and the agent as it ran. */
+export type BaselineName = 'full_history_baseline' | 'as_recorded';
+
 export interface ReplayResult {
-  strategy: StrategyName | 'full_history_baseline';
+  strategy: StrategyName | BaselineName;
   /** The budget of an engine replay; null for the baseline (no truncation). */
   budget: number | null;
   provider: CacheProvider;
@@ -175,6 +190,8 @@ export interface ReplayResult {
   steps: StepMetrics[];
   totals: ReplayTotals;
   repairs: ReplayRepairs;
+  /** How the fixed prefix every row sends was obtained (recorded, or a calibrated stand-in marked estimated). */
+  prefix: FixedPrefixSummary;
   capture?: ReplayCapture;
   /**
    * What the recording agent's provider billed for the trace, and on the baseline how close the

@@ -1,16 +1,19 @@
 /**
  * What the recording agent's provider actually billed (`[replay-truth]`), from the trace's usage
- * events, and how far the cache model's pricing of the full-history baseline is from it
- * (`[replay-model-accuracy]`). Main thread only, one usage per step (its last). Pure.
+ * events, and how far the cache model's pricing of a baseline is from it
+ * (`[replay-model-accuracy]`). Every agent of the trace (main and subagents), one usage per step
+ * (its last). Pure.
  */
 import { cacheHitRate } from '../../metrics/cacheHitRate';
 import type { CacheProvider } from '../../providers/cacheModel';
 import type { TraceEvent } from '../TraceEvent';
 import type { ReplayResult } from './ReplayTypes';
-import { mainThread, recordedPrompt, traceSteps } from './traceSteps';
+import { recordedPrompt, traceSteps } from './traceSteps';
 
 export interface RecordedStep {
   step: number;
+  /** The subagent that made the call; absent for the main agent. */
+  agentId?: string;
   input: number;
   cacheRead: number;
   cacheWrite: number;
@@ -37,9 +40,9 @@ export interface RecordedTruth {
 }
 
 export function recordedTruth(events: readonly TraceEvent[]): RecordedTruth {
-  const steps = traceSteps(mainThread(events).events);
+  const steps = traceSteps(events);
   const perStep: RecordedStep[] = steps.flatMap((s) =>
-    s.usage ? [{ step: s.step, input: s.usage.input, cacheRead: s.usage.cacheRead, cacheWrite: s.usage.cacheWrite, output: s.usage.output, prompt: recordedPrompt(s.usage), ...(s.at !== undefined ? { at: s.at } : {}) }] : [],
+    s.usage ? [{ step: s.step, ...(s.agentId !== undefined ? { agentId: s.agentId } : {}), input: s.usage.input, cacheRead: s.usage.cacheRead, cacheWrite: s.usage.cacheWrite, output: s.usage.output, prompt: recordedPrompt(s.usage), ...(s.at !== undefined ? { at: s.at } : {}) }] : [],
   );
   const sum = (pick: (r: RecordedStep) => number) => perStep.reduce((n, r) => n + pick(r), 0);
   const input = sum((r) => r.input);
@@ -62,6 +65,7 @@ export function recordedTruth(events: readonly TraceEvent[]): RecordedTruth {
 
 export interface StepAccuracy {
   step: number;
+  agentId?: string;
   recordedPrompt: number;
   modelPrompt: number;
   recordedCacheRead: number;
@@ -100,13 +104,15 @@ const meanAbs = (xs: (number | undefined)[]) => {
 
 /** The cache model's error against the recorded usage, step by step (aligned on the trace's step numbers) and in total. */
 export function modelAccuracy(recorded: RecordedTruth, replay: ReplayResult): ModelAccuracy {
-  const byStep = new Map(replay.steps.map((s) => [s.step, s]));
+  const key = (s: { step: number; agentId?: string }) => `${s.agentId ?? ''}\0${s.step}`;
+  const byStep = new Map(replay.steps.map((s) => [key(s), s]));
   const perStep: StepAccuracy[] = [];
   for (const r of recorded.perStep) {
-    const m = byStep.get(r.step);
+    const m = byStep.get(key(r));
     if (!m) continue;
     const a: StepAccuracy = {
       step: r.step,
+      ...(r.agentId !== undefined ? { agentId: r.agentId } : {}),
       recordedPrompt: r.prompt,
       modelPrompt: m.promptTokens,
       recordedCacheRead: r.cacheRead,
@@ -147,21 +153,24 @@ export function modelAccuracy(recorded: RecordedTruth, replay: ReplayResult): Mo
 
 /**
  * What a comparison reports beside a replay of a trace (`[replay-truth-reported]`): the recorded
- * usage's totals, and for the full-history baseline (its reference) the cache model's accuracy,
- * both without their per-step lists. Undefined when the trace records no usage.
+ * usage's totals, and for the baselines (the as-recorded one is the reference; the full-history
+ * one shows what compaction saved) the cache model's accuracy, both without their per-step
+ * lists. Undefined when the trace records no usage.
  */
 export type RecordedSummary = Omit<RecordedTruth, 'perStep'> & { accuracy?: Omit<ModelAccuracy, 'perStep'> & { provider: CacheProvider } };
 
 /**
- * The summary to attach to `replay`. For the baseline, the accuracy is measured on `reference`: the
- * baseline priced by the recording's own provider's cache model when the run priced it by another
- * (a Codex session in a comparison priced as Anthropic), since only that model billed the recording.
+ * The summary to attach to `replay`. For a baseline, the accuracy is measured on `reference`: the
+ * same baseline priced by the recording's own provider's cache model when the run priced it by
+ * another (a Codex session in a comparison priced as Anthropic), since only that model billed the
+ * recording.
  */
 export function recordedSummary(events: readonly TraceEvent[], replay: ReplayResult, reference: ReplayResult = replay): RecordedSummary | undefined {
   const truth = recordedTruth(events);
   if (truth.callsWithUsage === 0) return undefined;
   const { perStep: _steps, ...totals } = truth;
-  if (replay.strategy !== 'full_history_baseline' || reference.strategy !== 'full_history_baseline') return totals;
+  const isBaseline = (r: ReplayResult) => r.strategy === 'full_history_baseline' || r.strategy === 'as_recorded';
+  if (!isBaseline(replay) || reference.strategy !== replay.strategy) return totals;
   const { perStep: _accuracySteps, ...accuracy } = modelAccuracy(truth, reference);
   return { ...totals, accuracy: { ...accuracy, provider: reference.provider } };
 }

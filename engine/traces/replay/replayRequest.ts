@@ -20,6 +20,10 @@ export interface RequestSegment {
   text: string;
   /** A cache breakpoint (Anthropic `cache_control`, 5 minutes) at its end. */
   breakpoint: boolean;
+  /** Its tokens when known without its text (a calibrated stand-in for a prefix nobody recorded, whose `text` only names it). */
+  tokens?: number;
+  /** Tokens it carries beyond what its text counts to (a recorded response's hidden reasoning, in the provider's own tokens). */
+  extra?: number;
 }
 
 /** The engine prompt as request segments (see the module comment); their texts join to `static + dynamic`. */
@@ -48,11 +52,12 @@ export class SegmentPricer {
   ) {}
 
   segment(s: RequestSegment): PromptSegment {
-    let m = this.#memo.get(s.text);
+    const key = s.tokens === undefined && !s.extra ? s.text : `${s.tokens ?? ''}+${s.extra ?? 0}\0${s.text}`;
+    let m = this.#memo.get(key);
     if (!m) {
       if (this.#memo.size >= MEMO_LIMIT) this.#memo.clear();
-      m = { id: segmentId(s.text), tokens: this.count(s.text) };
-      this.#memo.set(s.text, m);
+      m = { id: segmentId(key), tokens: s.tokens ?? this.count(s.text) + (s.extra ?? 0) };
+      this.#memo.set(key, m);
     }
     return s.breakpoint ? { id: m.id, tokens: m.tokens, cacheControl: '5m' } : { id: m.id, tokens: m.tokens };
   }

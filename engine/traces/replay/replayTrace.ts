@@ -1,10 +1,14 @@
 /**
  * Counterfactual replay (`[replay-counterfactual]`): a recorded session replayed through the engine.
- * At each recorded step of the main agent the engine builds the context it would have given the
- * agent (strategy, budget) from everything observed so far as pool items (`traceItems.ts`); the
- * request is that prompt (`replayRequest.ts`), priced by the provider cache model at the step's
- * recorded time; then the recorded action happens (it comes from the trace) and its results
- * arrive as items for the next step. Deterministic apart from the overhead timings. Pure.
+ * Every agent of the trace (the main agent, and each subagent as an engine agent of its own whose
+ * parent is the main one) is replayed: at each of its recorded steps the engine builds the context
+ * it would have given that agent (strategy, budget) from what the agent observed so far as pool
+ * items addressed to it (`traceItems.ts`); the request is the fixed prefix the recording sent
+ * (`fixedPrefix.ts`, the same for every row) followed by that prompt (`replayRequest.ts`), priced
+ * by one provider cache model at the step's recorded time; then the recorded action happens (it
+ * comes from the trace) and its results arrive as items for the next step. Client-injected
+ * context (attachments, environment context) arrives as task items, never as the objective.
+ * Deterministic apart from the overhead timings. Pure.
  */
 import { Engine, type BuildRequest, type BuildResult } from '../../Engine';
 import type { AgentIdentity } from '../../generations/AgentIdentity';
@@ -18,13 +22,15 @@ import type { Tokenizer } from '../../tokens/Tokenizer';
 import type { TraceEvent } from '../TraceEvent';
 import { DEFAULT_REPLAY_MODEL, defaultTimer, outputTokens, recordedModel } from './replayDefaults';
 import { actionReferences, heldReferences } from './actionReferences';
-import { engineSegments, renderedResults, SegmentPricer } from './replayRequest';
+import { engineSegments, renderedResults, SegmentPricer, type RequestSegment } from './replayRequest';
 import { replayTotals } from './replayTotals';
 import { engineLayerEnds, reuseBreak, type LayerEnds } from './reuseBreak';
 import type { ReplayOptions, ReplayResult, StepMetrics, Timer } from './ReplayTypes';
-import { assistantTextItem, compactionItem, toolItem, userInputItem, type ItemContext } from './traceItems';
+import { assistantTextItem, compactionItem, contextItem, toolItem, userInputItem, type ItemContext } from './traceItems';
 import { recordedPrompt, type TraceStep } from './traceSteps';
-import { walkTrace } from './walkTrace';
+import { walkTrace, type AgentKey } from './walkTrace';
+import { fixedPrefix, prefixSegments, segmentsText } from './fixedPrefix';
+import { AgentTranscript } from './transcript';
 
 /** The replayed agent: one worker doing the recorded coding task. */
 export const REPLAY_AGENT_ID = 'replay-agent';
@@ -46,6 +52,21 @@ function timedTokenizer(inner: Tokenizer, timer: Timer, spent: { ms: number }): 
   };
 }
 
+/** What the replay keeps per recorded agent. */
+interface AgentReplay {
+  engineId: string;
+  taskId: string;
+  files: string[];
+  failures: string[];
+  latestInput: string;
+  objectiveSeen: boolean;
+  previousText?: string;
+  previousEnds?: LayerEnds;
+  /** Only its prefix is used: the recorded prefix, or the leading instructions. */
+  prefix: AgentTranscript;
+  historyStarted: boolean;
+}
+
 /** Replays `events` under one strategy and budget (see the module comment; rules in engine/SPEC.md "Counterfactual replay"). */
 export function replayTrace(events: readonly TraceEvent[], options: ReplayOptions): ReplayResult {
   const { strategy, budget, provider, tokenizer } = options;
@@ -56,42 +77,52 @@ export function replayTrace(events: readonly TraceEvent[], options: ReplayOption
   const spent = { ms: 0 };
   const clock = manualClock(0);
   const engine = new Engine({ tokenizer: timedTokenizer(tokenizer, timer, spent), clock, ...(options.autoRefresh ? { autoRefresh: true } : {}) });
-  const firstInput = events.find((e) => e.type === 'user_input' && e.agentId === undefined && e.text.trim() !== '');
-  const identity: AgentIdentity = {
-    agentId: REPLAY_AGENT_ID,
-    parent: null,
-    role: 'worker',
-    taskId: TASK_ID,
-    task: firstInput?.type === 'user_input' ? firstInput.text.slice(0, 1000) : '',
-    scope: options.scope ?? {},
-    model,
-    workspace: 'replay',
-    budget,
+  const prefix = fixedPrefix(events, tokenizer);
+  const firstInputs = new Map<AgentKey, string>();
+  for (const e of events) if (e.type === 'user_input' && e.text.trim() !== '' && !firstInputs.has(e.agentId)) firstInputs.set(e.agentId, e.text);
+  const agents = new Map<AgentKey, AgentReplay>();
+  const agentOf = (key: AgentKey): AgentReplay => {
+    let a = agents.get(key);
+    if (a) return a;
+    const engineId = key === undefined ? REPLAY_AGENT_ID : `${REPLAY_AGENT_ID}/${key}`;
+    const taskId = key === undefined ? TASK_ID : `${TASK_ID}/${key}`;
+    const identity: AgentIdentity = {
+      agentId: engineId,
+      parent: key === undefined ? null : REPLAY_AGENT_ID,
+      role: 'worker',
+      taskId,
+      task: (firstInputs.get(key) ?? '').slice(0, 1000),
+      scope: options.scope ?? {},
+      model,
+      workspace: 'replay',
+      budget,
+    };
+    engine.registerAgent(identity, strategy);
+    a = { engineId, taskId, files: [], failures: [], latestInput: '', objectiveSeen: false, prefix: new AgentTranscript(key), historyStarted: false };
+    agents.set(key, a);
+    return a;
   };
-  engine.registerAgent(identity, strategy);
-  const pricer = new SegmentPricer(createCacheModel({ provider }), (t) => engine.tokens.count(t));
+  // Every row is priced in the provider's tokens (`[replay-token-scale]`); the engine packs in its own.
+  const pricer = new SegmentPricer(createCacheModel({ provider }), (t) => Math.round(engine.tokens.count(t) * prefix.tokenScale.value));
 
   const steps: StepMetrics[] = [];
-  const files: string[] = [];
-  const failures: string[] = [];
-  let latestInput = '';
-  let objectiveSeen = false;
-  let previousText: string | undefined;
-  let previousEnds: LayerEnds | undefined;
-  const ctx = (at: number): ItemContext => ({ agentId: REPLAY_AGENT_ID, taskId: TASK_ID, at });
-  const add = (input: ItemInput) => {
-    const item = engine.addItem(input);
+  const ctx = (a: AgentReplay, at: number): ItemContext => ({ agentId: a.engineId, taskId: a.taskId, at });
+  const add = (a: AgentReplay, input: ItemInput) => {
+    a.historyStarted = true;
+    // What one recorded agent observed reaches only that agent's context, as in the recording.
+    const item = engine.addItem({ ...input, audience: a.engineId });
     for (const f of item.provenance.files) {
-      const i = files.indexOf(f);
-      if (i >= 0) files.splice(i, 1);
-      files.push(f);
+      const i = a.files.indexOf(f);
+      if (i >= 0) a.files.splice(i, 1);
+      a.files.push(f);
     }
-    if (files.length > 40) files.splice(0, files.length - 40);
-    if (item.kind === 'failure') failures.push(item.title);
+    if (a.files.length > 40) a.files.splice(0, a.files.length - 40);
+    if (item.kind === 'failure') a.failures.push(item.title);
   };
-  const request = (): BuildRequest => ({ phase: PHASE, files: files.slice(-20), keywords: latestInput ? [latestInput.slice(0, 2000)] : [], failures: failures.slice(-5) });
+  const request = (a: AgentReplay): BuildRequest => ({ phase: PHASE, files: a.files.slice(-20), keywords: a.latestInput ? [a.latestInput.slice(0, 2000)] : [], failures: a.failures.slice(-5) });
 
-  const runStep = (s: TraceStep, index: number, at: number) => {
+  const runStep = (s: TraceStep, index: number, at: number, key: AgentKey) => {
+    const a = agentOf(key);
     clock.set(at);
     // Overhead is the time spent inside the engine's own calls (builds and refreshes) only.
     let overheadMs = 0;
@@ -104,40 +135,47 @@ export function replayTrace(events: readonly TraceEvent[], options: ReplayOption
       tokenizeMs += spent.ms - tokenizeBefore;
       return out;
     };
-    const builds: BuildResult[] = [timed(() => engine.build(REPLAY_AGENT_ID, request()))];
+    const builds: BuildResult[] = [timed(() => engine.build(a.engineId, request(a)))];
     const recordedOverWindow = options.window !== undefined && s.usage !== undefined && recordedPrompt(s.usage) > options.window;
     let limitRefreshes = 0;
     const refuse = (tokens: number, why: string) => {
-      const refreshed = timed(() => engine.maybeRefresh(REPLAY_AGENT_ID, new ContextLimitError(why, provider, tokens, options.window)));
+      const refreshed = timed(() => engine.maybeRefresh(a.engineId, new ContextLimitError(why, provider, tokens, options.window)));
       if (refreshed) builds.push(refreshed.result);
       limitRefreshes++;
     };
     if (recordedOverWindow && s.usage) refuse(recordedPrompt(s.usage), `recorded prompt of ${recordedPrompt(s.usage)} tokens is over the ${options.window}-token window`);
-    let segments = engineSegments((builds.at(-1) as BuildResult).prompt);
+    const head = prefixSegments(a.prefix, prefix.standIns.get(key));
+    let segments = [...head, ...engineSegments((builds.at(-1) as BuildResult).prompt)];
     const sizeOf = () => segments.reduce((n, seg) => n + pricer.segment(seg).tokens, 0);
     for (let tokens = sizeOf(); options.window !== undefined && tokens > options.window && limitRefreshes < MAX_LIMIT_REFRESHES; tokens = sizeOf()) {
       refuse(tokens, `prompt of ${tokens} tokens is over the ${options.window}-token window`);
-      segments = engineSegments((builds.at(-1) as BuildResult).prompt);
+      segments = [...head, ...engineSegments((builds.at(-1) as BuildResult).prompt)];
     }
     const built = builds.at(-1) as BuildResult;
-    const usage = pricer.price(segments, { at, model, cacheKey: `replay:${REPLAY_AGENT_ID}`, outputTokens: outputTokens(s, tokenizer) });
-    const text = built.text;
+    const usage = pricer.price(segments, { at, model, cacheKey: `replay:${a.engineId}`, outputTokens: outputTokens(s, tokenizer) });
+    const headText = segmentsText(head);
+    const headBytes = utf8Length(headText);
+    const text = headText + built.text;
     const promptBytes = utf8Length(text);
-    const previous = previousText;
-    previousText = text;
+    const previous = a.previousText;
+    a.previousText = text;
     const reusedBytes = previous === undefined ? 0 : commonPrefixBytes(previous, text);
-    const ends = engineLayerEnds(built.prompt, promptBytes);
-    const breakKind = previousEnds === undefined ? undefined : reuseBreak(reusedBytes, previousEnds, ends);
-    previousEnds = ends;
+    const inner = engineLayerEnds(built.prompt, promptBytes - headBytes);
+    const ends: LayerEnds = { l0: inner.l0 + headBytes, static: inner.static + headBytes, l2: inner.l2 + headBytes, total: promptBytes };
+    const breakKind = a.previousEnds === undefined ? undefined : reuseBreak(reusedBytes, a.previousEnds, ends);
+    a.previousEnds = ends;
     const refs = actionReferences(s.texts, s.calls);
-    const held = heldReferences(text, refs);
-    const rendered = renderedResults(text);
+    const held = heldReferences(built.text, refs);
+    const rendered = renderedResults(built.text);
     const started = builds.filter((b) => b.started);
     const m: StepMetrics = {
       index,
       step: s.step,
+      ...(key !== undefined ? { agentId: key } : {}),
+      ...(s.usage?.call ? { call: s.usage.call } : {}),
       at,
       promptTokens: usage.promptTokens,
+      prefixTokens: sizeOfHead(head),
       engineTokens: built.generation.tokens,
       layers: { ...built.generation.layerTokens },
       promptBytes,
@@ -154,7 +192,8 @@ export function replayTrace(events: readonly TraceEvent[], options: ReplayOption
       generation: built.generation.number,
       refreshes: started.filter((b) => b.generation.boundary.kind === 'refresh').length,
       limitRefreshes,
-      overBudget: usage.promptTokens > budget,
+      // The engine packs in its own tokens; the priced prompt is in the provider's (`[replay-token-scale]`).
+      overBudget: built.generation.tokens > budget,
       recordedOverWindow,
       overheadMs,
       tokenizeMs,
@@ -168,19 +207,41 @@ export function replayTrace(events: readonly TraceEvent[], options: ReplayOption
     }
     steps.push(m);
   };
+  const sizeOfHead = (head: readonly RequestSegment[]) => head.reduce((n, seg) => n + pricer.segment(seg).tokens, 0);
 
   const repairs = walkTrace(events, {
     step: runStep,
-    userInput: (text, i, at) => {
-      add(userInputItem(text, i, !objectiveSeen, budget, ctx(at)));
-      objectiveSeen = true;
-      latestInput = text;
+    prefix: (e, key) => {
+      agentOf(key).prefix.recorded = { system: e.system, tools: e.tools };
     },
-    assistantText: (text, step, k, at) => add(assistantTextItem(text, step, k, ctx(at))),
-    toolResult: (call, result, at) => add(toolItem(call, result, ctx(at))),
-    compaction: (summary, i, at) => add(compactionItem(summary, i, ctx(at))),
+    instructions: (text, _role, _i, key) => {
+      const a = agentOf(key);
+      if (!a.historyStarted) a.prefix.instructions.push(text);
+    },
+    userInput: (text, i, at, key) => {
+      const a = agentOf(key);
+      add(a, userInputItem(text, i, !a.objectiveSeen, budget, ctx(a, at)));
+      a.objectiveSeen = true;
+      a.latestInput = text;
+    },
+    context: (e, i, at, key) => {
+      const a = agentOf(key);
+      add(a, contextItem(e.text, e.kind, i, ctx(a, at)));
+    },
+    assistantText: (text, step, k, at, key) => {
+      const a = agentOf(key);
+      add(a, assistantTextItem(text, step, k, ctx(a, at)));
+    },
+    toolResult: (call, result, at, key) => {
+      const a = agentOf(key);
+      add(a, toolItem(call, result, ctx(a, at)));
+    },
+    compaction: (e, i, at, key) => {
+      const a = agentOf(key);
+      if (e.summary !== undefined && e.summary.trim() !== '') add(a, compactionItem(e.summary, i, ctx(a, at)));
+    },
   });
-  const result: ReplayResult = { strategy, budget, provider, model, steps, totals: replayTotals(steps), repairs };
+  const result: ReplayResult = { strategy, budget, provider, model, steps, totals: replayTotals(steps), repairs, prefix: prefix.summary };
   if (options.capture) result.capture = { generations: engine.generations(REPLAY_AGENT_ID), prompt: engine.lastPromptParts(REPLAY_AGENT_ID) ?? null };
   return result;
 }

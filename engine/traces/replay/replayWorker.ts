@@ -24,17 +24,17 @@ import { importTraceFile } from '../importTraceFile';
 import type { TraceEvent } from '../TraceEvent';
 import { recordedSummary } from './recordedTruth';
 import { providerOfModel, recordedModel } from './replayDefaults';
-import { replayFullHistoryBaseline } from './replayFullHistoryBaseline';
+import { replayAsRecorded, replayFullHistoryBaseline } from './replayTranscript';
 import { replayTrace } from './replayTrace';
-import type { ReplayResult } from './ReplayTypes';
+import type { BaselineName, ReplayResult } from './ReplayTypes';
 
 export interface ReplayJob {
   /** Path of the trace file (read in place); with `events`, only the trace's name. */
   trace: string;
   /** The trace's events when the caller already has them (a catalog's imported trace): no file is read. */
   events?: readonly TraceEvent[];
-  /** An engine strategy, or the plain full-history baseline. */
-  strategy: StrategyName | 'full_history_baseline';
+  /** An engine strategy, or one of the baselines (the no-limit full history, the agent as it ran). */
+  strategy: StrategyName | BaselineName;
   /** The agent's budget (ignored by the baseline). */
   budget: number;
   provider: CacheProvider;
@@ -113,14 +113,14 @@ export function sharedTokenizer(encoding: TiktokenEncodingName = 'o200k_base'): 
 /** One job in the calling thread: what the worker runs for each job. */
 export function runReplayJob(job: ReplayJob, events: readonly TraceEvent[], tokenizer: Tokenizer = job.coldTokenizer ? memoTokenizer(job.encoding) : sharedTokenizer(job.encoding)): ReplayResult {
   const common = { tokenizer, provider: job.provider, ...(job.model ? { model: job.model } : {}) };
-  const result =
-    job.strategy === 'full_history_baseline'
-      ? replayFullHistoryBaseline(events, common)
-      : replayTrace(events, { ...common, strategy: job.strategy, budget: job.budget, ...(job.window !== undefined ? { window: job.window } : {}), ...(job.capture ? { capture: true } : {}) });
+  const baseline = job.strategy === 'full_history_baseline' ? replayFullHistoryBaseline : job.strategy === 'as_recorded' ? replayAsRecorded : undefined;
+  const result = baseline
+    ? baseline(events, common)
+    : replayTrace(events, { ...common, strategy: job.strategy as StrategyName, budget: job.budget, ...(job.window !== undefined ? { window: job.window } : {}), ...(job.capture ? { capture: true } : {}) });
   if (!job.recorded) return result;
   // The cache model is judged against the recording with the provider that billed it.
-  const own = job.strategy === 'full_history_baseline' ? providerOfModel(recordedModel(events)) : undefined;
-  const reference = own && own !== job.provider ? replayFullHistoryBaseline(events, { ...common, provider: own }) : result;
+  const own = baseline ? providerOfModel(recordedModel(events)) : undefined;
+  const reference = baseline && own && own !== job.provider ? baseline(events, { ...common, provider: own }) : result;
   const recorded = recordedSummary(events, result, reference);
   if (recorded) result.recorded = recorded;
   return result;

@@ -10,7 +10,9 @@
  *   searches and other commands `ephemeral` tool output, a failing test run `task_state` failure
  *   from `test_result` (a passing one ephemeral), plan updates `task_state` decisions, a
  *   subagent's answer a `finding` report;
- * - a compaction summary: `task_state` note from `generated_summary`.
+ * - a compaction summary: `task_state` note from `generated_summary`;
+ * - client-injected context (attachments, environment context): an ephemeral note, never the
+ *   objective.
  * Ids are stable (`user:000004`, `tool:<call id>`, `text:<step>:<k>`, `compaction:000012`), so
  * the same trace always gives the same pool.
  */
@@ -38,6 +40,29 @@ export function userInputItem(text: string, index: number, first: boolean, budge
   const files = pathsIn(text);
   if (first) return { ...base, id: `user:${pad(index)}`, kind: 'objective', title: 'Objective (first user input)', files, mandatory: estimateTokens(text) <= budget / 4 };
   return { ...base, id: `user:${pad(index)}`, kind: 'task', title: `User input ${pad(index)}`, files };
+}
+
+/**
+ * Text the client injected into the conversation (an attachment, the environment context): an
+ * ephemeral note the agent saw (tier 4, in L2, never the objective or a stable L1 item, since
+ * reminders and listings change from turn to turn); `kind` names where it came from.
+ */
+export function contextItem(text: string, kind: string, index: number, ctx: ItemContext): ItemInput {
+  return {
+    id: `context:${pad(index)}`,
+    kind: 'note',
+    class: 'ephemeral',
+    title: `Client context (${kind})`,
+    content: text,
+    source: 'user_requirement',
+    agentId: 'client',
+    taskId: ctx.taskId,
+    at: ctx.at,
+    confidence: 0.8,
+    relevance: 0.3,
+    durability: 'transient',
+    files: pathsIn(text),
+  };
 }
 
 export function assistantTextItem(text: string, step: number, k: number, ctx: ItemContext): ItemInput {

@@ -1,6 +1,7 @@
 /**
- * The recorded steps of a trace's main agent: one per LLM call, with the action it took (its
- * visible text and tool calls), its recorded usage and its time. Pure.
+ * The recorded steps of a trace: one per LLM call of any of its agents (the main agent and its
+ * subagents), with the agent, the action it took (its visible text and tool calls), its recorded
+ * usage and its time. Pure.
  */
 import type { ToolCallEvent, TraceEvent, UsageEvent } from '../TraceEvent';
 
@@ -8,12 +9,17 @@ import type { ToolCallEvent, TraceEvent, UsageEvent } from '../TraceEvent';
 export interface TraceStep {
   /** The importer's step number (a synthetic negative one for model output recorded without a step). */
   step: number;
+  /** The subagent that made the call; absent for the main agent. */
+  agentId?: string;
   /** Index (in the main-thread events) of the step's first event: the step's request is built just before it. */
   first: number;
   /** The step's recorded time (ms since the epoch), from its first event that has one. */
   at?: number;
   texts: string[];
   calls: ToolCallEvent[];
+  /** The source file of the step's events and their 1-based lines, in order. */
+  file?: string;
+  lines: number[];
   /** The step's last usage event (the provider's figures for the call), if it was recorded. */
   usage?: UsageEvent;
 }
@@ -33,28 +39,29 @@ export function mainThread(events: readonly TraceEvent[]): { events: TraceEvent[
 }
 
 /**
- * The steps of main-thread `events` in order of first appearance. Model output without a `step`
- * forms a step of its own with every such event that follows it directly.
+ * The steps of `events` (every agent's) in order of first appearance. Model output without a
+ * `step` forms a step of its own with every such event of the same agent that follows it directly.
  */
 export function traceSteps(events: readonly TraceEvent[]): TraceStep[] {
-  const byStep = new Map<number, TraceStep>();
+  const byStep = new Map<string, TraceStep>();
   const out: TraceStep[] = [];
   let synthetic = 0;
-  let previousUnnumbered = false;
+  let previousUnnumbered: string | undefined | null = null;
   events.forEach((e, i) => {
     if (!isModelOutput(e)) {
-      previousUnnumbered = false;
+      previousUnnumbered = null;
       return;
     }
-    let key = e.step;
-    if (key === undefined) {
-      if (!previousUnnumbered) synthetic--;
-      key = synthetic;
-      previousUnnumbered = true;
-    } else previousUnnumbered = false;
+    let step = e.step;
+    if (step === undefined) {
+      if (previousUnnumbered !== (e.agentId ?? '')) synthetic--;
+      step = synthetic;
+      previousUnnumbered = e.agentId ?? '';
+    } else previousUnnumbered = null;
+    const key = `${e.agentId ?? ''}\0${step}`;
     let s = byStep.get(key);
     if (!s) {
-      s = { step: key, first: i, texts: [], calls: [] };
+      s = { step, first: i, texts: [], calls: [], file: e.source.file, lines: [], ...(e.agentId !== undefined ? { agentId: e.agentId } : {}) };
       byStep.set(key, s);
       out.push(s);
     }
@@ -62,6 +69,7 @@ export function traceSteps(events: readonly TraceEvent[]): TraceStep[] {
       const t = Date.parse(e.at);
       if (Number.isFinite(t)) s.at = t;
     }
+    s.lines.push(e.source.line);
     if (e.type === 'assistant_text') s.texts.push(e.text);
     else if (e.type === 'tool_call') s.calls.push(e);
     else if (e.type === 'usage') s.usage = e;

@@ -13,13 +13,14 @@ export function signedPercent(x: number | null): string {
 }
 
 /**
- * What the provider billed the real recording agent, per trace that records its usage, and (when
- * the full-history baseline ran) how the cache model prices that baseline over the same steps and
- * how far it lands from the recording: the figures `strata compare` prints under its table.
+ * What the provider billed the real recording agents, per trace that records its usage, and for
+ * each baseline that ran (the agent as recorded, the no-limit full history) how the cache model
+ * prices it over the same steps and how far it lands from the recording, with how the fixed
+ * prefix was obtained: the figures `strata compare` prints under its table.
  */
 export function RecordedTable({ recorded, traces }: { recorded: readonly RecordedTraceDto[]; traces: readonly TraceDto[] }) {
   const names = new Map(traces.map((t) => [t.id, t.name]));
-  const missingBaseline = recorded.some((r) => r.modelled === null);
+  const missingBaseline = recorded.some((r) => r.asRecorded === null);
 
   return (
     <div className="cmp__table-wrap" tabIndex={0} role="group" aria-label="Recorded usage table (scrolls sideways when narrow)">
@@ -29,8 +30,14 @@ export function RecordedTable({ recorded, traces }: { recorded: readonly Recorde
             <th scope="colgroup" colSpan={6} className="cmp__group">
               recorded (provider)
             </th>
-            <th scope="colgroup" colSpan={5} className="cmp__group cmp__sep">
-              baseline (cache model)
+            <th scope="colgroup" colSpan={4} className="cmp__group cmp__sep">
+              as recorded (cache model)
+            </th>
+            <th scope="colgroup" colSpan={2} className="cmp__group cmp__sep">
+              full history (cache model)
+            </th>
+            <th scope="col" rowSpan={2} className="cmp__sep">
+              fixed prefix
             </th>
           </tr>
           <tr>
@@ -44,14 +51,18 @@ export function RecordedTable({ recorded, traces }: { recorded: readonly Recorde
               cache model
             </th>
             <th scope="col">prompt tokens</th>
-            <th scope="col">hit rate</th>
             <th scope="col">prompt error</th>
             <th scope="col">cache-read error</th>
+            <th scope="col" className="cmp__sep">
+              prompt tokens
+            </th>
+            <th scope="col">prompt error</th>
           </tr>
         </thead>
         <tbody>
           {recorded.map((r) => {
-            const m = r.modelled;
+            const m = r.asRecorded;
+            const f = r.fullHistory;
             return (
               <tr key={r.traceId} data-trace={r.traceId}>
                 <th scope="row">{names.get(r.traceId) ?? r.traceId}</th>
@@ -63,22 +74,26 @@ export function RecordedTable({ recorded, traces }: { recorded: readonly Recorde
                   {r.writesMissing ? '*' : ''}
                   {percent(r.hitRate)}
                 </td>
-                <td className="cmp__sep">{m ? m.provider : '—'}</td>
-                <td title={m ? `over ${int(m.matched)} matched steps` : undefined}>
-                  {m ? int(m.promptTokens) : '—'}
-                </td>
-                <td>{m ? percent(m.hitRate) : '—'}</td>
+                <td className="cmp__sep">{(m ?? f)?.provider ?? '—'}</td>
+                <td title={m ? `over ${int(m.matched)} matched steps` : undefined}>{m ? int(m.promptTokens) : '—'}</td>
                 <td>{signedPercent(m?.promptError ?? null)}</td>
                 <td>{signedPercent(m?.cacheReadError ?? null)}</td>
+                <td className="cmp__sep" title={f ? `over ${int(f.matched)} matched steps` : undefined}>
+                  {f ? int(f.promptTokens) : '—'}
+                </td>
+                <td>{signedPercent(f?.promptError ?? null)}</td>
+                <td className="cmp__sep" title={r.prefix?.note}>
+                  {r.prefix ? `${r.prefix.estimated ? 'estimated' : 'recorded'} · scale ${r.prefix.tokenScale.toFixed(2)}` : '—'}
+                </td>
               </tr>
             );
           })}
         </tbody>
       </table>
       <p className="cmp__note">
-        Recorded: what the provider billed the real agent for its main agent’s calls. Baseline (cache model): the full-history baseline priced over the same steps by the cache model of the recording’s provider (else the comparison’s); errors are
-        (model − recorded) / recorded. The replay counts transcript text only, so real prompts (system prompt, tool schemas) are larger than the modelled ones: negative prompt errors of 10–40% are
-        normal.
+        Recorded: what the provider billed the real agents (subagents included). As recorded: the agent as it ran, its compactions followed and context clearing inferred where the billed prompt fell; full history:
+        no limit. Both are priced over the same steps by the cache model of the recording’s provider (else the comparison’s), with the fixed prefix every row sends (the recorded system prompt and tools, or a
+        stand-in calibrated on the first call, marked estimated) and the token scale fitted on the recording; errors are (model − recorded) / recorded. Hover a prefix cell for how it was obtained.
       </p>
       {recorded.some((r) => r.writesMissing) && (
         <p className="cmp__note">
@@ -87,7 +102,7 @@ export function RecordedTable({ recorded, traces }: { recorded: readonly Recorde
         </p>
       )}
       {missingBaseline && (
-        <p className="cmp__note">Add the full-history baseline (“{STRATEGY_LABEL.full_history_baseline}”) to the strategies to see how close the cache model comes to the recording.</p>
+        <p className="cmp__note">Add “{STRATEGY_LABEL.as_recorded}” to the strategies to see how close the cache model comes to the recording.</p>
       )}
     </div>
   );

@@ -1,7 +1,7 @@
 import type { ComparisonStrategy } from '../../../engine/contract';
 
 /** Every strategy a comparison accepts, in the order the form lists them. */
-export const STRATEGIES: readonly ComparisonStrategy[] = ['variable', 'full_history', 'summary', 'aggressive_refresh', 'role_optimized', 'full_history_baseline'];
+export const STRATEGIES: readonly ComparisonStrategy[] = ['variable', 'full_history', 'summary', 'aggressive_refresh', 'role_optimized', 'full_history_baseline', 'as_recorded'];
 
 export const STRATEGY_LABEL: Record<ComparisonStrategy, string> = {
   variable: 'variable',
@@ -10,6 +10,7 @@ export const STRATEGY_LABEL: Record<ComparisonStrategy, string> = {
   aggressive_refresh: 'aggressive refresh',
   role_optimized: 'role optimized',
   full_history_baseline: 'baseline (transcript)',
+  as_recorded: 'as recorded (the agent as it ran)',
 };
 
 /** One colour per strategy, from the theme's variables only. */
@@ -20,6 +21,7 @@ export const STRATEGY_COLOR: Record<ComparisonStrategy, string> = {
   aggressive_refresh: 'var(--refresh)',
   role_optimized: 'var(--bad)',
   full_history_baseline: 'var(--muted)',
+  as_recorded: 'var(--text)',
 };
 
 export const BUDGET_LIMITS = { min: 1000, max: 2_000_000 } as const;

@@ -1,66 +1,54 @@
 /**
  * A peer library replayed on a recorded trace exactly like Strata's full-history baseline: at each
- * recorded step the conversation so far (the recorded instructions as the system prompt, then the
- * history) goes through the peer's selection at the budget, and what the peer would send is priced
- * by the same provider cache model and measured with the same metrics (prompt tokens, uncached,
- * hit rate, prefix reuse, needed-reference recall, orphaned tool results). Dev-only: the peers are
- * benchmark dependencies, never shipped.
+ * recorded step of every agent the history so far goes through the peer's selection at the budget,
+ * and the fixed prefix the recording sent (`fixedPrefix.ts`, the same for every row and outside
+ * every row's budget) followed by what the peer would send is priced by the same provider cache
+ * model and measured with the same metrics (prompt tokens, uncached, hit rate, prefix reuse,
+ * needed-reference recall, orphaned tool results). Dev-only: the peers are benchmark
+ * dependencies, never shipped.
  */
-import type { AssistantMessage, HistoryMessage, Message } from '../../../engine/conversation/Message';
+import type { Message } from '../../../engine/conversation/Message';
 import { createCacheModel, type CacheProvider } from '../../../engine/providers/cacheModel';
 import type { Tokenizer } from '../../../engine/tokens/Tokenizer';
 import type { TraceEvent } from '../../../engine/traces/TraceEvent';
-import { messagesStepMetrics, messageText } from '../../../engine/traces/replay/replayFullHistoryBaseline';
+import { fixedPrefix, prefixSegments, segmentsText } from '../../../engine/traces/replay/fixedPrefix';
+import { messagesStepMetrics, messageText } from '../../../engine/traces/replay/replayTranscript';
 import { DEFAULT_REPLAY_MODEL, outputTokens, recordedModel } from '../../../engine/traces/replay/replayDefaults';
-import { SegmentPricer } from '../../../engine/traces/replay/replayRequest';
+import { SegmentPricer, type RequestSegment } from '../../../engine/traces/replay/replayRequest';
 import { replayTotals } from '../../../engine/traces/replay/replayTotals';
 import type { ReplayResult, StepMetrics } from '../../../engine/traces/replay/ReplayTypes';
 import type { TraceStep } from '../../../engine/traces/replay/traceSteps';
-import { walkTrace } from '../../../engine/traces/replay/walkTrace';
+import { transcriptVisitor } from '../../../engine/traces/replay/transcript';
+import { walkTrace, type AgentKey } from '../../../engine/traces/replay/walkTrace';
 import type { PeerAdapter } from './peers/PeerAdapter';
 
 export async function replayPeer(events: readonly TraceEvent[], peer: PeerAdapter, options: { budget: number; tokenizer: Tokenizer; provider: CacheProvider; model?: string }): Promise<ReplayResult> {
   const { provider, tokenizer, budget } = options;
   const model = options.model ?? recordedModel(events) ?? DEFAULT_REPLAY_MODEL[provider];
-  const pricer = new SegmentPricer(createCacheModel({ provider }), (t) => tokenizer.count(t));
-  const system: string[] = [];
-  const history: HistoryMessage[] = [];
-  let systemOpen = true;
-  let ids = 0;
-  let previousText: string | undefined;
-  const push = (m: HistoryMessage) => {
-    systemOpen = false;
-    history.push(m);
-  };
+  const prefix = fixedPrefix(events, tokenizer);
+  const pricer = new SegmentPricer(createCacheModel({ provider }), (t) => Math.round(tokenizer.count(t) * prefix.tokenScale.value));
   // walkTrace is synchronous and the peers are async: collect the steps with the history as it was, then select.
-  const snapshots: { messages: Message[]; s: TraceStep; index: number; at: number }[] = [];
-  const repairs = walkTrace(events, {
-    instructions: (t, role) => {
-      if (systemOpen) system.push(t);
-      else push({ id: `m${ids++}`, role: 'user', content: `[${role} instructions]\n${t}` });
-    },
-    userInput: (t) => push({ id: `m${ids++}`, role: 'user', content: t }),
-    toolResult: (call, result) => push({ id: `m${ids++}`, role: 'tool', toolCallId: call.callId, content: result.content, isError: result.isError }),
-    compaction: (summary) => push({ id: `m${ids++}`, role: 'user', content: summary }),
-    step: (s, index, at) => {
-      const messages: Message[] = [...(system.length ? [{ id: 'system', role: 'system' as const, kind: 'canonical' as const, content: system.join('\n\n') }] : []), ...history];
-      snapshots.push({ messages, s, index, at });
-      const assistant: AssistantMessage = { id: `m${ids++}`, role: 'assistant', content: s.texts.join('\n\n'), toolCalls: s.calls.map((c) => ({ id: c.callId, name: c.name, arguments: c.arguments })) };
-      if (assistant.content !== '' || assistant.toolCalls.length > 0) push(assistant);
-    },
-  });
+  const snapshots: { head: RequestSegment[]; messages: Message[]; s: TraceStep; index: number; at: number; agent: AgentKey }[] = [];
+  const repairs = walkTrace(
+    events,
+    transcriptVisitor(events, 'full_history', {
+      step: (t, s, index, at) => snapshots.push({ head: prefixSegments(t, prefix.standIns.get(t.agent)), messages: t.messages(), s, index, at, agent: t.agent }),
+    }),
+  );
   const steps: StepMetrics[] = [];
-  for (const { messages, s, index, at } of snapshots) {
+  const previous = new Map<AgentKey, string>();
+  for (const { head, messages, s, index, at, agent } of snapshots) {
     const selected = await peer.select(messages, budget, tokenizer);
     const texts = selected.map((m) => (m.role === 'system' ? m.content : messageText(m)));
-    const segments = texts.map((text, i) => ({ text, breakpoint: i === texts.length - 1 }));
+    const segments: RequestSegment[] = [...head, ...texts.map((text, i) => ({ text, breakpoint: i === texts.length - 1 }))];
     if (segments.length === 0) segments.push({ text: '', breakpoint: false });
-    const usage = pricer.price(segments, { at, model, cacheKey: `replay:${peer.name}`, outputTokens: outputTokens(s, tokenizer) });
-    const text = texts.join('');
-    const previous = previousText;
-    previousText = text;
-    const m = messagesStepMetrics({ index, step: s, at, usage, text, previousText: previous, messages: selected, budget });
+    const usage = pricer.price(segments, { at, model, cacheKey: `replay:${peer.name}:${agent ?? 'main'}`, outputTokens: outputTokens(s, tokenizer) });
+    const text = segmentsText(head) + texts.join('');
+    // The budget is the peer's; the fixed prefix is sent on top of it, as for every row.
+    const prefixTokens = head.reduce((n, seg) => n + pricer.segment(seg).tokens, 0);
+    const m = messagesStepMetrics({ index, step: s, at, usage, text, previousText: previous.get(agent), messages: selected, prefixTokens, budget });
+    previous.set(agent, text);
     steps.push(m);
   }
-  return { strategy: peer.name as ReplayResult['strategy'], budget, provider, model, steps, totals: replayTotals(steps), repairs };
+  return { strategy: peer.name as ReplayResult['strategy'], budget, provider, model, steps, totals: replayTotals(steps), repairs, prefix: prefix.summary };
 }

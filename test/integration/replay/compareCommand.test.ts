@@ -40,16 +40,18 @@ describe('strata compare', () => {
     vi.spyOn(console, 'log').mockImplementation((s: string) => void out.push(s));
     vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     const json = join(tmp.dir, 'r.json');
-    expect(await compareCommand([recordedFile, writeSyntheticTrace(tmp.dir), '--strategies', 'variable,full_history_baseline', '--json', json])).toBe(0);
+    expect(await compareCommand([recordedFile, writeSyntheticTrace(tmp.dir), '--strategies', 'variable,as_recorded', '--json', json])).toBe(0);
     const printed = out.join('\n');
     expect(printed).toMatch(/^recorded \(provider\)\s+model\s+calls/m);
     // One row for the trace with usage; the synthetic one records none, so no row and no total.
-    expect(printed).toMatch(/^made-up\.jsonl\s+claude-made-up-1\s+8\s/m);
+    // Every agent's calls: the session's 8 and its subagent's 2.
+    expect(printed).toMatch(/^made-up\.jsonl\s+claude-made-up-1\s+10\s/m);
     expect(printed).not.toMatch(/^session\.json\s+/m);
     expect(printed).not.toMatch(/^all traces/m);
-    expect(printed).toMatch(/real prompts \(system prompt, tool schemas\) are larger/);
-    const written = JSON.parse(readFileSync(json, 'utf8')) as { recorded: { trace: string; calls: number; modelled: { matched: number } | null }[] };
-    expect(written.recorded).toMatchObject([{ trace: 'made-up.jsonl', calls: 8, modelled: { matched: 8 } }]);
+    expect(printed).toMatch(/^ {2}made-up\.jsonl: nothing recorded; estimated stand-in [\d,]+ tokens/m);
+    expect(printed).toMatch(/token scale fitted on the recording/);
+    const written = JSON.parse(readFileSync(json, 'utf8')) as { recorded: { trace: string; calls: number; asRecorded: { matched: number } | null }[] };
+    expect(written.recorded).toMatchObject([{ trace: 'made-up.jsonl', calls: 10, asRecorded: { matched: 10 } }]);
   }, 60_000);
 
   it('[replay-worker] --peers where the dev-only peer runner is absent (a packaged app) is refused with what to do, and runs nothing', async () => {

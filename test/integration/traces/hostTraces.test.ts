@@ -88,13 +88,13 @@ describe('traces and comparisons through the host', () => {
     const lines = madeUpSession(12);
     const file = join(t.tmp.dir, 'made-up.jsonl');
     writeFileSync(file, `${lines.join('\n')}\n`);
-    // The recorded usage of the main agent's calls, read straight from the file (sidechains are the subagent's).
-    const main = lines.map((l) => JSON.parse(l) as { type: string; isSidechain?: boolean; message?: { usage?: Record<string, number> } }).filter((l) => l.type === 'assistant' && !l.isSidechain);
+    // The recorded usage of every agent's calls, read straight from the file (a sidechain's calls are billed too).
+    const main = lines.map((l) => JSON.parse(l) as { type: string; isSidechain?: boolean; message?: { usage?: Record<string, number> } }).filter((l) => l.type === 'assistant');
     const u = (k: string) => main.reduce((n, l) => n + (l.message?.usage?.[k] ?? 0), 0);
     const prompt = u('input_tokens') + u('cache_read_input_tokens') + u('cache_creation_input_tokens');
 
     const { trace } = await value<{ trace: TraceDto }>('importTrace', { path: file });
-    const started = await value<{ comparison: ComparisonDto }>('startComparison', { traceIds: [trace.id], strategies: ['variable', 'full_history_baseline'], budget: 32_000 });
+    const started = await value<{ comparison: ComparisonDto }>('startComparison', { traceIds: [trace.id], strategies: ['variable', 'as_recorded'], budget: 32_000 });
     expect(started.comparison.recorded).toEqual([]);
     const c = await finished(started.comparison.comparisonId);
     expect(c.status).toBe('finished');
@@ -102,20 +102,22 @@ describe('traces and comparisons through the host', () => {
     const r = c.recorded[0]!;
     expect(r).toMatchObject({ traceId: trace.id, model: 'claude-made-up-1', calls: main.length, promptTokens: prompt, uncachedTokens: u('input_tokens') + u('cache_creation_input_tokens'), cacheWriteTokens: u('cache_creation_input_tokens'), writesMissing: false });
     expect(r.hitRate).toBeCloseTo(u('cache_read_input_tokens') / prompt, 12);
-    // The baseline's own figures over the same steps (every recorded step is a replayed step here).
-    const baseline = c.results.find((x) => x.strategy === 'full_history_baseline')!;
+    // The as-recorded baseline's own figures over the same steps (every recorded step is a replayed step here).
+    const baseline = c.results.find((x) => x.strategy === 'as_recorded')!;
     const modelled = baseline.series.reduce((n, s) => n + s.promptTokens, 0);
     const read = baseline.series.reduce((n, s) => n + s.cacheRead, 0);
-    expect(r.modelled).toMatchObject({ matched: main.length, promptTokens: modelled });
-    expect(r.modelled!.hitRate).toBeCloseTo(read / modelled, 12);
-    expect(r.modelled!.promptError).toBeCloseTo((modelled - prompt) / prompt, 12);
-    expect(r.modelled!.cacheReadError).toBeCloseTo((read - u('cache_read_input_tokens')) / u('cache_read_input_tokens'), 12);
+    expect(r.asRecorded).toMatchObject({ matched: main.length, promptTokens: modelled });
+    expect(r.fullHistory).toBeNull();
+    expect(r.prefix).toMatchObject({ estimated: true });
+    expect(r.asRecorded!.hitRate).toBeCloseTo(read / modelled, 12);
+    expect(r.asRecorded!.promptError).toBeCloseTo((modelled - prompt) / prompt, 12);
+    expect(r.asRecorded!.cacheReadError).toBeCloseTo((read - u('cache_read_input_tokens')) / u('cache_read_input_tokens'), 12);
 
     // Without the baseline the recorded figures are still there, the model's are not; a trace without usage has no row.
     const synthetic = (await value<{ trace: TraceDto }>('importTrace', { path: writeSyntheticTrace(t.tmp.dir) })).trace;
     const second = await value<{ comparison: ComparisonDto }>('startComparison', { traceIds: [trace.id, synthetic.id], strategies: ['variable'], budget: 32_000 });
     const d = await finished(second.comparison.comparisonId);
-    expect(d.recorded).toEqual([{ ...r, modelled: null }]);
+    expect(d.recorded).toEqual([{ ...r, asRecorded: null }]);
   }, 120_000);
 
   it('[trace-compare] [trace-compare-progress] [replay-worker] compares two strategies in worker threads, with progress, while the host keeps answering', async () => {

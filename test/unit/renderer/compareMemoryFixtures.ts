@@ -58,7 +58,7 @@ export function makeComparison(over: Partial<ComparisonDto> = {}): ComparisonDto
   };
 }
 
-/** What the provider billed for one trace; `modelled` (the cache model's baseline beside it) unless overridden. */
+/** What the provider billed for one trace, with both baselines beside it and a recorded prefix, unless overridden. */
 export function makeRecorded(traceId: string, over: Partial<RecordedTraceDto> = {}): RecordedTraceDto {
   return {
     traceId,
@@ -69,7 +69,9 @@ export function makeRecorded(traceId: string, over: Partial<RecordedTraceDto> = 
     cacheWriteTokens: 12_345,
     writesMissing: false,
     hitRate: 0.92,
-    modelled: { provider: 'anthropic', matched: 40, promptTokens: 1_078_900, hitRate: 0.874, promptError: -0.1263, cacheReadError: 0.031 },
+    asRecorded: { provider: 'anthropic', matched: 40, promptTokens: 1_278_900, hitRate: 0.874, promptError: 0.0359, cacheReadError: 0.031 },
+    fullHistory: { provider: 'anthropic', matched: 40, promptTokens: 1_478_900, hitRate: 0.9, promptError: 0.1979, cacheReadError: 0.2 },
+    prefix: { note: 'system prompt and tool schemas as recorded (11,204 tokens); token scale 1.100 fitted on the first 10 of 41 call-to-call growths', estimated: false, tokenScale: 1.1 },
     ...over,
   };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatRecordedTable, recordedRows } from '../../../../../engine/traces/compare/recordedTable';
 import { modelAccuracy, recordedSummary, recordedTruth } from '../../../../../engine/traces/replay/recordedTruth';
-import { replayFullHistoryBaseline } from '../../../../../engine/traces/replay/replayFullHistoryBaseline';
+import { replayFullHistoryBaseline } from '../../../../../engine/traces/replay/replayTranscript';
 import { runReplayJob } from '../../../../../engine/traces/replay/replayWorker';
 import type { Tokenizer } from '../../../../../engine/tokens/Tokenizer';
 import type { ReplayResult } from '../../../../../engine/traces/replay/ReplayTypes';
@@ -21,7 +21,8 @@ function trace(n: number, read: number, model?: string): TraceEvent[] {
 
 /** A replay result of `strategy` whose steps priced `prompt` tokens with `read` read from the cache each. */
 function replay(strategy: ReplayResult['strategy'], n: number, prompt: number, read: number): ReplayResult {
-  return { strategy, provider: 'anthropic', budget: strategy === 'full_history_baseline' ? null : 32_000, steps: Array.from({ length: n }, (_, step) => ({ step, promptTokens: prompt, cacheRead: read })) } as unknown as ReplayResult;
+  const prefix = { source: 'none', recordedTokens: 0, estimatedTokens: 120, estimated: true, tokenScale: 1.05, note: 'nothing recorded; estimated stand-in 120 tokens' };
+  return { strategy, provider: 'anthropic', budget: strategy === 'variable' ? 32_000 : null, prefix, steps: Array.from({ length: n }, (_, step) => ({ step, promptTokens: prompt, cacheRead: read })) } as unknown as ReplayResult;
 }
 
 const withRecorded = (events: TraceEvent[], r: ReplayResult): ReplayResult => {
@@ -44,43 +45,47 @@ describe('[replay-truth-reported] the recorded truth beside a comparison', () =>
     expect(recordedSummary(bare, replay('full_history_baseline', 3, 800, 600))).toBeUndefined();
   });
 
-  it('[replay-truth-reported] one row per trace with usage, the baseline modelled when it ran, and an all-traces row summing them', () => {
+  it('[replay-truth-reported] [replay-as-recorded] one row per trace with usage, each baseline modelled when it ran, the prefix stated, and an all-traces row summing them', () => {
     const a = trace(4, 850, 'claude-made-up-1');
     const b = trace(2, 400, 'claude-made-up-1');
     const none = trace(3, 0).filter((e) => e.type !== 'usage');
     const rows = recordedRows([
       { trace: 'a.jsonl', result: withRecorded(a, replay('variable', 4, 500, 400)) },
-      { trace: 'a.jsonl', result: withRecorded(a, replay('full_history_baseline', 4, 800, 600)) },
-      { trace: 'b.jsonl', result: withRecorded(b, replay('full_history_baseline', 2, 500, 500)) },
-      { trace: 'none.json', result: withRecorded(none, replay('full_history_baseline', 3, 800, 600)) },
+      { trace: 'a.jsonl', result: withRecorded(a, replay('as_recorded', 4, 800, 600)) },
+      { trace: 'a.jsonl', result: withRecorded(a, replay('full_history_baseline', 4, 900, 700)) },
+      { trace: 'b.jsonl', result: withRecorded(b, replay('as_recorded', 2, 500, 500)) },
+      { trace: 'none.json', result: withRecorded(none, replay('as_recorded', 3, 800, 600)) },
     ]);
     expect(rows.map((r) => r.trace)).toEqual(['a.jsonl', 'b.jsonl', 'all traces']);
-    expect(rows[0]).toMatchObject({ model: 'claude-made-up-1', calls: 4, promptTokens: 4000, uncachedTokens: 600, modelled: { matched: 4, promptTokens: 3200 } });
+    expect(rows[0]).toMatchObject({ model: 'claude-made-up-1', calls: 4, promptTokens: 4000, uncachedTokens: 600, asRecorded: { matched: 4, promptTokens: 3200 }, fullHistory: { matched: 4, promptTokens: 3600 } });
+    expect(rows[0]!.prefix).toEqual({ note: 'nothing recorded; estimated stand-in 120 tokens', estimated: true, tokenScale: 1.05 });
     expect(rows[0]!.hitRate).toBeCloseTo(0.85, 12);
-    expect(rows[0]!.modelled!.hitRate).toBeCloseTo(0.75, 12);
-    expect(rows[0]!.modelled!.cacheReadError).toBeCloseTo((2400 - 3400) / 3400, 12);
-    // b: 2 steps of 550 recorded, 1000 modelled (all read).
-    expect(rows[1]).toMatchObject({ calls: 2, promptTokens: 1100, modelled: { promptTokens: 1000, hitRate: 1 } });
+    expect(rows[0]!.asRecorded!.hitRate).toBeCloseTo(0.75, 12);
+    expect(rows[0]!.asRecorded!.cacheReadError).toBeCloseTo((2400 - 3400) / 3400, 12);
+    expect(rows[0]!.fullHistory!.promptError).toBeCloseTo((3600 - 4000) / 4000, 12);
+    // b: 2 steps of 550 recorded, 1000 modelled (all read); no full-history baseline ran for it.
+    expect(rows[1]).toMatchObject({ calls: 2, promptTokens: 1100, asRecorded: { promptTokens: 1000, hitRate: 1 }, fullHistory: null });
     const all = rows[2]!;
-    expect(all).toMatchObject({ model: 'claude-made-up-1', calls: 6, promptTokens: 5100, uncachedTokens: 900, modelled: { matched: 6, promptTokens: 4200 } });
+    expect(all).toMatchObject({ model: 'claude-made-up-1', calls: 6, promptTokens: 5100, uncachedTokens: 900, asRecorded: { matched: 6, promptTokens: 4200 }, fullHistory: null, prefix: null });
     expect(all.hitRate).toBeCloseTo(4200 / 5100, 12);
-    expect(all.modelled!.promptError).toBeCloseTo((4200 - 5100) / 5100, 12);
+    expect(all.asRecorded!.promptError).toBeCloseTo((4200 - 5100) / 5100, 12);
     expect(recordedRows([{ trace: 'a.jsonl', result: withRecorded(a, replay('variable', 4, 500, 400)) }, { trace: 'b.jsonl', result: withRecorded(b, replay('variable', 2, 500, 400)) }], { total: false }).map((r) => r.trace)).toEqual(['a.jsonl', 'b.jsonl']);
   });
 
-  it('[replay-truth-reported] without the baseline a row has no modelled figures, and the sum of several models names none', () => {
+  it('[replay-truth-reported] without a baseline a row has no modelled figures, and the sum of several models names none', () => {
     const rows = recordedRows([
       { trace: 'a.jsonl', result: withRecorded(trace(2, 850, 'model-one'), replay('variable', 2, 500, 400)) },
-      { trace: 'b.jsonl', result: withRecorded(trace(2, 850, 'model-two'), replay('full_history_baseline', 2, 500, 400)) },
+      { trace: 'b.jsonl', result: withRecorded(trace(2, 850, 'model-two'), replay('as_recorded', 2, 500, 400)) },
     ]);
-    expect(rows[0]!.modelled).toBeNull();
-    expect(rows[1]!.modelled).not.toBeNull();
-    expect(rows[2]).toMatchObject({ trace: 'all traces', model: null, modelled: null });
+    expect(rows[0]).toMatchObject({ asRecorded: null, fullHistory: null });
+    expect(rows[1]!.asRecorded).not.toBeNull();
+    expect(rows[2]).toMatchObject({ trace: 'all traces', model: null, asRecorded: null, fullHistory: null });
     const text = formatRecordedTable(rows).split('\n');
-    expect(text[0]).toMatch(/^recorded \(provider\)\s+model\s+calls\s+prompt tokens\s+uncached\s+hit rate\s+cache model\s+baseline \(model\)\s+model hit rate\s+prompt error\s+cache-read error$/);
-    expect(text[2]).toMatch(/^a\.jsonl\s+model-one\s+2\s+2,000\s+300\s+85\.0%\s+-\s+-\s+-\s+-\s+-$/);
-    expect(text).toHaveLength(5);
-    expect(text[3]).toMatch(/^b\.jsonl\s+model-two\s+2\s+2,000\s+300\s+85\.0%\s+anthropic\s+1,000\s+80\.0%\s+-50\.0%\s+-52\.9%$/);
+    expect(text[0]).toMatch(/^recorded \(provider\)\s+model\s+calls\s+prompt tokens\s+uncached\s+hit rate\s+cache model\s+as recorded \(model\)\s+error\s+full history \(model\)\s+error\s+prefix$/);
+    expect(text[2]).toMatch(/^a\.jsonl\s+model-one\s+2\s+2,000\s+300\s+85\.0%\s+-\s+-\s+-\s+-\s+-\s+estimated, scale 1\.05$/);
+    expect(text[3]).toMatch(/^b\.jsonl\s+model-two\s+2\s+2,000\s+300\s+85\.0%\s+anthropic\s+1,000\s+-50\.0%\s+-\s+-\s+estimated, scale 1\.05$/);
+    expect(text[5]).toBe('fixed prefix (sent by every row, outside every budget):');
+    expect(text.slice(6)).toEqual(['  a.jsonl: nothing recorded; estimated stand-in 120 tokens', '  b.jsonl: nothing recorded; estimated stand-in 120 tokens']);
   });
 
   it('[replay-truth-reported] the baseline is judged with the cache model of the provider that billed the recording, whatever provider the run prices with', () => {

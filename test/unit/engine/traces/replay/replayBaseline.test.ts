@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Tokenizer } from '../../../../../engine/tokens/Tokenizer';
 import { modelAccuracy, recordedTruth } from '../../../../../engine/traces/replay/recordedTruth';
-import { orphanedResults, replayFullHistoryBaseline } from '../../../../../engine/traces/replay/replayFullHistoryBaseline';
+import { orphanedResults, replayFullHistoryBaseline } from '../../../../../engine/traces/replay/replayTranscript';
 import { engineSegments, renderedResults } from '../../../../../engine/traces/replay/replayRequest';
 import type { ReplayResult } from '../../../../../engine/traces/replay/ReplayTypes';
 import type { TraceEvent } from '../../../../../engine/traces/TraceEvent';
@@ -50,7 +50,10 @@ describe('[replay-baseline] the plain full-history baseline', () => {
   it('[replay-baseline] leaves the recorded instructions out when asked', () => {
     const withInstructions = replayFullHistoryBaseline(session(), { provider: 'openai', tokenizer: quarter });
     const without = replayFullHistoryBaseline(session(), { provider: 'openai', tokenizer: quarter, instructions: false });
-    expect((withInstructions.steps[0]?.promptTokens ?? 0) - (without.steps[0]?.promptTokens ?? 0)).toBe(quarter.count('You are a careful agent. '.repeat(300)));
+    // The fixed prefix is the recorded instructions (times the token scale) and any stand-in: all of it goes.
+    expect((withInstructions.steps[0]?.promptTokens ?? 0) - (without.steps[0]?.promptTokens ?? 0)).toBe(withInstructions.steps[0]?.prefixTokens);
+    expect(withInstructions.steps[0]?.prefixTokens).toBeGreaterThanOrEqual(Math.round(quarter.count('You are a careful agent. '.repeat(300)) * withInstructions.prefix.tokenScale));
+    expect(without.steps.every((s) => s.prefixTokens === 0)).toBe(true);
   });
 
   it('[replay-orphans] counts a tool message without an earlier call as an orphan', () => {

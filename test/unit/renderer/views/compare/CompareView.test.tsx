@@ -67,39 +67,40 @@ describe('compare view', () => {
     expect(screen.getByRole('alert').textContent).toContain('summary: worker crashed');
   });
 
-  it('shows what the provider recorded per trace beside the cache model’s baseline, with signed errors and — where there is none', () => {
+  it('shows what the provider recorded per trace beside both baselines, with signed errors, the fixed prefix, and — where there is none', () => {
     const done = makeComparison({
       traceIds: ['tr_a', 'tr_gone'],
-      recorded: [makeRecorded('tr_a'), makeRecorded('tr_gone', { model: null, calls: 3, promptTokens: 900, uncachedTokens: 900, cacheWriteTokens: 0, hitRate: 0, modelled: null })],
+      recorded: [makeRecorded('tr_a'), makeRecorded('tr_gone', { model: null, calls: 3, promptTokens: 900, uncachedTokens: 900, cacheWriteTokens: 0, hitRate: 0, asRecorded: null, fullHistory: null, prefix: null })],
     });
     renderWithStore(<CompareView />, state({ comparisons: { ...comparisonsInitialState, currentId: 'cmp-1', byId: { 'cmp-1': done } } }));
     const table = screen.getByRole('table', { name: 'Recorded by the provider' });
     const cells = (tr: Element) => [...tr.querySelectorAll('th, td')].map((c) => c.textContent);
     const rows = [...table.querySelectorAll('tbody tr')];
     expect(rows).toHaveLength(2);
-    expect(cells(rows[0]!)).toEqual(['session.jsonl', 'claude-sonnet-4-5', '42', '1,234,567', '98,765', '92%', 'anthropic', '1,078,900', '87%', '−12.6%', '+3.1%']);
+    expect(cells(rows[0]!)).toEqual(['session.jsonl', 'claude-sonnet-4-5', '42', '1,234,567', '98,765', '92%', 'anthropic', '1,278,900', '+3.6%', '+3.1%', '1,478,900', '+19.8%', 'recorded · scale 1.10']);
     // A trace no longer in the list shows its id; no model and no baseline: dashes.
-    expect(cells(rows[1]!)).toEqual(['tr_gone', '—', '3', '900', '900', '0%', '—', '—', '—', '—', '—']);
-    expect(cells(table.querySelectorAll('thead tr')[0]!)).toEqual(['recorded (provider)', 'baseline (cache model)']);
+    expect(cells(rows[1]!)).toEqual(['tr_gone', '—', '3', '900', '900', '0%', '—', '—', '—', '—', '—', '—', '—']);
+    expect(cells(table.querySelectorAll('thead tr')[0]!)).toEqual(['recorded (provider)', 'as recorded (cache model)', 'full history (cache model)', 'fixed prefix']);
+    expect(rows[0]!.querySelectorAll('td')[11]?.getAttribute('title')).toContain('token scale 1.100');
     const wrap = table.closest('.cmp__table-wrap') as HTMLElement;
     const notes = [...wrap.querySelectorAll('.cmp__note')].map((n) => n.textContent ?? '');
-    expect(notes.some((n) => n.includes('what the provider billed the real agent') && n.includes('real prompts (system prompt, tool schemas) are larger than the modelled ones'))).toBe(true);
-    expect(notes.some((n) => n.includes('Add the full-history baseline') && n.includes('to see how close the cache model comes to the recording'))).toBe(true);
+    expect(notes.some((n) => n.includes('what the provider billed the real agents') && n.includes('marked estimated'))).toBe(true);
+    expect(notes.some((n) => n.includes('Add “as recorded') && n.includes('to see how close the cache model comes to the recording'))).toBe(true);
   });
 
-  it('leaves out the baseline hint when every recorded trace has its baseline, and the table when nothing was recorded', () => {
-    const withBaseline = makeComparison({ recorded: [makeRecorded('tr_a', { modelled: { provider: 'openai', matched: 3, promptTokens: 500, hitRate: 0.5, promptError: null, cacheReadError: 0 } })] });
+  it('leaves out the baseline hint when every recorded trace has its as-recorded baseline, and the table when nothing was recorded', () => {
+    const withBaseline = makeComparison({ recorded: [makeRecorded('tr_a', { asRecorded: { provider: 'openai', matched: 3, promptTokens: 500, hitRate: 0.5, promptError: null, cacheReadError: 0 }, fullHistory: null })] });
     renderWithStore(<CompareView />, state({ comparisons: { ...comparisonsInitialState, currentId: 'cmp-1', byId: { 'cmp-1': withBaseline } } }));
     const row = screen.getByRole('table', { name: 'Recorded by the provider' }).querySelector('tbody tr')!;
-    expect([...row.querySelectorAll('td')].slice(-5).map((c) => c.textContent)).toEqual(['openai', '500', '50%', '—', '+0.0%']);
-    expect(screen.queryByText(/Add the full-history baseline/)).toBeNull();
+    expect([...row.querySelectorAll('td')].slice(5, 11).map((c) => c.textContent)).toEqual(['openai', '500', '—', '+0.0%', '—', '—']);
+    expect(screen.queryByText(/to see how close the cache model comes/)).toBeNull();
     expect(screen.queryByText(/no cache writes/)).toBeNull();
-    expect(screen.getByText(/replay counts transcript text only/)).toBeTruthy();
+    expect(screen.getByText(/token scale fitted on the recording/)).toBeTruthy();
     cleanup();
     renderWithStore(<CompareView />, state({ comparisons: { ...comparisonsInitialState, currentId: 'cmp-1', byId: { 'cmp-1': makeComparison() } } }));
     expect(screen.getByRole('table', { name: 'Comparison totals' })).toBeTruthy();
     expect(screen.queryByRole('table', { name: 'Recorded by the provider' })).toBeNull();
-    expect(screen.queryByText(/replay counts transcript text only/)).toBeNull();
+    expect(screen.queryByText(/token scale fitted on the recording/)).toBeNull();
   });
 
   it('marks a recording with cache reads but no cache writes: its hit rate is a bound, and a note says why', () => {
@@ -134,7 +135,7 @@ describe('compare view: several traces', () => {
     const { controller, store } = renderWithStore(<CompareView />, twoTraces());
     const group = screen.getByRole('group', { name: 'Imported traces' });
     expect([...group.querySelectorAll('input[type="checkbox"]')].map((b) => b.closest('label')?.textContent)).toEqual(['newer.jsonl · 2 steps · claude-code-jsonl', 'session.jsonl · 3 steps · claude-code-jsonl']);
-    expect(screen.getByRole('group', { name: 'Strategies' }).querySelectorAll('input[type="checkbox"]')).toHaveLength(6);
+    expect(screen.getByRole('group', { name: 'Strategies' }).querySelectorAll('input[type="checkbox"]')).toHaveLength(7);
     expect(traceBox(/^session\.jsonl · /).checked).toBe(true);
     expect(traceBox(/^newer\.jsonl · /).checked).toBe(false);
     fireEvent.click(traceBox(/^newer\.jsonl · /));

@@ -24,12 +24,13 @@ describe('comparison exports', () => {
     expect(parsed.comparison.results[0].series).toHaveLength(3);
   });
 
-  it('JSON: includes what the provider recorded, with the modelled baseline or null', () => {
-    const recorded = [makeRecorded('tr_a'), makeRecorded('tr_other', { model: null, modelled: null })];
+  it('JSON: includes what the provider recorded, with the modelled baselines or null', () => {
+    const recorded = [makeRecorded('tr_a'), makeRecorded('tr_other', { model: null, asRecorded: null, fullHistory: null })];
     const parsed = JSON.parse(comparisonJson(makeComparison({ traceIds: ['tr_a', 'tr_other'], recorded }), traces));
     expect(parsed.comparison.recorded).toEqual(recorded);
-    expect(parsed.comparison.recorded[0].modelled.promptError).toBe(-0.1263);
-    expect(parsed.comparison.recorded[1].modelled).toBeNull();
+    expect(parsed.comparison.recorded[0].asRecorded.promptError).toBe(0.0359);
+    expect(parsed.comparison.recorded[0].fullHistory.promptError).toBe(0.1979);
+    expect(parsed.comparison.recorded[1].asRecorded).toBeNull();
     // The CSV keeps its columns.
     expect(comparisonCsv(makeComparison({ recorded }), traces).split('\n')[0]).toBe(CSV_COLUMNS.join(','));
   });

@@ -1,0 +1,181 @@
+/**
+ * What a recorded agent's requests held, agent by agent, as a trace is walked (pure): its fixed
+ * prefix (the recorded system prompt blocks and tool schemas, else the leading system/developer
+ * instructions) and its history as provider messages. Two ways to keep the history:
+ * - `full_history`: every message so far, a compaction summary appended as a user message (what
+ *   the agent would have sent had it never compacted);
+ * - `as_recorded`: the agent as it ran, following its own compactions: at a compaction the history
+ *   becomes what the client recorded it continued with (Codex `replacement_history`), else the
+ *   summary followed by the messages the client kept verbatim (Claude Code `preservedMessages`),
+ *   else the summary alone.
+ * Client-injected context (attachments, environment context) is history as sent, with its role.
+ */
+import type { AssistantMessage, HistoryMessage, Message } from '../../conversation/Message';
+import type { CompactionEvent, ContextEvent, PrefixEvent, TraceEvent } from '../TraceEvent';
+import type { RecordedCall } from './traceItems';
+import type { TraceStep } from './traceSteps';
+import type { AgentKey, TraceVisitor } from './walkTrace';
+
+export type TranscriptMode = 'full_history' | 'as_recorded';
+
+/** A message before it is given an id. */
+export type UnsentMessage = HistoryMessage extends infer M ? (M extends HistoryMessage ? Omit<M, 'id'> : never) : never;
+
+/** One message of a transcript, with where it was recorded (to follow a compaction's kept lines). */
+export interface TranscriptMessage {
+  message: HistoryMessage;
+  file: string;
+  lines: readonly number[];
+  /**
+   * Tokens the message carries that its text does not show: a recorded response's reasoning
+   * (thinking blocks, whose text the client did not keep), sent back with it (`hiddenTokens`).
+   */
+  hidden?: number;
+}
+
+/** The text a message is cached and measured as (role line, content, calls), as `priceWithCacheModel` segments it. */
+export function messageText(m: Message): string {
+  if (m.role === 'assistant') return `assistant\n${m.content}${m.toolCalls.map((c) => `\n${c.id} ${c.name} ${c.arguments}`).join('')}`;
+  if (m.role === 'tool') return `tool ${m.toolCallId}${m.isError ? ' error' : ''}\n${m.content}`;
+  return `${m.role}\n${m.content}`;
+}
+
+/** What a cleared tool result is replaced by (as clients and Anthropic's context editing do). */
+export const CLEARED_RESULT = '[Old tool result content cleared]';
+
+/** One agent's transcript so far. */
+export class AgentTranscript {
+  /** The recorded prefix (`PrefixEvent`), when the trace holds one. */
+  recorded: { system: string[]; tools: string[] } | undefined;
+  /** System/developer instructions recorded before any history: the prefix when none is recorded. */
+  readonly instructions: string[] = [];
+  readonly history: TranscriptMessage[] = [];
+  private ids = 0;
+
+  constructor(readonly agent: AgentKey) {}
+
+  /** The prefix texts in the order a provider reads them: tool schemas, then system blocks. */
+  prefixTexts(): { tools: string[]; system: string[] } {
+    return this.recorded ? { tools: this.recorded.tools, system: this.recorded.system } : { tools: [], system: this.instructions };
+  }
+
+  push(message: UnsentMessage, file: string, lines: readonly number[], hidden?: number): void {
+    this.history.push({ message: { ...message, id: `m${this.ids++}` } as HistoryMessage, file, lines, ...(hidden ? { hidden } : {}) });
+  }
+
+  /** Compactions this agent went through (recorded ones, followed or not). */
+  compactions = 0;
+
+  /** Replaces the history (a compaction followed as recorded). */
+  replace(messages: readonly TranscriptMessage[]): void {
+    this.history.splice(0, this.history.length, ...messages);
+  }
+
+  /**
+   * Clears the oldest tool results (their content becomes {@link CLEARED_RESULT}, the call stays)
+   * until `tokens()` is at most `target` or none is left to clear; returns how many were cleared.
+   */
+  clearOldestResults(target: number, tokens: () => number): number {
+    let cleared = 0;
+    for (const h of this.history) {
+      if (tokens() <= target) break;
+      if (h.message.role !== 'tool' || h.message.content === CLEARED_RESULT) continue;
+      h.message = { ...h.message, content: CLEARED_RESULT };
+      cleared++;
+    }
+    return cleared;
+  }
+
+  messages(): HistoryMessage[] {
+    return this.history.map((h) => h.message);
+  }
+}
+
+/** The recorded action of `s` as one assistant message (its text and calls), or undefined when it has neither. */
+export function stepMessage(s: TraceStep): Omit<AssistantMessage, 'id'> | undefined {
+  const m = { role: 'assistant' as const, content: s.texts.join('\n\n'), toolCalls: s.calls.map((c) => ({ id: c.callId, name: c.name, arguments: c.arguments })) };
+  return m.content !== '' || m.toolCalls.length > 0 ? m : undefined;
+}
+
+/**
+ * The reasoning tokens a recorded response carries beyond its visible text and calls: its billed
+ * output minus what `count` makes of the text and calls, never below 0. Anthropic models send
+ * their thinking blocks back with the response (required within a tool-use turn; kept from earlier
+ * turns by current models) and bill them as input, but Claude Code keeps only their signature, so
+ * the transcript under-counts every later request by these tokens.
+ */
+export function hiddenTokens(s: TraceStep, count: (text: string) => number): number {
+  if (!s.usage) return 0;
+  const visible = count([...s.texts, ...s.calls.map((c) => `${c.name} ${c.arguments}`)].join('\n'));
+  return Math.max(0, s.usage.output - visible);
+}
+
+/**
+ * Whether the recorded requests carried each response's reasoning back as input (a property of
+ * the recording, whatever provider a replay prices with): Anthropic's Claude models (thinking blocks are returned with the response and counted as input tokens when sent
+ * back). OpenAI's encrypted reasoning items are not modelled: across the recorded Codex sessions
+ * their re-use does not show consistently in the billed prompts.
+ */
+export function keepsReasoning(recordedModel: string | undefined): boolean {
+  return recordedModel !== undefined && /claude/i.test(recordedModel);
+}
+
+export interface TranscriptHooks {
+  /** Step `s` of `agent` is about to be sent with `t` as it is now; its action is added after. */
+  step(t: AgentTranscript, s: TraceStep, index: number, at: number): void;
+  /** Reasoning tokens to carry with the step's recorded response (`hiddenTokens`); none when absent. */
+  hidden?(s: TraceStep): number;
+}
+
+/**
+ * A walk visitor that keeps every agent's transcript in `mode` and calls `hooks.step` before each
+ * step; `transcripts` is filled as agents appear.
+ */
+export function transcriptVisitor(events: readonly TraceEvent[], mode: TranscriptMode, hooks: TranscriptHooks, transcripts = new Map<AgentKey, AgentTranscript>()): TraceVisitor {
+  const of = (agent: AgentKey) => {
+    let t = transcripts.get(agent);
+    if (!t) {
+      t = new AgentTranscript(agent);
+      transcripts.set(agent, t);
+    }
+    return t;
+  };
+  const sourceOf = (i: number) => (events[i] as TraceEvent).source;
+  const compact = (t: AgentTranscript, e: CompactionEvent, i: number) => {
+    const src = sourceOf(i);
+    t.compactions++;
+    if (mode === 'full_history') {
+      if (e.summary?.trim()) t.push({ role: 'user', content: e.summary }, src.file, [src.line]);
+      return;
+    }
+    if (e.history) {
+      t.replace(e.history.map((h, k) => ({ message: { id: `c${i}:${k}`, role: h.role === 'assistant' ? 'assistant' : 'user', content: h.role === 'developer' || h.role === 'system' ? `[${h.role} instructions]\n${h.text}` : h.text, ...(h.role === 'assistant' ? { toolCalls: [] } : {}) } as HistoryMessage, file: src.file, lines: [src.line] })));
+      return;
+    }
+    const kept = new Set(e.keptLines ?? []);
+    const keptMessages = t.history.filter((h) => h.file === src.file && h.lines.some((l) => kept.has(l)));
+    const summary: TranscriptMessage[] = e.summary?.trim() ? [{ message: { id: `c${i}`, role: 'user', content: e.summary }, file: src.file, lines: [src.line] }] : [];
+    t.replace([...summary, ...keptMessages]);
+  };
+  return {
+    prefix: (e: PrefixEvent, agent) => {
+      of(agent).recorded = { system: e.system, tools: e.tools };
+    },
+    instructions: (text, role, i, agent) => {
+      const t = of(agent);
+      if (t.history.length === 0) t.instructions.push(text);
+      else t.push({ role: 'user', content: `[${role} instructions]\n${text}` }, sourceOf(i).file, [sourceOf(i).line]);
+    },
+    userInput: (text, i, _at, agent) => of(agent).push({ role: 'user', content: text }, sourceOf(i).file, [sourceOf(i).line]),
+    // System-role context travels as its own message; measured like user content (one role word apart).
+    context: (e: ContextEvent, i, _at, agent) => of(agent).push({ role: 'user', content: e.text }, sourceOf(i).file, [sourceOf(i).line]),
+    toolResult: (call: RecordedCall, result, _at, agent, i) => of(agent).push({ role: 'tool', toolCallId: call.callId, content: result.content, isError: result.isError }, sourceOf(i).file, [sourceOf(i).line]),
+    compaction: (e, i, _at, agent) => compact(of(agent), e, i),
+    step: (s, index, at, agent) => {
+      const t = of(agent);
+      hooks.step(t, s, index, at);
+      const m = stepMessage(s);
+      if (m) t.push(m, s.file ?? '', s.lines, hooks.hidden?.(s));
+    },
+  };
+}
