@@ -4,9 +4,9 @@ import { MAX_TRACE_CONTENT_BYTES, StrataError, type TraceDto } from '../contract
 import type { Catalog } from '../catalog/Catalog';
 import { maskDeep } from '../privacy/maskSecrets';
 import { importTraceText } from '../traces/importTrace';
-import { readTraceFile } from '../traces/readTraceFile';
+import { readTraceSource } from '../traces/readTraceSource';
 import { traceCounts } from '../traces/traceCounts';
-import { TraceImportError, type TraceImport } from '../traces/TraceEvent';
+import { TraceImportError, type TraceFormat, type TraceImport } from '../traces/TraceEvent';
 
 export { MAX_TRACE_BYTES } from '../traces/readTraceFile';
 
@@ -16,11 +16,14 @@ export { MAX_TRACE_BYTES } from '../traces/readTraceFile';
  * stored without reading them again. A file that is missing, unreadable or not a trace the importers
  * read (or that records no LLM call of its main agent, so there is nothing to replay) is refused
  * with a `StrataError` naming the file (and the line, for a malformed trace) and writes nothing; a
- * new trace is one row, written in one statement.
+ * new trace is one row, written in one statement. An OpenCode database (`<db>` for its most recent
+ * session, `<db>#<sessionId>` for one) is read without being changed (`[trace-opencode-sqlite]`):
+ * its session's export document is the bytes hashed and imported, with `nativeBinding` the SQLite
+ * module to open it with (Electron's build, as for the catalog).
  */
-export function importTraceIntoCatalog(catalog: Catalog, path: string, now: number): { trace: TraceDto; alreadyImported: boolean } {
-  const file = resolve(path);
-  return importTraceBytes(catalog, { bytes: readTraceFile(file), name: basename(file), sourcePath: file }, now);
+export function importTraceIntoCatalog(catalog: Catalog, path: string, now: number, options: { nativeBinding?: string | undefined } = {}): { trace: TraceDto; alreadyImported: boolean } {
+  const read = readTraceSource(resolve(path), options);
+  return importTraceBytes(catalog, read, now);
 }
 
 /**
@@ -39,14 +42,14 @@ export function importTraceContentIntoCatalog(catalog: Catalog, o: { name: strin
   return importTraceBytes(catalog, { bytes, name, sourcePath: `upload:${name}` }, now);
 }
 
-function importTraceBytes(catalog: Catalog, o: { bytes: Buffer; name: string; sourcePath: string }, now: number): { trace: TraceDto; alreadyImported: boolean } {
+function importTraceBytes(catalog: Catalog, o: { bytes: Buffer; name: string; sourcePath: string; format?: TraceFormat | undefined }, now: number): { trace: TraceDto; alreadyImported: boolean } {
   const sha256 = createHash('sha256').update(o.bytes).digest('hex');
   const stored = catalog.traceBySha256(sha256);
   if (stored) return { trace: stored, alreadyImported: true };
 
   let imported: TraceImport;
   try {
-    imported = importTraceText(o.bytes.toString('utf8'), o.sourcePath);
+    imported = importTraceText(o.bytes.toString('utf8'), o.sourcePath, o.format);
   } catch (err) {
     if (err instanceof TraceImportError) throw new StrataError('invalid_args', err.message);
     throw err;

@@ -1,6 +1,6 @@
 /**
  * Dispatch from trace TEXT to events, in the format given or detected (`detectTraceFormat`). Pure:
- * `importTraceFile` is the only part that touches the file system.
+ * `importTraceFile` and `readTraceSource` are the only parts that touch the file system.
  */
 import { importAtifTrajectory } from './atifTrajectory';
 import { importClaudeCode } from './claudeCode';

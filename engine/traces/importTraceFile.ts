@@ -1,16 +1,19 @@
 /**
- * The file-reading entry point of the trace importers (the one module here that uses Node): reads a
- * trace IN PLACE (never copying it) and hands its text to the pure importers.
+ * The file-reading entry point of the trace importers: reads a trace IN PLACE (never copying it),
+ * a file or an OpenCode database session (`readTraceSource`), and hands its text to the pure
+ * importers.
  */
 import { importTraceText } from './importTrace';
-import { readTraceFile } from './readTraceFile';
+import { readTraceSource } from './readTraceSource';
 import type { TraceFormat, TraceImport } from './TraceEvent';
 
 /**
- * Events of the trace at `path`, in `format` or the one detected from its content; errors name
- * `path`. Only a regular file within the size cap is read (`readTraceFile`), so a device or a
- * `/proc` path given by mistake is refused instead of hanging the command.
+ * Events of the trace at `path` (a file, `<opencode.db>` or `<opencode.db>#<sessionId>`), in
+ * `format` or the one the source fixes or its content shows; errors name `path`. Only a regular
+ * file within the size cap is read (`readTraceFile`), so a device or a `/proc` path given by
+ * mistake is refused instead of hanging the command.
  */
 export function importTraceFile(path: string, format?: TraceFormat): TraceImport {
-  return importTraceText(readTraceFile(path).toString('utf8'), path, format);
+  const read = readTraceSource(path);
+  return importTraceText(read.bytes.toString('utf8'), read.sourcePath, format ?? read.format);
 }
