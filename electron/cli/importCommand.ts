@@ -13,7 +13,7 @@ export type ImportOutcome = { path: string; trace: TraceDto; alreadyImported: bo
  * - One file: prints its TraceDto as JSON; importing the same bytes again says so on stderr and
  *   prints the stored trace; a refusal (no such file, a malformed trace: file and line) throws,
  *   and nothing is written.
- * - Several files, or a folder (searched for .jsonl, .json and .traj like `strata compare`): each
+ * - Several files, or a folder (searched for .jsonl, .json, .traj and opencode.db like `strata compare`): each
  *   imports on its own, so one that is refused does not stop the rest; prints one JSON array of
  *   outcomes in order, names each refusal on stderr, and exits 1 when any was refused.
  * A catalog another Strata holds is refused before anything is read.
@@ -53,7 +53,7 @@ export async function importCommand(paths: readonly string[], workspace: string 
         outcomes.push({ path: arg, error: (err as Error).message });
         continue;
       }
-      if (files.length === 0) outcomes.push({ path: arg, error: `${arg}: no trace files (.jsonl, .json or .traj) in this folder` });
+      if (files.length === 0) outcomes.push({ path: arg, error: `${arg}: no trace files (.jsonl, .json, .traj or opencode.db) in this folder` });
       for (const file of files) outcomes.push(await importOne(file));
     }
     for (const o of outcomes) if ('error' in o) process.stderr.write(`strata: ${o.error}\n`);

@@ -12,7 +12,8 @@ Commands:
   web            serve the control room on http://127.0.0.1 (prints the address with its token)
   health         print the workspace's health as JSON (catalog path, schema version, agents)
   compare <files or folders> [--strategies a,b] [--budget n] [--peers] [--json f] [--csv f]
-                 replay recorded agent sessions (Claude Code, Codex, OpenAI-style messages) under
+                 replay recorded agent sessions (Claude Code, Codex, Gemini CLI, OpenCode export
+                 or opencode.db[#session], ATIF, SWE-agent, OpenAI-style messages) under
                  each context strategy (and with --peers, from a source checkout, the peer
                  libraries) and print what each would have sent and cost ('strata compare --help'
                  for the options)

@@ -138,7 +138,7 @@ async function importTrace(): Promise<void> {
     title: 'Import an agent trace',
     properties: ['openFile', 'multiSelections'],
     filters: [
-      { name: 'Agent traces', extensions: ['jsonl', 'json', 'traj'] },
+      { name: 'Agent traces', extensions: ['jsonl', 'json', 'traj', 'db'] },
       { name: 'All files', extensions: ['*'] },
     ],
   };

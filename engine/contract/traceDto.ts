@@ -7,7 +7,18 @@ import { z } from 'zod';
  */
 
 /** The trace formats the host imports (the importers' `TraceFormat`). */
-export const TraceFormatSchema = z.enum(['openai-messages-json', 'claude-code-jsonl', 'codex-rollout-jsonl', 'swe-agent-traj']);
+export const TraceFormatSchema = z.enum([
+  'openai-messages-json',
+  'mini-swe-agent-traj-json',
+  'claude-code-jsonl',
+  'codex-rollout-jsonl',
+  'swe-agent-traj',
+  'gemini-cli-jsonl',
+  'gemini-cli-json',
+  'opencode-export-json',
+  'opencode-sqlite',
+  'atif-trajectory-json',
+]);
 
 export const TraceDtoSchema = z.object({
   /** `tr_` + the first 16 hex digits of the file's SHA-256: the same bytes are the same trace. */

@@ -183,6 +183,7 @@ export class Host {
       comparisons: this.comparisons,
       sessionRoots: options.sessionRoots ?? defaultSessionRoots(),
       liveSessions: this.liveSessions,
+      nativeBinding: options.nativeBinding,
     });
   }
 

@@ -52,6 +52,8 @@ export interface HostContext {
   sessionRoots: SessionRoots;
   /** The attached live sessions. */
   liveSessions: LiveSessions;
+  /** The SQLite module the host loads (Electron's build), also for reading OpenCode databases. */
+  nativeBinding?: string | undefined;
 }
 
 /** Arguments after validation (defaults applied). */
@@ -204,7 +206,7 @@ export function createHandlers(ctx: HostContext): Handlers {
     getProviderSettings: () => ({ providers: ctx.runs.providerSettings() }),
 
     importTrace: ({ path }) => {
-      const imported = importTraceIntoCatalog(catalog, path, ctx.now());
+      const imported = importTraceIntoCatalog(catalog, path, ctx.now(), { nativeBinding: ctx.nativeBinding });
       if (!imported.alreadyImported) ctx.traceImported(imported.trace);
       return imported;
     },

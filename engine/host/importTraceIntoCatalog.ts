@@ -5,9 +5,9 @@ import type { Catalog } from '../catalog/Catalog';
 import { maskDeep } from '../privacy/maskSecrets';
 import { importClaudeSessionFiles, readSubagentFiles, type SubagentFileBytes } from '../traces/claudeSubagentFiles';
 import { detectTraceFormat, importTraceText } from '../traces/importTrace';
-import { readTraceFile } from '../traces/readTraceFile';
+import { readTraceSource } from '../traces/readTraceSource';
 import { traceCounts } from '../traces/traceCounts';
-import { TraceImportError, type TraceImport } from '../traces/TraceEvent';
+import { TraceImportError, type TraceFormat, type TraceImport } from '../traces/TraceEvent';
 
 export { MAX_TRACE_BYTES } from '../traces/readTraceFile';
 
@@ -17,12 +17,16 @@ export { MAX_TRACE_BYTES } from '../traces/readTraceFile';
  * stored without reading them again. A file that is missing, unreadable or not a trace the importers
  * read (or that records no LLM call, so there is nothing to replay) is refused
  * with a `StrataError` naming the file (and the line, for a malformed trace) and writes nothing; a
- * new trace is one row, written in one statement.
+ * new trace is one row, written in one statement. An OpenCode database (`<db>` for its most recent
+ * session, `<db>#<sessionId>` for one) is read without being changed (`[trace-opencode-sqlite]`):
+ * its session's export document is the bytes hashed and imported, with `nativeBinding` the SQLite
+ * module to open it with (Electron's build, as for the catalog).
  */
-export function importTraceIntoCatalog(catalog: Catalog, path: string, now: number): { trace: TraceDto; alreadyImported: boolean } {
+export function importTraceIntoCatalog(catalog: Catalog, path: string, now: number, options: { nativeBinding?: string | undefined } = {}): { trace: TraceDto; alreadyImported: boolean } {
   const file = resolve(path);
+  const read = readTraceSource(file, options);
   // A Claude Code session is one trace with its subagents' files (`[trace-claude-subagents]`).
-  return importTraceBytes(catalog, { bytes: readTraceFile(file), name: basename(file), sourcePath: file, subagents: readSubagentFiles(file) }, now);
+  return importTraceBytes(catalog, { ...read, subagents: read.format === undefined ? readSubagentFiles(file) : [] }, now);
 }
 
 /**
@@ -48,7 +52,11 @@ function traceHash(bytes: Buffer, subagents: readonly SubagentFileBytes[]): stri
   return hash.digest('hex');
 }
 
-function importTraceBytes(catalog: Catalog, o: { bytes: Buffer; name: string; sourcePath: string; subagents?: SubagentFileBytes[] }, now: number): { trace: TraceDto; alreadyImported: boolean } {
+function importTraceBytes(
+  catalog: Catalog,
+  o: { bytes: Buffer; name: string; sourcePath: string; format?: TraceFormat | undefined; subagents?: SubagentFileBytes[] },
+  now: number,
+): { trace: TraceDto; alreadyImported: boolean } {
   const subagents = o.subagents ?? [];
   const sha256 = traceHash(o.bytes, subagents);
   const stored = catalog.traceBySha256(sha256);
@@ -57,7 +65,8 @@ function importTraceBytes(catalog: Catalog, o: { bytes: Buffer; name: string; so
   let imported: TraceImport;
   try {
     const text = o.bytes.toString('utf8');
-    imported = subagents.length > 0 && detectTraceFormat(text, o.sourcePath) === 'claude-code-jsonl' ? importClaudeSessionFiles(text, o.sourcePath, subagents) : importTraceText(text, o.sourcePath);
+    const format = o.format ?? detectTraceFormat(text, o.sourcePath);
+    imported = subagents.length > 0 && format === 'claude-code-jsonl' ? importClaudeSessionFiles(text, o.sourcePath, subagents) : importTraceText(text, o.sourcePath, format);
   } catch (err) {
     if (err instanceof TraceImportError) throw new StrataError('invalid_args', err.message);
     throw err;

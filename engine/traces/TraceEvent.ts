@@ -23,7 +23,7 @@
  */
 
 /** The trace formats an importer exists for (names as in the traces' SOURCES.md). */
-export type TraceFormat = 'openai-messages-json' | 'claude-code-jsonl' | 'codex-rollout-jsonl' | 'swe-agent-traj';
+export type TraceFormat = 'openai-messages-json' | 'mini-swe-agent-traj-json' | 'claude-code-jsonl' | 'codex-rollout-jsonl' | 'swe-agent-traj' | 'gemini-cli-jsonl' | 'gemini-cli-json' | 'opencode-export-json' | 'opencode-sqlite' | 'atif-trajectory-json';
 
 /** Where an event was read from. */
 export interface TraceSource {

@@ -4,7 +4,8 @@
 //   electron -> engine; never renderer/ or test/; the sandboxed preload only electron + engine/contract;
 //               no SQLite of its own (the catalog owns the database).
 //   engine   -> nothing of ours above it, no electron/react/DOM-side packages; Node built-ins only in
-//               catalog/, runtime/tools/, providers/, traces/ and host/; better-sqlite3 only in catalog/.
+//               catalog/, runtime/tools/, providers/, traces/ and host/; better-sqlite3 only in catalog/
+//               and in the read-only OpenCode database reader (traces/readOpenCodeDatabase.ts).
 //   engine/contract -> zod only.
 //   engine/catalog/memoryAccess (the memory table's connection) -> only from engine/catalog and engine/memory/store.
 // Parses every source file with the TypeScript compiler (static, dynamic and require imports).
@@ -16,6 +17,8 @@ import ts from 'typescript';
 
 const SOURCE = /\.(ts|tsx|mts|cts|mjs|cjs|js|jsx)$/;
 const NODE_ALLOWED = ['engine/catalog/', 'engine/runtime/tools/', 'engine/providers/', 'engine/traces/', 'engine/host/'];
+/** The one engine file outside catalog/ that may open SQLite: it reads OpenCode's database read-only, never our catalog. */
+const SQLITE_READERS = ['engine/traces/readOpenCodeDatabase.ts'];
 const VIEW_PACKAGES = ['electron', 'react', 'react-dom', 'zustand', 'recharts', '@testing-library/', 'react-is'];
 
 const toPosix = (p) => p.split(sep).join('/');
@@ -110,8 +113,8 @@ export function violation(from, imp, target) {
     if (builtin && !typeOnly && !NODE_ALLOWED.some((p) => from.startsWith(p))) {
       return `engine code outside ${NODE_ALLOWED.map((p) => p.slice(7, -1)).join(', ')} may not import the Node built-in "${spec}"`;
     }
-    if (bare && packageName(spec) === 'better-sqlite3' && !typeOnly && !from.startsWith('engine/catalog/')) {
-      return `only engine/catalog may open SQLite (better-sqlite3 imported from ${from})`;
+    if (bare && packageName(spec) === 'better-sqlite3' && !typeOnly && !from.startsWith('engine/catalog/') && !SQLITE_READERS.includes(from)) {
+      return `only engine/catalog (and the read-only OpenCode reader) may open SQLite (better-sqlite3 imported from ${from})`;
     }
     if (!bare && target === 'engine/catalog/memoryAccess' && !from.startsWith('engine/catalog/') && !from.startsWith('engine/memory/store/')) {
       return `only the memory store (engine/memory/store) may reach the memory table's connection (${from})`;

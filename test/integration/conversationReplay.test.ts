@@ -23,12 +23,12 @@ const repoRoot = path.resolve(import.meta.dirname, '../..');
 const tracesDir = process.env.STRATA_TRACES_DIR ?? path.resolve(repoRoot, '../shared/traces');
 const available = existsSync(tracesDir);
 
-/** Folders replayed, and the format each file must be detected as (mini-swe-agent trajectories are OpenAI-style message lists). */
+/** Folders replayed, and the format each file must be detected as (mini-swe-agent trajectories are OpenAI-style message lists under their own label). */
 const FOLDERS: { dir: string; format: TraceFormat }[] = [
   { dir: 'openai-messages-json', format: 'openai-messages-json' },
   { dir: 'claude-code-jsonl', format: 'claude-code-jsonl' },
   { dir: 'codex-rollout-jsonl', format: 'codex-rollout-jsonl' },
-  { dir: 'mini-swe-agent-traj-json', format: 'openai-messages-json' },
+  { dir: 'mini-swe-agent-traj-json', format: 'mini-swe-agent-traj-json' },
 ];
 const BUDGETS = [8_000, 32_000] as const;
 const COMPRESS = { preserveRecentTurns: 4, summaryMaxTokens: 1_000 } as const;
@@ -132,9 +132,9 @@ const sum = (counts: Record<string, number>): number => Object.values(counts).re
 describe('conversation replay of real traces', () => {
   if (!available) console.warn(`conversationReplay: SKIPPED, the traces folder ${tracesDir} does not exist (set STRATA_TRACES_DIR to replay real traces)`);
 
-  it.skipIf(!available)('[provider-valid] the traces folder holds at least one trace of each of the three formats', () => {
+  it.skipIf(!available)('[provider-valid] the traces folder holds at least one trace of each of the four formats', () => {
     const formats = new Set(traces.map((t) => t.format));
-    expect([...formats].sort()).toEqual(['claude-code-jsonl', 'codex-rollout-jsonl', 'openai-messages-json']);
+    expect([...formats].sort()).toEqual(['claude-code-jsonl', 'codex-rollout-jsonl', 'mini-swe-agent-traj-json', 'openai-messages-json']);
   });
 
   for (const trace of traces) {

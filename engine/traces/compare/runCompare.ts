@@ -4,22 +4,30 @@ import type { CacheProvider } from '../../providers/cacheModel';
 import type { StrategyName } from '../../strategies/Strategy';
 import { runReplayJob, runReplayJobs, type ReplayJob, type ReplayJobResult, type ReplayProgress } from '../replay/replayWorker';
 import { importTraceFile } from '../importTraceFile';
+import { splitDatabasePath } from '../readTraceSource';
 import type { TraceEvent } from '../TraceEvent';
 import type { BaselineName, ReplayResult } from '../replay/ReplayTypes';
 import { compareRows, type CompareRow } from './compareTable';
 import { recordedRows, type RecordedRow } from './recordedTable';
 
-/** Trace files under `paths` (files as given; folders searched recursively for .jsonl, .json and .traj). */
+/** OpenCode's database file (`opencode.db`, or a channel's `opencode-<channel>.db`): its most recent session is a trace. */
+const OPENCODE_DATABASE = /^opencode(?:-[\w.-]+)?\.db$/;
+
+/**
+ * Trace files under `paths`: files as given (an OpenCode database session as `<db>#<sessionId>`
+ * too), folders searched recursively for .jsonl, .json and .traj files and OpenCode databases.
+ */
 export function traceFiles(paths: readonly string[]): string[] {
   const out: string[] = [];
   const walk = (p: string) => {
     const info = statSync(p, { throwIfNoEntry: false });
+    if (!info && splitDatabasePath(p)) return void out.push(p);
     if (!info) throw new Error(`${p}: no such file or folder`);
     if (info.isFile()) return void out.push(p);
     for (const name of readdirSync(p).sort()) {
       const child = join(p, name);
       if (statSync(child).isDirectory()) walk(child);
-      else if (/\.(jsonl|json|traj)$/.test(name)) out.push(child);
+      else if (/\.(jsonl|json|traj)$/.test(name) || OPENCODE_DATABASE.test(name)) out.push(child);
     }
   };
   for (const p of paths) walk(resolve(p));

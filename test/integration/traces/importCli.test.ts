@@ -3,11 +3,12 @@
  * codes, stdout and stderr, and the catalog left behind.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Catalog } from '../../../engine/catalog/Catalog';
 import { dumpCatalog } from '../../support/catalogDump';
+import { addSession, createOpenCodeDatabase } from '../../support/openCodeDatabase';
 import { tempDir } from '../../support/tempDir';
 import { SYNTHETIC_TRACE, writeSyntheticTrace, writeTruncatedTrace } from '../../support/traceFixtures';
 
@@ -46,6 +47,33 @@ describe('[cli-import] strata import', () => {
     expect(again.stderr).toContain(`${file} was already imported as ${trace.id}`);
     expect(JSON.parse(again.stdout)).toEqual(JSON.parse(first.stdout));
     expect(dumpCatalog(catalogPath).traces).toEqual(before.traces);
+  }, 120_000);
+
+  it('[cli-import] [trace-opencode-sqlite] a folder with a Gemini CLI chat, an ATIF trajectory and an OpenCode database imports each in its format', () => {
+    const folder = join(tmp.dir, 'agents');
+    mkdirSync(folder);
+    const line = (o: object) => JSON.stringify(o);
+    writeFileSync(
+      join(folder, 'session-2026-05-01T10-00-abcd.jsonl'),
+      [
+        line({ sessionId: 's', projectHash: 'p', startTime: '2026-05-01T10:00:00.000Z', lastUpdated: '2026-05-01T10:00:00.000Z' }),
+        line({ id: 'u1', timestamp: '2026-05-01T10:00:01.000Z', type: 'user', content: [{ text: 'hi' }] }),
+        line({ id: 'g1', timestamp: '2026-05-01T10:00:02.000Z', type: 'gemini', content: 'hello', model: 'gemini-made-up', tokens: { input: 10, output: 1, cached: 0, total: 11 } }),
+      ].join('\n') + '\n',
+    );
+    writeFileSync(join(folder, 'trajectory.json'), JSON.stringify({ schema_version: 'ATIF-v1.6', session_id: 'r', agent: { name: 'a', version: '1' }, steps: [{ step_id: 1, source: 'user', message: 'go' }, { step_id: 2, source: 'agent', message: 'done' }] }, null, 2));
+    const db = createOpenCodeDatabase(join(folder, 'opencode.db'));
+    addSession(db, 'ses_1', { updated: 1 });
+    db.close();
+    const r = strata('import', folder, '--workspace', workspace);
+    expect(r.stderr).toContain('3 of 3 imported');
+    expect(r.code).toBe(0);
+    const outcomes = JSON.parse(r.stdout) as { path: string; trace: { format: string; steps: number } }[];
+    expect(outcomes.map((o) => [o.path.slice(folder.length + 1), o.trace.format, o.trace.steps])).toEqual([
+      ['opencode.db', 'opencode-sqlite', 1],
+      ['session-2026-05-01T10-00-abcd.jsonl', 'gemini-cli-jsonl', 1],
+      ['trajectory.json', 'atif-trajectory-json', 1],
+    ]);
   }, 120_000);
 
   it('[cli-import] [trace-import-atomic] a malformed trace exits 1 with file:line on stderr and changes nothing', () => {

@@ -130,7 +130,13 @@ describe('checkBoundaries: engine', () => {
       'engine/memory/x.ts': "import type { Database } from 'better-sqlite3';\n",
     });
     expect(checkBoundaries(root).map((v) => v.file).sort()).toEqual(['engine/host/Host.ts', 'engine/items/x.ts']);
-    expect(checkBoundaries(root).every((v) => v.message.includes('only engine/catalog may open SQLite'))).toBe(true);
+    expect(checkBoundaries(root).every((v) => v.message.includes('only engine/catalog (and the read-only OpenCode reader) may open SQLite'))).toBe(true);
+  });
+
+  it('allows better-sqlite3 in the read-only OpenCode database reader only, not elsewhere in engine/traces', () => {
+    const text = "import Database from 'better-sqlite3';\n";
+    const root = fixture({ 'engine/traces/readOpenCodeDatabase.ts': text, 'engine/traces/importTraceFile.ts': text, 'engine/traces/readTraceSource.ts': text });
+    expect(checkBoundaries(root).map((v) => v.file).sort()).toEqual(['engine/traces/importTraceFile.ts', 'engine/traces/readTraceSource.ts']);
   });
 
   // [bug?] The rule is only applied to files under engine/; an Electron shell may open SQLite

@@ -23,17 +23,26 @@ describe('trace format detection and dispatch', () => {
     expect(detectTraceFormat('[{"role":"user","content":"x"}]', 'a')).toBe('openai-messages-json');
   });
 
-  it('[trace-detect] a SWE-agent trajectory is detected pretty-printed, on one line and truncated; documents with messages (mini-swe-agent) stay OpenAI-style', () => {
+  it('[trace-detect] a SWE-agent trajectory is detected pretty-printed, on one line and truncated; mini-swe-agent documents (messages and trajectory_format) are labelled as such', () => {
     const pretty = JSON.stringify(sweTraj, null, 2);
     expect(pretty.split('\n')[0]).toBe('{');
     expect(detectTraceFormat(pretty, 'a.traj')).toBe('swe-agent-traj');
     expect(detectTraceFormat(JSON.stringify(sweTraj), 'a.traj')).toBe('swe-agent-traj');
     expect(detectTraceFormat(`\n${pretty.slice(0, pretty.indexOf('"ls"'))}`, 'a.traj')).toBe('swe-agent-traj');
-    expect(detectTraceFormat(JSON.stringify(miniSweAgent, null, 2), 'm.traj.json')).toBe('openai-messages-json');
-    expect(detectTraceFormat(JSON.stringify(miniSweAgent), 'm.traj.json')).toBe('openai-messages-json');
+    expect(detectTraceFormat(JSON.stringify(miniSweAgent, null, 2), 'm.traj.json')).toBe('mini-swe-agent-traj-json');
+    expect(detectTraceFormat(JSON.stringify(miniSweAgent), 'm.traj.json')).toBe('mini-swe-agent-traj-json');
     expect(detectTraceFormat(JSON.stringify({ trajectory: [], messages: [] }, null, 2), 'b.json')).toBe('openai-messages-json');
-    // a "trajectory" array that is not the root's, or only text in a string, is no SWE-agent trajectory
-    expect(detectTraceFormat(JSON.stringify({ meta: { trajectory: [] }, note: '"trajectory": [' }, null, 2), 'c.json')).toBe('openai-messages-json');
+    // a "trajectory" array that is not the root's, or only text in a string, is no SWE-agent trajectory (nor anything else)
+    expect(() => detectTraceFormat(JSON.stringify({ meta: { trajectory: [] }, note: '"trajectory": [' }, null, 2), 'c.json')).toThrow(/^c\.json:1: unrecognised trace format/);
+  });
+
+  it('[trace-detect] mini-swe-agent files keep the OpenAI-style events, under their own label', () => {
+    const doc = JSON.stringify(miniSweAgent, null, 2);
+    const { format, ...rest } = importTraceText(doc, 'm.traj.json');
+    expect(format).toBe('mini-swe-agent-traj-json');
+    const { format: before, ...same } = importTraceText(doc, 'm.traj.json', 'openai-messages-json');
+    expect(before).toBe('openai-messages-json');
+    expect(rest).toEqual(same);
   });
 
   it('[trace-detect] importTraceText dispatches a SWE-agent trajectory to its importer, whose errors name the file and line', () => {
@@ -47,6 +56,19 @@ describe('trace format detection and dispatch', () => {
     expect(() => detectTraceFormat('  \n ', 'x.jsonl')).toThrow(new TraceImportError('x.jsonl', 1, 'the file is empty'));
     expect(() => detectTraceFormat('\n\nhello world', 'x.txt')).toThrow(/^x\.txt:3: unrecognised trace format/);
     expect(() => detectTraceFormat('{"kind":"other"}\n', 'x.jsonl')).toThrow(/^x\.jsonl:1: unrecognised trace format/);
+  });
+
+  it('[trace-detect] a refusal names the formats tried and the first line that fit none', () => {
+    const text = `\n${JSON.stringify({ kind: 'a' })}\n${JSON.stringify({ kind: 'b' })}\n`;
+    let error: unknown;
+    try {
+      detectTraceFormat(text, 'x.jsonl');
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(TraceImportError);
+    expect(error).toMatchObject({ file: 'x.jsonl', line: 2 });
+    for (const tried of ['Claude Code', 'Codex', 'Gemini CLI', 'OpenCode', 'ATIF', 'SWE-agent', 'mini-swe-agent', 'OpenAI-style']) expect((error as Error).message).toContain(tried);
   });
 
   it('importTraceText dispatches on the detected or the given format', () => {
