@@ -14,8 +14,9 @@ const walk = (dir) => {
     const p = join(dir, name);
     if (statSync(p).isDirectory()) walk(p);
     else if (/\.(test|spec)\.tsx?$/.test(name)) {
-      // Ids are cited at the start of test and describe titles: it('[L2-append] [static-stable] …').
-      for (const t of readFileSync(p, 'utf8').matchAll(/\b(?:it|test|describe)(?:\.each\([\s\S]*?\))?\(\s*(['"`])((?:\[[A-Za-z0-9-]+\]\s*)+)/g)) {
+      // Ids are cited at the start of test and describe titles: it('[L2-append] [static-stable] …'),
+      // also by a test marked as failing until a known defect is fixed (it.fails).
+      for (const t of readFileSync(p, 'utf8').matchAll(/\b(?:it|test|describe)(?:\.each\([\s\S]*?\)|\.fails)?\(\s*(['"`])((?:\[[A-Za-z0-9-]+\]\s*)+)/g)) {
         for (const id of t[2].matchAll(/\[([A-Za-z0-9-]+)\]/g)) cited.add(id[1]);
       }
     }

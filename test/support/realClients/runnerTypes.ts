@@ -1,0 +1,42 @@
+import type { RealClientName } from './RealClientScenario';
+import type { ServerCall } from './scriptedServer';
+
+/** What the harness hands the runner (as a JSON file). */
+export interface RunnerJob {
+  client: RealClientName;
+  /** Logs, traces and the homes; under the repository's git-ignored `test/realClients/.runs/` (not /tmp: Codex refuses its PATH helpers under a temporary folder). */
+  runDir: string;
+  /** The client's cwd: a fresh folder under the OS temp folder, outside any git repository. */
+  workspace: string;
+  /** Claude Code's native binary, or Codex's `bin/codex.js`. */
+  cli: string;
+  tools: { strace: string; ip: string };
+  stepTimeoutMs: number;
+  resultFile: string;
+}
+
+/** One CLI turn as it ran. */
+export interface StepOutcome {
+  label: string;
+  argv: string[];
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  spawnError?: string;
+  stdout: string;
+  stderr: string;
+  /** The `strace -f` log of every connect/sendto/sendmsg/sendmmsg of the turn's processes. */
+  straceLog: string;
+  durationMs: number;
+}
+
+/** What the runner writes back. */
+export interface RunnerResult {
+  client: RealClientName;
+  workspace: string;
+  clientHome: string;
+  origin: string;
+  calls: ServerCall[];
+  unusedRules: string[];
+  steps: StepOutcome[];
+}
