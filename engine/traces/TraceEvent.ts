@@ -107,6 +107,12 @@ export interface UsageEvent extends EventBase {
    * the summary (its usage found from the client's billed totals, or recorded by the client).
    */
   call?: 'compaction';
+  /**
+   * What the client adds to its compaction call's request beyond the history, as measured for this
+   * client with the real-client harness (`compactionRequest.ts`), since no file records that
+   * request: whether the tool schemas are sent, and the instruction's o200k tokens (an estimate).
+   */
+  compactionRequest?: { toolsSent: boolean; instructionTokens: number };
 }
 
 /**

@@ -1,84 +1,20 @@
 /**
  * One Claude Code session as one trace (pure): the main file's events with each subagent's own
  * file (`<session>/subagents/agent-<id>.jsonl`, described by `agent-<id>.meta.json`) joined in as
- * a child agent, the compaction calls the transcript does not show found from the client's billed
- * totals, and the steps numbered over the whole tree.
+ * a child agent (`joinSubagentRuns.ts`), the compaction calls the transcript does not show found
+ * from the client's billed totals, and the steps numbered over the whole tree.
  *
- * - A subagent's events go right after the parent's tool call that launched it (the meta's
- *   `toolUseId`), else before the first main event recorded after the subagent's first event, else
- *   at the end; bracketed by `subagent_spawn` (with the parent call and the agent type) and
- *   `subagent_return`. Inside, every event carries the agent id.
  * - Compaction calls: Claude Code writes no `assistant` line for the call that writes a compaction
  *   summary, but its running `cost-state` totals include it. Between two totals, what the
  *   transcript's own usage events (main and subagents) do not explain is billed to the compaction
  *   of that interval, as one usage event (`call: 'compaction'`) right after the compaction event.
  *   With no total after a compaction (older clients), its call stays unknown.
- * - Steps are renumbered in order of first appearance over the joined events, keyed by file and
- *   the importer's step, so no two agents share a step.
  */
+import { CLAUDE_CODE_COMPACTION } from './compactionRequest';
+import { joinRuns, mergeCounts, renumberSteps, type SubagentFile } from './joinSubagentRuns';
 import { type BilledTotalEvent, type TraceEvent, type TraceImport, type UsageEvent } from './TraceEvent';
 
-export interface SubagentFile {
-  /** The subagent's events, imported with `importClaudeCode(text, file, { agentId })`. */
-  trace: TraceImport;
-  agentId: string;
-  /** The parent's tool call that launched it (`meta.toolUseId`). */
-  parentCallId?: string;
-  /** Its agent type or description (`meta.agentType`, `meta.description`). */
-  label?: string;
-}
-
-const time = (e: TraceEvent): number => (e.at === undefined ? NaN : Date.parse(e.at));
-
-function mergeCounts(into: Record<string, number>, from: Record<string, number>): void {
-  for (const [k, n] of Object.entries(from)) into[k] = (into[k] ?? 0) + n;
-}
-
-/** Where the run of `sub` goes in `main`: the index before which its events are inserted. */
-function insertionIndex(main: readonly TraceEvent[], sub: SubagentFile): number {
-  if (sub.parentCallId !== undefined) {
-    const call = main.findIndex((e) => e.type === 'tool_call' && e.callId === sub.parentCallId && e.agentId === undefined);
-    if (call >= 0) {
-      // After the rest of the launching response (parallel launches, its usage).
-      const step = main[call]?.step;
-      let i = call + 1;
-      while (i < main.length && main[i]?.step === step && main[i]?.agentId === undefined) i++;
-      return i;
-    }
-  }
-  const first = sub.trace.events.find((e) => Number.isFinite(time(e)));
-  if (first) {
-    const t = time(first);
-    const later = main.findIndex((e) => time(e) > t);
-    if (later >= 0) return later;
-  }
-  return main.length;
-}
-
-/** `main` with each subagent's run inserted (see the module comment). */
-function joinRuns(main: readonly TraceEvent[], subs: readonly SubagentFile[]): TraceEvent[] {
-  const inserts = new Map<number, TraceEvent[]>();
-  for (const sub of subs) {
-    const at = insertionIndex(main, sub);
-    const events = sub.trace.events;
-    const first = events[0];
-    const last = events.at(-1);
-    if (!first || !last) continue;
-    const run: TraceEvent[] = [
-      { type: 'subagent_spawn', agentId: sub.agentId, ...(sub.parentCallId ? { parentCallId: sub.parentCallId } : {}), ...(sub.label ? { label: sub.label } : {}), ...(first.at ? { at: first.at } : {}), source: first.source },
-      ...events.map((e) => ({ ...e, agentId: sub.agentId })),
-      { type: 'subagent_return', agentId: sub.agentId, ...(last.at ? { at: last.at } : {}), source: last.source },
-    ];
-    inserts.set(at, [...(inserts.get(at) ?? []), ...run]);
-  }
-  const out: TraceEvent[] = [];
-  main.forEach((e, i) => {
-    out.push(...(inserts.get(i) ?? []));
-    out.push(e);
-  });
-  out.push(...(inserts.get(main.length) ?? []));
-  return out;
-}
+export type { SubagentFile } from './joinSubagentRuns';
 
 type Parts = Pick<UsageEvent, 'input' | 'cacheRead' | 'cacheWrite' | 'output'> & { cacheWrite1h: number };
 const zero = (): Parts => ({ input: 0, cacheRead: 0, cacheWrite: 0, output: 0, cacheWrite1h: 0 });
@@ -108,6 +44,7 @@ export function addCompactionCalls(events: readonly TraceEvent[]): TraceEvent[] 
         added.set(pending, {
           type: 'usage',
           call: 'compaction',
+          compactionRequest: CLAUDE_CODE_COMPACTION,
           input: rest.input,
           cacheRead: rest.cacheRead,
           cacheWrite: rest.cacheWrite,
@@ -125,23 +62,6 @@ export function addCompactionCalls(events: readonly TraceEvent[]): TraceEvent[] 
   });
   if (added.size === 0) return [...events];
   return events.flatMap((e, i) => (added.has(i) ? [e, added.get(i) as UsageEvent] : [e]));
-}
-
-/** Steps renumbered over all events in order of first appearance (keyed by file and step; a compaction call gets its own). */
-export function renumberSteps(events: readonly TraceEvent[]): TraceEvent[] {
-  const numbers = new Map<string, number>();
-  let next = 0;
-  return events.map((e) => {
-    if (e.type === 'usage' && e.call === 'compaction' && e.step === undefined) return { ...e, step: next++ };
-    if (e.step === undefined) return e;
-    const key = `${e.source.file}\0${e.agentId ?? ''}\0${e.step}`;
-    let n = numbers.get(key);
-    if (n === undefined) {
-      n = next++;
-      numbers.set(key, n);
-    }
-    return n === e.step ? e : { ...e, step: n };
-  });
 }
 
 /** The whole session as one trace (see the module comment). */

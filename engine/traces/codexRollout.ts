@@ -21,8 +21,9 @@
  *   tool outputs. When a file has such records, each record is one call (one step) and closes it,
  *   and `token_count` is not read (it would split steps at tool outputs). The `compacted` line
  *   names the compaction call's response (`compaction_response_id`): its usage is marked
- *   `call: 'compaction'`, and its `replacement_history` is the history the agent continued with
- *   (items restating the leading developer instructions, which every request sends first, left out).
+ *   `call: 'compaction'` (its request: `compactionRequest.ts`), and its `replacement_history` is
+ *   the history the agent continued with (after the base instructions, which every request sends
+ *   first; it restates the other developer instructions).
  * - User-role messages the client writes itself (`<environment_context>`, AGENTS.md and
  *   `<user_instructions>` texts) are context events, so the task is the user's own first message.
  *
@@ -31,11 +32,12 @@
  * it closes the step. OpenAI counts cached tokens inside `input_tokens`, so `input` is
  * `input_tokens - cached_input_tokens`.
  */
+import { CODEX_COMPACTION } from './compactionRequest';
 import { countKind, TraceImportError, type TraceEvent, type TraceImport, type TraceSource, type UsageEvent } from './TraceEvent';
 import { asCount, asString, isoTime, isRecord, parseJsonLines, type JsonRecord } from './jsonText';
 
 const MODEL_OUTPUT: ReadonlySet<string> = new Set(['function_call', 'custom_tool_call', 'local_shell_call', 'reasoning', 'web_search_call']);
-const BOOKKEEPING_LINES: ReadonlySet<string> = new Set(['world_state']);
+const BOOKKEEPING_LINES: ReadonlySet<string> = new Set(['world_state', 'inter_agent_communication_metadata']);
 
 /** The kind of client-written context a user-role message is, or undefined for the user's own text. */
 export function codexContextKind(text: string): string | undefined {
@@ -76,6 +78,18 @@ function messageText(content: unknown): string {
   return parts.join('\n');
 }
 
+/**
+ * The text of an `agent_message` (Codex multi-agent): its text parts, and an `encrypted_content`
+ * part as recorded (the model reads it decrypted; its recorded form is the only measure of it).
+ */
+function agentMessageText(content: unknown): string {
+  if (!Array.isArray(content)) return typeof content === 'string' ? content : '';
+  return content
+    .flatMap((b) => (isRecord(b) ? [typeof b['text'] === 'string' ? b['text'] : typeof b['encrypted_content'] === 'string' ? b['encrypted_content'] : ''] : []))
+    .filter((t) => t !== '')
+    .join('\n');
+}
+
 /** A tool output: plain text, or `{content, success}` (older rollouts), or content items. */
 function outputOf(output: unknown): { content: string; isError: boolean } {
   if (typeof output === 'string') return { content: output, isError: false };
@@ -108,7 +122,6 @@ export function importCodexRollout(text: string, file: string): TraceImport {
   const byRecord = records.some((r) => r.value['type'] === 'token_usage_record');
   const usageOfResponse = new Map<string, UsageEvent>();
   const compactionResponses: string[] = [];
-  const instructionTexts = new Set<string>();
 
   for (const { line, value: record } of records) {
     const type = asString(record['type']) ?? '(no type)';
@@ -160,11 +173,7 @@ export function importCodexRollout(text: string, file: string): TraceImport {
         const summary = asString(payload['message']);
         const responseId = asString(payload['compaction_response_id']);
         if (responseId) compactionResponses.push(responseId);
-        const replaced = Array.isArray(payload['replacement_history']) ? payload['replacement_history'].map(historyItem).filter((h) => h !== undefined) : [];
-        // The leading developer instructions are sent first in every request: not history.
-        let from = 0;
-        while (from < replaced.length && (replaced[from]?.role === 'developer' || replaced[from]?.role === 'system') && instructionTexts.has(replaced[from]?.text ?? '')) from++;
-        const history = replaced.slice(from);
+        const history = Array.isArray(payload['replacement_history']) ? payload['replacement_history'].map(historyItem).filter((h) => h !== undefined) : [];
         events.push({ type: 'compaction', ...(summary ? { summary } : {}), ...(history.length > 0 ? { history } : {}), ...input() });
         inStep = false;
         break;
@@ -212,11 +221,12 @@ export function importCodexRollout(text: string, file: string): TraceImport {
           if (role === 'assistant') events.push({ type: 'assistant_text', text, ...output() });
           else if (context) events.push({ type: 'context', role: 'user', kind: context, text, ...input() });
           else if (role === 'user') events.push({ type: 'user_input', text, ...input() });
-          else if (role === 'developer' || role === 'system') {
-            instructionTexts.add(text);
-            events.push({ type: 'instructions', role, text, ...base });
-          }
+          else if (role === 'developer' || role === 'system') events.push({ type: 'instructions', role, text, ...base });
           else countKind(unknown, `message:${String(role)}`);
+        } else if (item === 'agent_message') {
+          // A message from another agent of the session (a task for a subagent, a subagent's final answer): input to this one.
+          const text = agentMessageText(payload['content']);
+          if (text.trim() !== '') events.push({ type: 'user_input', text, ...input() });
         } else if (item === 'function_call') {
           events.push({ type: 'tool_call', callId: callIdOf(payload, file, line), name: asString(payload['name']) || 'unknown_tool', arguments: typeof payload['arguments'] === 'string' ? payload['arguments'] : JSON.stringify(payload['arguments'] ?? {}), ...output() });
         } else if (item === 'custom_tool_call') {
@@ -238,7 +248,10 @@ export function importCodexRollout(text: string, file: string): TraceImport {
   }
   for (const id of compactionResponses) {
     const usage = usageOfResponse.get(id);
-    if (usage) usage.call = 'compaction';
+    if (usage) {
+      usage.call = 'compaction';
+      usage.compactionRequest = CODEX_COMPACTION;
+    }
   }
   return { format: 'codex-rollout-jsonl', file, events, skipped, unknown };
 }

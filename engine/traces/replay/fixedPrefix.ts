@@ -55,11 +55,15 @@ export interface FixedPrefix {
   summary: FixedPrefixSummary;
 }
 
-/** The prefix texts of `t` as request segments (tools, then system blocks), then the stand-in; a breakpoint after the last. */
-export function prefixSegments(t: AgentTranscript, standIn: StandIn | undefined): RequestSegment[] {
+/**
+ * The prefix texts of `t` as request segments (tools, then system blocks), then the stand-in; a
+ * breakpoint after the last. `tools: false` (a compaction call that sends no tool schemas) leaves
+ * out the recorded tools; pass no stand-in then either, as it stands for them.
+ */
+export function prefixSegments(t: AgentTranscript, standIn: StandIn | undefined, o: { tools?: boolean } = {}): RequestSegment[] {
   const { tools, system } = t.prefixTexts();
   const out: RequestSegment[] = [];
-  if (tools.length > 0) out.push({ text: tools.join('\n'), breakpoint: false });
+  if (tools.length > 0 && o.tools !== false) out.push({ text: tools.join('\n'), breakpoint: false });
   for (const s of system) out.push({ text: s, breakpoint: false });
   if (standIn && standIn.tokens > 0) out.push({ text: `[fixed prefix not recorded: ${standIn.tokens} tokens estimated]`, tokens: standIn.tokens, breakpoint: false });
   const last = out.at(-1);
@@ -85,6 +89,8 @@ export interface TokenScale {
 
 /** Growth pairs the scale is fitted on: the first quarter of them, at least this many. */
 const MIN_FIT_PAIRS = 5;
+/** Counted growth the fit needs: below it, per-message framing (role lines, call ids) would decide the scale. */
+const MIN_FIT_GROWTH = 5000;
 const SCALE_LIMITS = { min: 0.5, max: 2 } as const;
 
 interface Observed {
@@ -102,8 +108,9 @@ interface Observed {
  * provider billed with its own, and they differ by content (Claude's tokenizer gives more tokens
  * for the same code). From consecutive calls of one agent with no compaction or clearing between,
  * the billed growth (less the hidden reasoning added) over Strata's counted growth, summed over
- * the first quarter of such pairs (at least 5), is how many billed tokens one counted token is.
- * 1 when the trace records no usage; clamped to 0.5–2.
+ * the first quarter of such pairs (at least 5, and more until they grew by 5,000 counted tokens),
+ * is how many billed tokens one counted token is. 1 when the trace records no usage or grows too
+ * little to tell; clamped to 0.5–2.
  */
 function fitScale(observed: readonly Observed[]): TokenScale {
   const previous = new Map<AgentKey, Observed>();
@@ -116,9 +123,12 @@ function fitScale(observed: readonly Observed[]): TokenScale {
     const billed = o.billed - p.billed - (o.hidden - p.hidden);
     if (counted > 0 && billed > 0) pairs.push({ billed, counted });
   }
-  if (pairs.length === 0) return { value: 1, pairs: 0, fitted: 0, note: 'token scale 1 (no recorded growth to fit on)' };
-  const fitted = Math.min(pairs.length, Math.max(MIN_FIT_PAIRS, Math.ceil(pairs.length / 4)));
+  // The first quarter of the pairs (at least 5), extended until their counted growth is enough to tell a scale from message framing.
+  let fitted = Math.min(pairs.length, Math.max(MIN_FIT_PAIRS, Math.ceil(pairs.length / 4)));
+  while (fitted < pairs.length && pairs.slice(0, fitted).reduce((n, p) => n + p.counted, 0) < MIN_FIT_GROWTH) fitted++;
   const use = pairs.slice(0, fitted);
+  const growth = use.reduce((n, p) => n + p.counted, 0);
+  if (growth < MIN_FIT_GROWTH) return { value: 1, pairs: pairs.length, fitted: 0, note: `token scale 1 (the recording grew by ${fmt(growth)} counted tokens between calls, too little to fit on)` };
   const raw = use.reduce((n, p) => n + p.billed, 0) / use.reduce((n, p) => n + p.counted, 0);
   const value = Math.min(SCALE_LIMITS.max, Math.max(SCALE_LIMITS.min, raw));
   return { value, pairs: pairs.length, fitted, note: `token scale ${value.toFixed(3)}${value !== raw ? ` (clamped from ${raw.toFixed(3)})` : ''} fitted on the first ${fitted} of ${pairs.length} call-to-call growths` };

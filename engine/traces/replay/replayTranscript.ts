@@ -115,10 +115,14 @@ function replayTranscript(events: readonly TraceEvent[], options: BaselineOption
     transcriptVisitor(events, mode, {
       ...(keepsReasoning(recordedModel(events)) ? { hidden: (s: TraceStep) => hiddenTokens(s, (x) => tokenizer.count(x)) } : {}),
       step: (t, s, index, at) => {
-        const head = withPrefix ? prefixSegments(t, prefix.standIns.get(t.agent)) : [];
+        // The agent's compaction call as it ran: its history, the client's instruction, its tools or none (`compactionRequest.ts`).
+        const compaction = mode === 'as_recorded' && s.usage?.call === 'compaction' ? s.usage.compactionRequest : undefined;
+        const sendsTools = compaction?.toolsSent !== false;
+        const head = withPrefix ? prefixSegments(t, sendsTools ? prefix.standIns.get(t.agent) : undefined, { tools: sendsTools }) : [];
+        const tail: RequestSegment[] = compaction ? [{ text: `[compaction instruction: ${compaction.instructionTokens} tokens estimated]`, tokens: compaction.instructionTokens, breakpoint: false }] : [];
         const build = () => {
           const texts = t.history.map((h) => messageText(h.message));
-          return { texts, segments: [...head, ...historySegments(t.history, texts)] };
+          return { texts, segments: [...head, ...historySegments(t.history, texts), ...tail] };
         };
         let { texts, segments } = build();
         const before = billedBefore.get(t.agent);

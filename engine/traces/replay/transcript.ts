@@ -54,9 +54,13 @@ export class AgentTranscript {
 
   constructor(readonly agent: AgentKey) {}
 
+  /** Leading instructions a compaction's recorded history restates: sent there, not in the prefix. */
+  readonly restated = new Set<string>();
+
   /** The prefix texts in the order a provider reads them: tool schemas, then system blocks. */
   prefixTexts(): { tools: string[]; system: string[] } {
-    return this.recorded ? { tools: this.recorded.tools, system: this.recorded.system } : { tools: [], system: this.instructions };
+    if (this.recorded) return { tools: this.recorded.tools, system: this.recorded.system };
+    return { tools: [], system: this.restated.size === 0 ? this.instructions : this.instructions.filter((i) => !this.restated.has(i)) };
   }
 
   push(message: UnsentMessage, file: string, lines: readonly number[], hidden?: number): void {
@@ -65,6 +69,8 @@ export class AgentTranscript {
 
   /** Compactions this agent went through (recorded ones, followed or not). */
   compactions = 0;
+  /** The history just before the last compaction replaced it: what the compaction call itself sent. */
+  preCompaction: TranscriptMessage[] | undefined;
 
   /** Replaces the history (a compaction followed as recorded). */
   replace(messages: readonly TranscriptMessage[]): void {
@@ -144,11 +150,14 @@ export function transcriptVisitor(events: readonly TraceEvent[], mode: Transcrip
   const compact = (t: AgentTranscript, e: CompactionEvent, i: number) => {
     const src = sourceOf(i);
     t.compactions++;
+    t.preCompaction = [...t.history];
     if (mode === 'full_history') {
       if (e.summary?.trim()) t.push({ role: 'user', content: e.summary }, src.file, [src.line]);
       return;
     }
     if (e.history) {
+      // The recorded history replaces everything after the base instructions, restated ones included.
+      for (const h of e.history) if (h.role === 'developer' || h.role === 'system') t.restated.add(h.text);
       t.replace(e.history.map((h, k) => ({ message: { id: `c${i}:${k}`, role: h.role === 'assistant' ? 'assistant' : 'user', content: h.role === 'developer' || h.role === 'system' ? `[${h.role} instructions]\n${h.text}` : h.text, ...(h.role === 'assistant' ? { toolCalls: [] } : {}) } as HistoryMessage, file: src.file, lines: [src.line] })));
       return;
     }
@@ -158,6 +167,11 @@ export function transcriptVisitor(events: readonly TraceEvent[], mode: Transcrip
     t.replace([...summary, ...keptMessages]);
   };
   return {
+    userInput: (text, i, _at, agent) => {
+      const t = of(agent);
+      t.preCompaction = undefined;
+      t.push({ role: 'user', content: text }, sourceOf(i).file, [sourceOf(i).line]);
+    },
     prefix: (e: PrefixEvent, agent) => {
       of(agent).recorded = { system: e.system, tools: e.tools };
     },
@@ -166,13 +180,20 @@ export function transcriptVisitor(events: readonly TraceEvent[], mode: Transcrip
       if (t.history.length === 0) t.instructions.push(text);
       else t.push({ role: 'user', content: `[${role} instructions]\n${text}` }, sourceOf(i).file, [sourceOf(i).line]);
     },
-    userInput: (text, i, _at, agent) => of(agent).push({ role: 'user', content: text }, sourceOf(i).file, [sourceOf(i).line]),
     // System-role context travels as its own message; measured like user content (one role word apart).
     context: (e: ContextEvent, i, _at, agent) => of(agent).push({ role: 'user', content: e.text }, sourceOf(i).file, [sourceOf(i).line]),
     toolResult: (call: RecordedCall, result, _at, agent, i) => of(agent).push({ role: 'tool', toolCallId: call.callId, content: result.content, isError: result.isError }, sourceOf(i).file, [sourceOf(i).line]),
     compaction: (e, i, _at, agent) => compact(of(agent), e, i),
     step: (s, index, at, agent) => {
       const t = of(agent);
+      // A compaction call recorded after its compaction (Claude Code) sent the history before it.
+      if (s.usage?.call === 'compaction' && t.preCompaction && mode === 'as_recorded') {
+        const after = [...t.history];
+        t.replace(t.preCompaction);
+        hooks.step(t, s, index, at);
+        t.replace(after);
+        return;
+      }
       hooks.step(t, s, index, at);
       const m = stepMessage(s);
       if (m) t.push(m, s.file ?? '', s.lines, hooks.hidden?.(s));

@@ -2,9 +2,11 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importTraceFile } from '../../../engine/traces/importTraceFile';
 import { recordedTruth } from '../../../engine/traces/replay/recordedTruth';
+import { replayAsRecorded } from '../../../engine/traces/replay/replayTranscript';
+import { memoTokenizer } from '../../../engine/tokens/memoTokenizer';
 import { mainThread, traceSteps } from '../../../engine/traces/replay/traceSteps';
 import type { TraceImport } from '../../../engine/traces/TraceEvent';
-import { expectedUsage, figuresKey, importedCalls, sortedKeys, usageEvents, usageOf } from '../../support/realClients/importExpectations';
+import { asRecordedAgainstServer, expectedUsage, figuresKey, importedCalls, sortedKeys, usageEvents, usageOf } from '../../support/realClients/importExpectations';
 import { describeAttempts, runRealClient, turnFailure, type HarnessCall, type RealClientRun } from '../../support/realClients/realClientHarness';
 import { isLoopback } from '../../support/realClients/straceNetwork';
 import { claudeSessionFiles, type ClaudeSessionFiles } from '../../support/realClients/sessionFiles';
@@ -74,21 +76,20 @@ describe('[real-client-harness] Claude Code 2.1.332 through the scripted loopbac
     expect(main.filter((l) => l['type'] === 'user' && l['isCompactSummary'] === true)).toHaveLength(1);
   });
 
-  it('[real-client-subagents] a subagent file imported on its own holds exactly that subagent\'s calls and usage, under its agent id', () => {
+  it('[real-client-subagents] [trace-claude-subagents] a subagent file imported on its own holds exactly that subagent\'s calls and usage, as its own run', () => {
     const sub = importTraceFile(files.subagents[0]!.jsonl);
     expect(importedCalls(sub.events)).toHaveLength(agentCalls('subagent').length);
     expect(sortedKeys(usageEvents(sub.events).map(usageOf))).toEqual(sortedKeys(agentCalls('subagent').map(expectedUsage)));
-    expect(new Set(usageEvents(sub.events).map((e) => e.agentId))).toEqual(new Set([files.subagents[0]!.agentId]));
+    // Alone, the subagent's run is the trace's main thread.
+    expect(new Set(usageEvents(sub.events).map((e) => e.agentId))).toEqual(new Set([undefined]));
   });
 
-  // Fails today: claudeCode.ts emits usage only from assistant lines, and the compaction call has
-  // none (its usage is only in the cumulative `cost-state` line after the compact_boundary).
-  it.fails('[real-client-calls-exact] the main thread has one step per main-thread call the server answered, the compaction call included', () => {
+  it('[real-client-calls-exact] [trace-claude-compaction-call] the main thread has one step per main-thread call the server answered, the compaction call included', () => {
     expect(traceSteps(mainThread(imported.events).events)).toHaveLength(agentCalls('main', 'compaction').length);
+    expect(usageEvents(imported.events).filter((e) => e.call === 'compaction').map(usageOf)).toEqual(agentCalls('compaction').map(expectedUsage));
   });
 
-  // Fails today: importTraceFile reads the session file alone, never <session>/subagents/agent-*.jsonl.
-  it.fails('[real-client-subagents] [real-client-calls-exact] the session\'s import holds each subagent\'s calls and events under its agent id', () => {
+  it('[real-client-subagents] [real-client-calls-exact] [trace-claude-subagents] the session\'s import holds each subagent\'s calls and events under its agent id', () => {
     const id = files.subagents[0]!.agentId;
     expect(importedCalls(imported.events).filter((c) => c.agentId === id)).toHaveLength(agentCalls('subagent').length);
     expect(imported.events.some((e) => e.type === 'subagent_spawn' && e.agentId === id)).toBe(true);
@@ -96,16 +97,22 @@ describe('[real-client-harness] Claude Code 2.1.332 through the scripted loopbac
     expect(importedCalls(imported.events)).toHaveLength(run.modelCalls.length);
   });
 
-  // Fails today for both defects above: the compaction call's and the subagent's usage are missing.
-  it.fails('[real-client-usage-exact] every call\'s usage as the server returned it is one usage event of the session\'s import, and there is no other', () => {
+  it('[real-client-usage-exact] every call\'s usage as the server returned it is one usage event of the session\'s import, and there is no other', () => {
     expect(sortedKeys(usageEvents(imported.events).map(usageOf))).toEqual(sortedKeys(run.modelCalls.map(expectedUsage)));
   });
 
-  // Fails today: the compaction call has no recorded usage, so the recorded steps miss it.
-  it.fails('[real-client-prompt-tokens] Strata\'s recorded prompt tokens of each main-thread call are within 2% of the server\'s count', () => {
-    const recorded = recordedTruth(imported.events).perStep.map((s) => s.prompt);
-    const server = agentCalls('main', 'compaction').map((c) => c.promptTokens);
-    expect(recorded).toHaveLength(server.length);
-    recorded.forEach((p, i) => expect(Math.abs(p - server[i]!) / server[i]!, `call ${i}: Strata ${p}, server ${server[i]}`).toBeLessThanOrEqual(0.02));
+  it('[real-client-prompt-tokens] the recorded prompt tokens of every call are the server\'s count', () => {
+    const recorded = recordedTruth(imported.events).perStep.map((s) => s.prompt).sort((a, b) => a - b);
+    const server = run.modelCalls.map((c) => c.promptTokens).sort((a, b) => a - b);
+    expect(recorded).toEqual(server);
+  });
+
+  it('[real-client-prompt-tokens] [replay-as-recorded] Strata\'s as-recorded replay of every call is within 2% of the prompt the server counted', () => {
+    const replay = replayAsRecorded(imported.events, { provider: 'anthropic', tokenizer: memoTokenizer('o200k_base') });
+    expect(replay.steps).toHaveLength(run.modelCalls.length);
+    for (const { label, strata, server } of asRecordedAgainstServer(imported.events, replay.steps, run.modelCalls)) {
+      expect(server, label).toBeDefined();
+      expect(Math.abs(strata - server!) / server!, `${label}: Strata ${strata}, server ${server}`).toBeLessThanOrEqual(0.02);
+    }
   });
 });

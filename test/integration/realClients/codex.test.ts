@@ -4,7 +4,9 @@ import { importTraceFile } from '../../../engine/traces/importTraceFile';
 import { recordedTruth } from '../../../engine/traces/replay/recordedTruth';
 import { mainThread, traceSteps } from '../../../engine/traces/replay/traceSteps';
 import type { TraceImport } from '../../../engine/traces/TraceEvent';
-import { expectedUsage, figuresKey, importedCalls, sortedKeys, usageEvents, usageOf } from '../../support/realClients/importExpectations';
+import { asRecordedAgainstServer, expectedUsage, figuresKey, importedCalls, sortedKeys, usageEvents, usageOf } from '../../support/realClients/importExpectations';
+import { replayAsRecorded } from '../../../engine/traces/replay/replayTranscript';
+import { memoTokenizer } from '../../../engine/tokens/memoTokenizer';
 import { describeAttempts, runRealClient, turnFailure, type HarnessCall, type RealClientRun } from '../../support/realClients/realClientHarness';
 import { codexRollouts, type CodexRollout } from '../../support/realClients/sessionFiles';
 import { isLoopback } from '../../support/realClients/straceNetwork';
@@ -88,7 +90,7 @@ describe('[real-client-harness] Codex 0.171.0 through the scripted loopback serv
   });
 
   it('[real-client-prompt-tokens] Strata\'s recorded prompt tokens of each main-thread call are within 2% of the server\'s count', () => {
-    const recorded = recordedTruth(imported.events).perStep.map((s) => s.prompt);
+    const recorded = recordedTruth(imported.events).perStep.filter((s) => s.agentId === undefined).map((s) => s.prompt);
     const server = agentCalls('main', 'compaction').map((c) => c.promptTokens);
     expect(recorded).toHaveLength(server.length);
     recorded.forEach((p, i) => expect(Math.abs(p - server[i]!) / server[i]!, `call ${i}: Strata ${p}, server ${server[i]}`).toBeLessThanOrEqual(0.02));
@@ -99,29 +101,36 @@ describe('[real-client-harness] Codex 0.171.0 through the scripted loopback serv
     expect(sortedKeys(usageEvents(sub.events).map(usageOf))).toEqual(sortedKeys(agentCalls('subagent').map(expectedUsage)));
   });
 
-  // Fails today: codexRollout.ts opens a new step for the token_count that now follows each tool
-  // output, so a call with tool calls counts as two steps.
-  it.fails('[real-client-calls-exact] the main thread has one step per main-thread call the server answered, the compaction call included', () => {
+  it('[real-client-calls-exact] [trace-codex-usage-record] the main thread has one step per main-thread call the server answered, the compaction call included', () => {
     expect(traceSteps(mainThread(imported.events).events)).toHaveLength(agentCalls('main', 'compaction').length);
+    expect(usageEvents(imported.events).filter((e) => e.call === 'compaction').map(usageOf)).toEqual(agentCalls('compaction').map(expectedUsage));
   });
 
-  // Fails today for the same step inflation.
-  it.fails('[real-client-calls-exact] the subagent\'s rollout imported on its own has one step per subagent call', () => {
+  it('[real-client-calls-exact] [trace-codex-usage-record] the subagent\'s rollout imported on its own has one step per subagent call', () => {
     expect(importedCalls(importTraceFile(child.path).events)).toHaveLength(agentCalls('subagent').length);
   });
 
-  // Fails today: importTraceFile reads the main rollout alone; the subagent's thread is another
-  // rollout whose session_meta names this thread as parent_thread_id.
-  it.fails('[real-client-subagents] [real-client-calls-exact] the session\'s import holds the subagent\'s calls and events under an agent id', () => {
+  it('[real-client-subagents] [real-client-calls-exact] [trace-codex-subagents] the session\'s import holds the subagent\'s calls and events under an agent id', () => {
     const ofAgents = importedCalls(imported.events).filter((c) => c.agentId !== undefined);
     expect(ofAgents).toHaveLength(agentCalls('subagent').length);
-    expect(new Set(ofAgents.map((c) => c.agentId)).size).toBe(1);
+    expect(new Set(ofAgents.map((c) => c.agentId))).toEqual(new Set([child.threadId]));
     expect(imported.events.some((e) => e.type === 'tool_call' && e.agentId !== undefined && e.arguments.includes('settings.ini'))).toBe(true);
+    expect(imported.events.find((e) => e.type === 'subagent_spawn')).toMatchObject({ agentId: child.threadId, label: expect.stringContaining('/root/reader') });
+    // The subagent's task (the spawn message) is its first input; the main agent hears its answer.
+    expect(imported.events.find((e) => e.type === 'user_input' && e.agentId === child.threadId)).toMatchObject({ text: expect.stringContaining('CX-SUBAGENT') });
     expect(importedCalls(imported.events)).toHaveLength(run.modelCalls.length);
   });
 
-  // Fails today: the subagent's usage is not in the session's import (see above).
-  it.fails('[real-client-usage-exact] every call\'s usage as the server returned it is one usage event of the session\'s import, and there is no other', () => {
+  it('[real-client-usage-exact] every call\'s usage as the server returned it is one usage event of the session\'s import, and there is no other', () => {
     expect(sortedKeys(usageEvents(imported.events).map(usageOf))).toEqual(sortedKeys(run.modelCalls.map(expectedUsage)));
+  });
+
+  it('[real-client-prompt-tokens] [replay-as-recorded] Strata\'s as-recorded replay of every call is within 2% of the prompt the server counted', () => {
+    const replay = replayAsRecorded(imported.events, { provider: 'openai', tokenizer: memoTokenizer('o200k_base') });
+    expect(replay.steps).toHaveLength(run.modelCalls.length);
+    for (const { label, strata, server } of asRecordedAgainstServer(imported.events, replay.steps, run.modelCalls)) {
+      expect(server, label).toBeDefined();
+      expect(Math.abs(strata - server!) / server!, `${label}: Strata ${strata}, server ${server}`).toBeLessThanOrEqual(0.02);
+    }
   });
 });

@@ -46,3 +46,17 @@ export function importedCalls(events: readonly TraceEvent[]): { agentId: string 
 
 /** Sorted keys, so two multisets compare as arrays. */
 export const sortedKeys = (figures: readonly UsageFigures[]): string[] => figures.map(figuresKey).sort();
+
+/**
+ * Per replayed step, Strata's as-recorded prompt tokens beside the server's count of the call the
+ * step is (matched by the call's distinct usage): what `[real-client-prompt-tokens]` bounds.
+ */
+export function asRecordedAgainstServer(events: readonly TraceEvent[], steps: readonly { step: number; agentId?: string; promptTokens: number; call?: string }[], calls: readonly HarnessCall[]): { label: string; strata: number; server: number | undefined }[] {
+  const byUsage = new Map(calls.map((c) => [figuresKey(expectedUsage(c)), c]));
+  const usages = usageEvents(events);
+  return steps.map((s, i) => {
+    const u = usages.find((x) => x.step === s.step && x.agentId === s.agentId);
+    const call = u ? byUsage.get(figuresKey(usageOf(u))) : undefined;
+    return { label: `step ${i} (${s.agentId ?? 'main'}${s.call ? `, ${s.call}` : ''})`, strata: s.promptTokens, server: call?.promptTokens };
+  });
+}
