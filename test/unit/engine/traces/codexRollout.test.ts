@@ -154,7 +154,7 @@ describe('codex-rollout-jsonl importer, 0.17x rollouts (token_usage_record)', ()
     expect(events.filter((e) => e.type === 'tool_call').map((e) => e.step)).toEqual([0, 1, 1]);
   });
 
-  it('[trace-codex-usage-record] the compacted line names the compaction call; its replacement history is kept without the restated instructions', () => {
+  it('[trace-codex-usage-record] the compacted line names the compaction call and its request; its replacement history is kept whole', () => {
     const text = jsonl(
       line('session_meta', { base_instructions: { text: 'You are Codex.' } }),
       item({ type: 'message', role: 'developer', content: [{ type: 'input_text', text: '<skills>…</skills>' }] }),
@@ -181,9 +181,11 @@ describe('codex-rollout-jsonl importer, 0.17x rollouts (token_usage_record)', ()
       [1, 'compaction'],
       [2, 'response'],
     ]);
+    expect(events.find((e) => e.type === 'usage' && e.call === 'compaction')).toMatchObject({ compactionRequest: { toolsSent: false, instructionTokens: 89 } });
     expect(events.find((e) => e.type === 'compaction')).toMatchObject({
       summary: 'Summary: listed files.',
       history: [
+        { role: 'developer', text: '<skills>…</skills>' },
         { role: 'user', text: 'list the files' },
         { role: 'user', text: 'Summary: listed files.' },
       ],

@@ -58,17 +58,26 @@ describe('[replay-fixed-prefix] the fixed prefix every row sends', () => {
 
 describe('[replay-token-scale] provider tokens per counted token', () => {
   it('[replay-token-scale] is fitted on the first quarter (at least 5) of the recorded call-to-call growths and prices every row', () => {
-    // Each step adds one result of 10 counted tokens ("tool <id>" + 8 words); the provider billed 12 more each time.
+    // Each step adds one result of 1,002 counted tokens ("tool <id>" + 1,000 words) and the next call's message (4); the provider billed 1,509 more each time.
+    const big = Array.from({ length: 1000 }, (_, i) => `w${i}`).join(' ');
     const ev: TraceEvent[] = [user('go', 1)];
-    for (let s = 0; s < 8; s++) {
-      ev.push(call(s, `c${s}`, 10 * s + 2), usage(s, 50 + 12 * s), result(`c${s}`, 'one two three four five six seven eight', 10 * s + 3));
-    }
+    for (let s = 0; s < 8; s++) ev.push(call(s, `c${s}`, 10 * s + 2), usage(s, 50 + 1509 * s), result(`c${s}`, big, 10 * s + 3));
     const p = fixedPrefix(ev, words);
     expect(p.tokenScale).toMatchObject({ pairs: 7, fitted: 5 });
-    // Growth per step: the result (10) and the next step's call message ("assistant" + "c1 Read {}" = 4), 14 counted.
-    expect(p.tokenScale.value).toBeCloseTo(12 / 14, 12);
+    expect(p.tokenScale.value).toBeCloseTo(1509 / 1006, 12);
     expect(p.summary.tokenScale).toBe(p.tokenScale.value);
     expect(p.summary.note).toContain('fitted on the first 5 of 7 call-to-call growths');
+    const priced = replayAsRecorded(ev, { provider: 'openai', tokenizer: words });
+    // Priced in the provider's tokens: each step's counted growth of 1,006 is billed as 1,509.
+    expect(priced.steps[2]!.promptTokens - priced.steps[1]!.promptTokens).toBe(1509);
+  });
+
+  it('[replay-token-scale] growth too small to tell a scale from message framing leaves it at 1', () => {
+    const ev: TraceEvent[] = [user('go', 1)];
+    for (let s = 0; s < 8; s++) ev.push(call(s, `c${s}`, 10 * s + 2), usage(s, 50 + 12 * s), result(`c${s}`, 'one two three', 10 * s + 3));
+    const p = fixedPrefix(ev, words);
+    expect(p.tokenScale.value).toBe(1);
+    expect(p.tokenScale.note).toMatch(/too little to fit on/);
   });
 });
 
@@ -98,6 +107,27 @@ describe('[replay-as-recorded] the agent as it ran', () => {
     const ev: TraceEvent[] = [user('a long first request of many words indeed', 1), say(0, 'x', 2), usage(0, 20), { type: 'compaction', summary: 's', history: [{ role: 'user', text: 'restated request' }, { role: 'user', text: 'the summary' }], source: src(4) }, say(1, 'y', 5), usage(1, 8)];
     const a = replayAsRecorded(ev, { provider: 'openai', tokenizer: words });
     expect((a.steps[1]?.promptTokens ?? 0) - (a.steps[1]?.prefixTokens ?? 0)).toBe(3 + 3);
+  });
+
+  it('[replay-as-recorded] instructions a recorded replacement history restates are sent there, not twice; a compaction call sends what its client sends', () => {
+    const ev: TraceEvent[] = [
+      { type: 'instructions', role: 'developer', text: 'base rules', source: src(1) },
+      { type: 'instructions', role: 'developer', text: 'skill list here', source: src(2) },
+      user('go now', 3),
+      say(0, 'x', 4),
+      usage(0, 20),
+      say(1, 'summary text', 5),
+      { type: 'usage', input: 30, cacheRead: 0, cacheWrite: 0, output: 2, step: 1, call: 'compaction', compactionRequest: { toolsSent: false, instructionTokens: 40 }, source: src(6) },
+      { type: 'compaction', summary: 'summary text', history: [{ role: 'developer', text: 'skill list here' }, { role: 'user', text: 'summary text' }], source: src(7) },
+      say(2, 'y', 8),
+      usage(2, 20),
+    ];
+    const a = replayAsRecorded(ev, { provider: 'openai', tokenizer: words });
+    // The compaction call: no stand-in (it stands for tools it does not send), the client's 40-token instruction appended.
+    expect(a.steps[1]?.prefixTokens).toBe(5);
+    expect(a.steps[1]!.promptTokens - a.steps[0]!.promptTokens).toBe(-(a.steps[0]!.prefixTokens - 5) + 2 + 40);
+    // After it: "base rules" alone in the prefix; the restated skill list travels in the history.
+    expect(a.steps[2]?.prefixTokens).toBe((a.steps[0]?.prefixTokens ?? 0) - 3);
   });
 
   it('[replay-as-recorded] [replay-clearing] a billed prompt that falls with no compaction recorded clears the oldest tool results, counted', () => {
