@@ -4,10 +4,11 @@
  * the full-history baseline ran, what the cache model makes of that baseline over the same steps
  * and how far it is from the recording. Pure.
  */
+import { cacheHitRate, cacheHitRateOfPrompt } from '../../metrics/cacheHitRate';
 import type { CacheProvider } from '../../providers/cacheModel';
 import { providerOfModel } from '../replay/replayDefaults';
 import type { ReplayResult } from '../replay/ReplayTypes';
-import { alignTable, int, pct } from './compareTable';
+import { alignTable, int, pct, usd } from './compareTable';
 
 /** The cache model's pricing of the full-history baseline, against the recording, over the steps both have. */
 export interface ModelledBaseline {
@@ -41,6 +42,12 @@ export interface RecordedRow {
    */
   writesMissing: boolean;
   hitRate: number;
+  /**
+   * What the recorded usage costs at the recorded model's list prices, output included (`[cost-usd]`;
+   * 1-hour writes at the 1-hour rate where the recording splits them); null when that model has no
+   * list price (for several traces: the sum over those that have one).
+   */
+  costUsd: number | null;
   /** Null when the baseline was not part of the run. */
   modelled: ModelledBaseline | null;
 }
@@ -53,6 +60,9 @@ interface Sums {
   input: number;
   read: number;
   write: number;
+  /** Dollars of the traces whose recorded model has a list price, and how many those are. */
+  usd: number;
+  priced: number;
   matched: number;
   recordedPrompt: number;
   modelPrompt: number;
@@ -76,13 +86,14 @@ function row(trace: string, model: string | null, s: Sums, writesMissing = lacks
     uncachedTokens: s.input + s.write,
     cacheWriteTokens: s.write,
     writesMissing,
-    hitRate: s.prompt > 0 ? s.read / s.prompt : 0,
+    hitRate: cacheHitRate({ input: s.input, cacheRead: s.read, cacheWrite: s.write }),
+    costUsd: s.priced > 0 ? s.usd : null,
     modelled: s.modelledAll
       ? {
           provider: s.providers.size === 1 ? [...s.providers][0]! : null,
           matched: s.matched,
           promptTokens: s.modelPrompt,
-          hitRate: s.modelPrompt > 0 ? s.modelRead / s.modelPrompt : 0,
+          hitRate: cacheHitRateOfPrompt(s.modelRead, s.modelPrompt),
           promptError: relative(s.modelPrompt, s.recordedPrompt),
           cacheReadError: relative(s.modelRead, s.recordedRead),
         }
@@ -102,7 +113,7 @@ export function recordedRows(entries: readonly { trace: string; result: ReplayRe
     if (!r) continue;
     let t = byTrace.get(trace);
     if (!t) {
-      t = { model: r.model ?? null, sums: { calls: r.callsWithUsage, prompt: r.promptTokens, input: r.input, read: r.cacheRead, write: r.cacheWrite, matched: 0, recordedPrompt: 0, modelPrompt: 0, recordedRead: 0, modelRead: 0, modelledAll: false, providers: new Set() } };
+      t = { model: r.model ?? null, sums: { calls: r.callsWithUsage, prompt: r.promptTokens, input: r.input, read: r.cacheRead, write: r.cacheWrite, usd: r.costUsd?.total ?? 0, priced: r.costUsd ? 1 : 0, matched: 0, recordedPrompt: 0, modelPrompt: 0, recordedRead: 0, modelRead: 0, modelledAll: false, providers: new Set() } };
       byTrace.set(trace, t);
     }
     const a = r.accuracy;
@@ -118,6 +129,8 @@ export function recordedRows(entries: readonly { trace: string; result: ReplayRe
       input: n.input + s.input,
       read: n.read + s.read,
       write: n.write + s.write,
+      usd: n.usd + s.usd,
+      priced: n.priced + s.priced,
       matched: n.matched + s.matched,
       recordedPrompt: n.recordedPrompt + s.recordedPrompt,
       modelPrompt: n.modelPrompt + s.modelPrompt,
@@ -126,7 +139,7 @@ export function recordedRows(entries: readonly { trace: string; result: ReplayRe
       modelledAll: n.modelledAll && s.modelledAll,
       providers: new Set([...n.providers, ...s.providers]),
     }),
-    { calls: 0, prompt: 0, input: 0, read: 0, write: 0, matched: 0, recordedPrompt: 0, modelPrompt: 0, recordedRead: 0, modelRead: 0, modelledAll: true, providers: new Set() },
+    { calls: 0, prompt: 0, input: 0, read: 0, write: 0, usd: 0, priced: 0, matched: 0, recordedPrompt: 0, modelPrompt: 0, recordedRead: 0, modelRead: 0, modelledAll: true, providers: new Set() },
   );
   const models = new Set(all.map((t) => t.model));
   return [...rows, row('all traces', models.size === 1 ? [...models][0]! : null, total, rows.some((r) => r.writesMissing))];
@@ -136,7 +149,7 @@ const signed = (x: number | null) => (x === null ? '-' : `${x >= 0 ? '+' : ''}${
 
 /** The rows as an aligned text table, as `strata compare` prints it under the strategies' table (a note under it when some recording lacks cache writes). */
 export function formatRecordedTable(rows: readonly RecordedRow[]): string {
-  const head = ['recorded (provider)', 'model', 'calls', 'prompt tokens', 'uncached', 'hit rate', 'cache model', 'baseline (model)', 'model hit rate', 'prompt error', 'cache-read error'];
+  const head = ['recorded (provider)', 'model', 'calls', 'prompt tokens', 'uncached', 'hit rate', 'total USD', 'cache model', 'baseline (model)', 'model hit rate', 'prompt error', 'cache-read error'];
   const body = rows.map((r) => [
     r.trace,
     r.model ?? '-',
@@ -144,6 +157,7 @@ export function formatRecordedTable(rows: readonly RecordedRow[]): string {
     int(r.promptTokens),
     int(r.uncachedTokens),
     `${r.writesMissing ? '*' : ''}${pct(r.hitRate)}`,
+    usd(r.costUsd),
     r.modelled ? (r.modelled.provider ?? 'mixed') : '-',
     r.modelled ? int(r.modelled.promptTokens) : '-',
     r.modelled ? pct(r.modelled.hitRate) : '-',
@@ -158,4 +172,4 @@ export function formatRecordedTable(rows: readonly RecordedRow[]): string {
 
 /** What the recorded table's columns mean, printed under it. */
 export const RECORDED_NOTE =
-  "baseline (model): the full-history baseline priced over the steps that recorded usage by the cache model of the recording's provider (else the run's); errors are (model - recorded) / recorded. The replay counts transcript text only, so real prompts (system prompt, tool schemas) are larger.";
+  "total USD: the recorded usage (output included) at the recorded model's list price, 1-hour cache writes at the 1-hour rate where the recording splits them ('-': no list price). baseline (model): the full-history baseline priced over the steps that recorded usage by the cache model of the recording's provider (else the run's); errors are (model - recorded) / recorded. The replay counts transcript text only, so real prompts (system prompt, tool schemas) are larger.";

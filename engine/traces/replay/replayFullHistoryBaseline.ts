@@ -8,10 +8,12 @@
  * agent would have sent without compaction, so it is the reference for the recorded usage. Pure.
  */
 import type { AssistantMessage, HistoryMessage, Message } from '../../conversation/Message';
-import { createCacheModel } from '../../providers/cacheModel';
+import { reuseRatio } from '../../metrics/prefixReuse';
+import { createCacheModel, type CacheTtl } from '../../providers/cacheModel';
 import { commonPrefixBytes, utf8Length } from '../../text/utf8';
 import type { TraceEvent } from '../TraceEvent';
 import { actionReferences, heldReferences } from './actionReferences';
+import { chooseTtl } from './cacheTtl';
 import { SegmentPricer, type RequestSegment } from './replayRequest';
 import { replayTotals } from './replayTotals';
 import { reuseBreak, type LayerEnds } from './reuseBreak';
@@ -47,7 +49,7 @@ export function messagesStepMetrics(i: {
   index: number;
   step: TraceStep;
   at: number;
-  usage: { promptTokens: number; input: number; cacheRead: number; cacheWrite: number; output: number };
+  usage: { promptTokens: number; input: number; cacheRead: number; cacheWrite: number; cacheWriteByTtl: Record<CacheTtl, number>; output: number };
   text: string;
   previousText: string | undefined;
   messages: readonly Message[];
@@ -64,10 +66,11 @@ export function messagesStepMetrics(i: {
     promptTokens: i.usage.promptTokens,
     promptBytes,
     reusedBytes,
-    prefixReuse: i.previousText === undefined || promptBytes === 0 ? 0 : reusedBytes / promptBytes,
+    prefixReuse: reuseRatio(reusedBytes, promptBytes),
     input: i.usage.input,
     cacheRead: i.usage.cacheRead,
     cacheWrite: i.usage.cacheWrite,
+    cacheWrite1h: i.usage.cacheWriteByTtl['1h'],
     output: i.usage.output,
     references: refs.length,
     referencesHeld: held,
@@ -88,7 +91,8 @@ export function messagesStepMetrics(i: {
 export function replayFullHistoryBaseline(events: readonly TraceEvent[], options: BaselineOptions): ReplayResult {
   const { provider, tokenizer } = options;
   const model = options.model ?? recordedModel(events) ?? DEFAULT_REPLAY_MODEL[provider];
-  const pricer = new SegmentPricer(createCacheModel({ provider }), (t) => tokenizer.count(t));
+  const cacheTtl = chooseTtl(events, options.ttl);
+  const pricer = new SegmentPricer(createCacheModel({ provider }), (t) => tokenizer.count(t), cacheTtl.ttl);
   const system: string[] = [];
   const history: HistoryMessage[] = [];
   const historyTexts: string[] = [];
@@ -141,5 +145,5 @@ export function replayFullHistoryBaseline(events: readonly TraceEvent[], options
       if (assistant.content !== '' || assistant.toolCalls.length > 0) push(assistant);
     },
   });
-  return { strategy: 'full_history_baseline', budget: null, provider, model, steps, totals: replayTotals(steps), repairs };
+  return { strategy: 'full_history_baseline', budget: null, provider, model, cacheTtl, steps, totals: replayTotals(steps, model), repairs };
 }

@@ -11,14 +11,14 @@
  * budget, and prefix reuse is measured on that text.
  */
 import type { PromptParts } from '../../prompt/composeParts';
-import type { CacheModel, ModeledUsage, PromptSegment } from '../../providers/cacheModel';
+import type { CacheModel, CacheTtl, ModeledUsage, PromptSegment } from '../../providers/cacheModel';
 import { segmentId } from '../../runtime/priceWithCacheModel';
 import { resultMarker } from './traceItems';
 
 /** One piece of a request, in the order the provider reads it. */
 export interface RequestSegment {
   text: string;
-  /** A cache breakpoint (Anthropic `cache_control`, 5 minutes) at its end. */
+  /** A cache breakpoint (Anthropic `cache_control`, with the pricer's TTL) at its end. */
   breakpoint: boolean;
 }
 
@@ -37,7 +37,8 @@ const MEMO_LIMIT = 50_000;
 
 /**
  * Prices requests with one cache model, remembering each distinct segment's id and tokens, so a
- * block sent at every step of a generation is hashed and counted once.
+ * block sent at every step of a generation is hashed and counted once. Every breakpoint asks for
+ * the same lifetime, `ttl` (`[replay-ttl]`: the recording's, or the option's; default 5 minutes).
  */
 export class SegmentPricer {
   readonly #memo = new Map<string, { id: string; tokens: number }>();
@@ -45,6 +46,7 @@ export class SegmentPricer {
   constructor(
     private readonly model: CacheModel,
     private readonly count: (text: string) => number,
+    readonly ttl: CacheTtl = '5m',
   ) {}
 
   segment(s: RequestSegment): PromptSegment {
@@ -54,7 +56,7 @@ export class SegmentPricer {
       m = { id: segmentId(s.text), tokens: this.count(s.text) };
       this.#memo.set(s.text, m);
     }
-    return s.breakpoint ? { id: m.id, tokens: m.tokens, cacheControl: '5m' } : { id: m.id, tokens: m.tokens };
+    return s.breakpoint ? { id: m.id, tokens: m.tokens, cacheControl: this.ttl } : { id: m.id, tokens: m.tokens };
   }
 
   price(segments: readonly RequestSegment[], call: { at: number; model: string; cacheKey: string; outputTokens: number }): ModeledUsage {

@@ -13,11 +13,13 @@ import { manualClock } from '../../ports/Clock';
 import { createCacheModel } from '../../providers/cacheModel';
 import { ContextLimitError } from '../../refresh/ContextLimitError';
 import { strategies } from '../../strategies/strategies';
+import { reuseRatio } from '../../metrics/prefixReuse';
 import { commonPrefixBytes, utf8Length } from '../../text/utf8';
 import type { Tokenizer } from '../../tokens/Tokenizer';
 import type { TraceEvent } from '../TraceEvent';
 import { DEFAULT_REPLAY_MODEL, defaultTimer, outputTokens, recordedModel } from './replayDefaults';
 import { actionReferences, heldReferences } from './actionReferences';
+import { chooseTtl } from './cacheTtl';
 import { engineSegments, renderedResults, SegmentPricer } from './replayRequest';
 import { replayTotals } from './replayTotals';
 import { engineLayerEnds, reuseBreak, type LayerEnds } from './reuseBreak';
@@ -69,7 +71,8 @@ export function replayTrace(events: readonly TraceEvent[], options: ReplayOption
     budget,
   };
   engine.registerAgent(identity, strategy);
-  const pricer = new SegmentPricer(createCacheModel({ provider }), (t) => engine.tokens.count(t));
+  const cacheTtl = chooseTtl(events, options.ttl);
+  const pricer = new SegmentPricer(createCacheModel({ provider }), (t) => engine.tokens.count(t), cacheTtl.ttl);
 
   const steps: StepMetrics[] = [];
   const files: string[] = [];
@@ -142,10 +145,11 @@ export function replayTrace(events: readonly TraceEvent[], options: ReplayOption
       layers: { ...built.generation.layerTokens },
       promptBytes,
       reusedBytes,
-      prefixReuse: previous === undefined || promptBytes === 0 ? 0 : reusedBytes / promptBytes,
+      prefixReuse: reuseRatio(reusedBytes, promptBytes),
       input: usage.input,
       cacheRead: usage.cacheRead,
       cacheWrite: usage.cacheWrite,
+      cacheWrite1h: usage.cacheWriteByTtl['1h'],
       output: usage.output,
       references: refs.length,
       referencesHeld: held,
@@ -180,7 +184,7 @@ export function replayTrace(events: readonly TraceEvent[], options: ReplayOption
     toolResult: (call, result, at) => add(toolItem(call, result, ctx(at))),
     compaction: (summary, i, at) => add(compactionItem(summary, i, ctx(at))),
   });
-  const result: ReplayResult = { strategy, budget, provider, model, steps, totals: replayTotals(steps), repairs };
+  const result: ReplayResult = { strategy, budget, provider, model, cacheTtl, steps, totals: replayTotals(steps, model), repairs };
   if (options.capture) result.capture = { generations: engine.generations(REPLAY_AGENT_ID), prompt: engine.lastPromptParts(REPLAY_AGENT_ID) ?? null };
   return result;
 }

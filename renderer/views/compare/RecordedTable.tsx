@@ -1,5 +1,5 @@
 import type { RecordedTraceDto, TraceDto } from '../../../engine/contract';
-import { percent } from '../../components/format';
+import { percent, usd } from '../../components/format';
 import { STRATEGY_LABEL } from './strategies';
 
 const int = (n: number) => Math.round(n).toLocaleString('en-US');
@@ -26,7 +26,7 @@ export function RecordedTable({ recorded, traces }: { recorded: readonly Recorde
       <table className="cmp__table" aria-label="Recorded by the provider">
         <thead>
           <tr>
-            <th scope="colgroup" colSpan={6} className="cmp__group">
+            <th scope="colgroup" colSpan={7} className="cmp__group">
               recorded (provider)
             </th>
             <th scope="colgroup" colSpan={5} className="cmp__group cmp__sep">
@@ -40,6 +40,7 @@ export function RecordedTable({ recorded, traces }: { recorded: readonly Recorde
             <th scope="col">prompt tokens</th>
             <th scope="col">uncached</th>
             <th scope="col">hit rate</th>
+            <th scope="col">total USD</th>
             <th scope="col" className="cmp__sep">
               cache model
             </th>
@@ -63,6 +64,7 @@ export function RecordedTable({ recorded, traces }: { recorded: readonly Recorde
                   {r.writesMissing ? '*' : ''}
                   {percent(r.hitRate)}
                 </td>
+                <td>{usd(r.costUsd)}</td>
                 <td className="cmp__sep">{m ? m.provider : '—'}</td>
                 <td title={m ? `over ${int(m.matched)} matched steps` : undefined}>
                   {m ? int(m.promptTokens) : '—'}
@@ -76,7 +78,8 @@ export function RecordedTable({ recorded, traces }: { recorded: readonly Recorde
         </tbody>
       </table>
       <p className="cmp__note">
-        Recorded: what the provider billed the real agent for its main agent’s calls. Baseline (cache model): the full-history baseline priced over the same steps by the cache model of the recording’s provider (else the comparison’s); errors are
+        Recorded: what the provider billed the real agent for its main agent’s calls; total USD is that usage, output included, at the recorded model’s list price (1-hour cache writes at the 1-hour
+        rate where the recording splits them; “—”: no list price for the model). Baseline (cache model): the full-history baseline priced over the same steps by the cache model of the recording’s provider (else the comparison’s); errors are
         (model − recorded) / recorded. The replay counts transcript text only, so real prompts (system prompt, tool schemas) are larger than the modelled ones: negative prompt errors of 10–40% are
         normal.
       </p>

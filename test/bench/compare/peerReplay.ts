@@ -7,11 +7,12 @@
  * benchmark dependencies, never shipped.
  */
 import type { AssistantMessage, HistoryMessage, Message } from '../../../engine/conversation/Message';
-import { createCacheModel, type CacheProvider } from '../../../engine/providers/cacheModel';
+import { createCacheModel, type CacheProvider, type CacheTtl } from '../../../engine/providers/cacheModel';
 import type { Tokenizer } from '../../../engine/tokens/Tokenizer';
 import type { TraceEvent } from '../../../engine/traces/TraceEvent';
 import { messagesStepMetrics, messageText } from '../../../engine/traces/replay/replayFullHistoryBaseline';
 import { DEFAULT_REPLAY_MODEL, outputTokens, recordedModel } from '../../../engine/traces/replay/replayDefaults';
+import { chooseTtl } from '../../../engine/traces/replay/cacheTtl';
 import { SegmentPricer } from '../../../engine/traces/replay/replayRequest';
 import { replayTotals } from '../../../engine/traces/replay/replayTotals';
 import type { ReplayResult, StepMetrics } from '../../../engine/traces/replay/ReplayTypes';
@@ -19,10 +20,11 @@ import type { TraceStep } from '../../../engine/traces/replay/traceSteps';
 import { walkTrace } from '../../../engine/traces/replay/walkTrace';
 import type { PeerAdapter } from './peers/PeerAdapter';
 
-export async function replayPeer(events: readonly TraceEvent[], peer: PeerAdapter, options: { budget: number; tokenizer: Tokenizer; provider: CacheProvider; model?: string }): Promise<ReplayResult> {
+export async function replayPeer(events: readonly TraceEvent[], peer: PeerAdapter, options: { budget: number; tokenizer: Tokenizer; provider: CacheProvider; model?: string; ttl?: CacheTtl }): Promise<ReplayResult> {
   const { provider, tokenizer, budget } = options;
   const model = options.model ?? recordedModel(events) ?? DEFAULT_REPLAY_MODEL[provider];
-  const pricer = new SegmentPricer(createCacheModel({ provider }), (t) => tokenizer.count(t));
+  const cacheTtl = chooseTtl(events, options.ttl);
+  const pricer = new SegmentPricer(createCacheModel({ provider }), (t) => tokenizer.count(t), cacheTtl.ttl);
   const system: string[] = [];
   const history: HistoryMessage[] = [];
   let systemOpen = true;
@@ -62,5 +64,5 @@ export async function replayPeer(events: readonly TraceEvent[], peer: PeerAdapte
     const m = messagesStepMetrics({ index, step: s, at, usage, text, previousText: previous, messages: selected, budget });
     steps.push(m);
   }
-  return { strategy: peer.name as ReplayResult['strategy'], budget, provider, model, steps, totals: replayTotals(steps), repairs };
+  return { strategy: peer.name as ReplayResult['strategy'], budget, provider, model, cacheTtl, steps, totals: replayTotals(steps, model), repairs };
 }
