@@ -140,7 +140,7 @@ export class Comparisons {
     ).map(({ trace, modelled, ...r }) => ({ traceId: trace, ...r, modelled: modelled && { ...modelled, provider: modelled.provider ?? c.dto.provider } }));
     const name = (id: string) => this.deps.catalog.getTrace(id)?.name ?? id;
     const named = done.flatMap((d) => (d.result ? [{ trace: name(d.job.trace), result: d.result }] : []));
-    const notes = compareNotes(named, 'the TTL option');
+    const notes = compareNotes(named, { ttl: 'the TTL option', model: 'the model option' });
     c.dto = { ...c.dto, status, finishedAt: this.deps.clock.now(), progress: { done: total, total }, results, errors, recorded, notes };
     this.#progress.push({ comparisonId: c.dto.comparisonId, done: total, total, status });
   }

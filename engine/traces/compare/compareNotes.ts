@@ -40,11 +40,12 @@ const names = (traces: readonly string[]) => (traces.length <= 4 ? traces.join('
 /**
  * The notes of a comparison's replays, each labelled by its trace: the money note, one price line
  * per model priced, the models without a list price, calls over a standard-rate prompt size, and
- * the traces by cache TTL (`ttlOption` names where a TTL is set: `--ttl` on the command line).
+ * the traces by cache TTL; `options` names where a TTL or a model is set (`--ttl`, `--model` on the
+ * command line).
  */
-export function compareNotes(entries: readonly { trace: string; result: ReplayResult }[], ttlOption = '--ttl'): string[] {
+export function compareNotes(entries: readonly { trace: string; result: ReplayResult }[], options: { ttl: string; model: string } = { ttl: '--ttl', model: '--model' }): string[] {
   const lines = [MONEY_NOTE];
-  const prices = new Map<string, string>();
+  const prices = new Map<string, { note: string; source: ReplayResult['modelSource']; traces: Set<string> }>();
   const unpriced = new Map<string, Set<string>>();
   const over = new Map<string, number>();
   const ttls = new Map<string, Set<string>>();
@@ -56,13 +57,19 @@ export function compareNotes(entries: readonly { trace: string; result: ReplayRe
       const line = `${model}: ${APPROXIMATED[own]}`;
       approximated.set(line, (approximated.get(line) ?? new Set()).add(trace));
     }
-    if (result.totals.costUsd) prices.set(model, note);
-    else unpriced.set(note, (unpriced.get(note) ?? new Set()).add(trace));
+    if (result.totals.costUsd) {
+      const key = `${result.modelSource}\u0000${model}`;
+      const p = prices.get(key) ?? { note, source: result.modelSource, traces: new Set<string>() };
+      prices.set(key, { ...p, traces: p.traces.add(trace) });
+    } else unpriced.set(note, (unpriced.get(note) ?? new Set()).add(trace));
     if (callsOverStandardRate > 0) over.set(model, (over.get(model) ?? 0) + callsOverStandardRate);
-    const label = ttlLabel(result.cacheTtl, ttlOption);
+    const label = ttlLabel(result.cacheTtl, options.ttl);
     ttls.set(label, (ttls.get(label) ?? new Set()).add(trace));
   }
-  for (const note of prices.values()) lines.push(`price: ${note}`);
+  for (const { note, source, traces } of prices.values()) {
+    const why = source === 'default' ? ` (the default model, for traces that name none: ${names([...traces])})` : source === 'option' ? ` (${options.model})` : '';
+    lines.push(`price${why}: ${note}`);
+  }
   for (const [note, traces] of unpriced) lines.push(`${note} (${names([...traces])}): left out of the dollar figures; * marks a sum over the other traces`);
   for (const [line, traces] of approximated) lines.push(`${line} (${names([...traces])})`);
   for (const [model, n] of over) lines.push(`${n} replayed calls of ${model} were over its standard-rate prompt size and are priced at the standard rate (too low)`);

@@ -13,6 +13,7 @@ import type { Tokenizer } from '../../tokens/Tokenizer';
 import type { ReuseBreak } from './reuseBreak';
 import type { RecordedSummary } from './recordedTruth';
 import type { TtlChoice } from './cacheTtl';
+import type { ModelSource } from './replayDefaults';
 
 /** Milliseconds from an arbitrary origin; only differences are used (engine overhead). */
 export type Timer = () => number;
@@ -182,6 +183,8 @@ export interface ReplayResult {
   budget: number | null;
   provider: CacheProvider;
   model: string;
+  /** Where `model` came from: `--model`, the recording, or the provider's default (the trace names none). */
+  modelSource: ModelSource;
   /** The breakpoints' lifetime and why (`[replay-ttl]`). */
   cacheTtl: TtlChoice;
   steps: StepMetrics[];

@@ -17,7 +17,7 @@ import { chooseTtl } from './cacheTtl';
 import { SegmentPricer, type RequestSegment } from './replayRequest';
 import { replayTotals } from './replayTotals';
 import { reuseBreak, type LayerEnds } from './reuseBreak';
-import { DEFAULT_REPLAY_MODEL, outputTokens, recordedModel } from './replayDefaults';
+import { DEFAULT_REPLAY_MODEL, modelSourceOf, outputTokens, recordedModel } from './replayDefaults';
 import type { BaselineOptions, ReplayResult, StepMetrics } from './ReplayTypes';
 import { walkTrace } from './walkTrace';
 import type { TraceStep } from './traceSteps';
@@ -145,5 +145,5 @@ export function replayFullHistoryBaseline(events: readonly TraceEvent[], options
       if (assistant.content !== '' || assistant.toolCalls.length > 0) push(assistant);
     },
   });
-  return { strategy: 'full_history_baseline', budget: null, provider, model, cacheTtl, steps, totals: replayTotals(steps, model), repairs };
+  return { strategy: 'full_history_baseline', budget: null, provider, model, modelSource: modelSourceOf(events, options.model), cacheTtl, steps, totals: replayTotals(steps, model), repairs };
 }

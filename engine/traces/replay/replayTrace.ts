@@ -17,7 +17,7 @@ import { reuseRatio } from '../../metrics/prefixReuse';
 import { commonPrefixBytes, utf8Length } from '../../text/utf8';
 import type { Tokenizer } from '../../tokens/Tokenizer';
 import type { TraceEvent } from '../TraceEvent';
-import { DEFAULT_REPLAY_MODEL, defaultTimer, outputTokens, recordedModel } from './replayDefaults';
+import { DEFAULT_REPLAY_MODEL, modelSourceOf, defaultTimer, outputTokens, recordedModel } from './replayDefaults';
 import { actionReferences, heldReferences } from './actionReferences';
 import { chooseTtl } from './cacheTtl';
 import { engineSegments, renderedResults, SegmentPricer } from './replayRequest';
@@ -184,7 +184,7 @@ export function replayTrace(events: readonly TraceEvent[], options: ReplayOption
     toolResult: (call, result, at) => add(toolItem(call, result, ctx(at))),
     compaction: (summary, i, at) => add(compactionItem(summary, i, ctx(at))),
   });
-  const result: ReplayResult = { strategy, budget, provider, model, cacheTtl, steps, totals: replayTotals(steps, model), repairs };
+  const result: ReplayResult = { strategy, budget, provider, model, modelSource: modelSourceOf(events, options.model), cacheTtl, steps, totals: replayTotals(steps, model), repairs };
   if (options.capture) result.capture = { generations: engine.generations(REPLAY_AGENT_ID), prompt: engine.lastPromptParts(REPLAY_AGENT_ID) ?? null };
   return result;
 }

@@ -11,7 +11,7 @@ import { createCacheModel, type CacheProvider, type CacheTtl } from '../../../en
 import type { Tokenizer } from '../../../engine/tokens/Tokenizer';
 import type { TraceEvent } from '../../../engine/traces/TraceEvent';
 import { messagesStepMetrics, messageText } from '../../../engine/traces/replay/replayFullHistoryBaseline';
-import { DEFAULT_REPLAY_MODEL, outputTokens, recordedModel } from '../../../engine/traces/replay/replayDefaults';
+import { DEFAULT_REPLAY_MODEL, modelSourceOf, outputTokens, recordedModel } from '../../../engine/traces/replay/replayDefaults';
 import { chooseTtl } from '../../../engine/traces/replay/cacheTtl';
 import { SegmentPricer } from '../../../engine/traces/replay/replayRequest';
 import { replayTotals } from '../../../engine/traces/replay/replayTotals';
@@ -64,5 +64,5 @@ export async function replayPeer(events: readonly TraceEvent[], peer: PeerAdapte
     const m = messagesStepMetrics({ index, step: s, at, usage, text, previousText: previous, messages: selected, budget });
     steps.push(m);
   }
-  return { strategy: peer.name as ReplayResult['strategy'], budget, provider, model, cacheTtl, steps, totals: replayTotals(steps, model), repairs };
+  return { strategy: peer.name as ReplayResult['strategy'], budget, provider, model, modelSource: modelSourceOf(events, options.model), cacheTtl, steps, totals: replayTotals(steps, model), repairs };
 }

@@ -56,7 +56,7 @@ describe('strata compare', () => {
     expect(printed).toMatch(/^strategy\s+budget\s+traces\s+steps\s+prompt tokens\s+mean prompt\s+uncached\s+prompt USD\s+total USD\s+hit rate/m);
     expect(printed).toMatch(/^USD: US dollars at list prices/m);
     expect(printed).toMatch(/^no list price for claude-made-up-1 \(made-up\.jsonl\): left out of the dollar figures/m);
-    expect(printed).toMatch(/^price: claude-sonnet-4-5 \(Claude Sonnet 4\.5, 4\.6\): \$3 input, .*read 2026-12-01\)$/m);
+    expect(printed).toMatch(/^price \(the default model, for traces that name none: session\.json\): claude-sonnet-4-5 \(Claude Sonnet 4\.5, 4\.6\): \$3 input, .*read 2026-12-01\)$/m);
     expect(printed).toMatch(/^cache TTL of the breakpoints: 5m: default \(every trace\)$/m);
     expect(printed).not.toMatch(/cost units/);
     const written = JSON.parse(readFileSync(json, 'utf8')) as { notes: string[]; recorded: { trace: string; calls: number; costUsd: number | null; modelled: { matched: number } | null }[] };
@@ -66,7 +66,7 @@ describe('strata compare', () => {
     out.length = 0;
     expect(await compareCommand([recordedFile, '--strategies', 'full_history_baseline', '--ttl', '1h', '--model', 'claude-opus-4-6'])).toBe(0);
     expect(out.join('\n')).toMatch(/^cache TTL of the breakpoints: 1h: --ttl \(made-up\.jsonl\)$/m);
-    expect(out.join('\n')).toMatch(/^price: claude-opus-4-6 /m);
+    expect(out.join('\n')).toMatch(/^price \(--model\): claude-opus-4-6 /m);
   }, 60_000);
 
   it('[replay-worker] --peers where the dev-only peer runner is absent (a packaged app) is refused with what to do, and runs nothing', async () => {

@@ -146,7 +146,7 @@ describe('Comparisons', () => {
     expect(done.results.every((r) => r.totals.costUsd !== null && r.totals.priceNote.startsWith('claude-opus-4-6 (Claude Opus 4.5'))).toBe(true);
     const name = catalog.getTrace(traceId)!.name;
     expect(done.notes).toContain(`cache TTL of the breakpoints: 1h: the TTL option (${name})`);
-    expect(done.notes.some((n) => n.startsWith('price: claude-opus-4-6 '))).toBe(true);
+    expect(done.notes.some((n) => n.startsWith('price (the model option): claude-opus-4-6 '))).toBe(true);
     // Without the options: each trace's own (the synthetic trace records no usage: default TTL, the default model).
     comparisons.start({ traceIds: [traceId], strategies: ['variable'], budget: 32_000 });
     expect(batches[1]!.jobs[0]).not.toHaveProperty('ttl');

@@ -71,8 +71,14 @@ describe('[compare-money] a comparison in US dollars, with its prices and cache 
     expect(notes).toContain('no list price for claude-made-up-1 (made-up.jsonl): left out of the dollar figures; * marks a sum over the other traces');
     expect(notes).toContain('cache TTL of the breakpoints: 1h: from the recording (opus.jsonl); 5m: default (made-up.jsonl)');
     expect(notes.some((n) => /OpenAI/.test(n))).toBe(false);
+    // A trace that names no model is priced at the provider's default, and the note says so; --model says so too.
+    const unnamed = session(2, 'x', 'unsplit').map((e) => (e.type === 'usage' ? { ...e, model: undefined } : e));
+    const byDefault = compareNotes([{ trace: 'plain.json', result: replayFullHistoryBaseline(unnamed, { provider: 'anthropic', tokenizer: quarter }) }]);
+    expect(byDefault).toContainEqual(expect.stringMatching(/^price \(the default model, for traces that name none: plain\.json\): claude-sonnet-4-5 \(Claude Sonnet 4\.5, 4\.6\): \$3 input/));
+    const chosen = compareNotes([{ trace: 'opus.jsonl', result: replayFullHistoryBaseline(opus, { provider: 'anthropic', tokenizer: quarter, model: 'claude-haiku-4-5' }) }]);
+    expect(chosen).toContainEqual(expect.stringMatching(/^price \(--model\): claude-haiku-4-5 \(Claude Haiku 4\.5\): \$1 input/));
     // --ttl for every trace, priced by OpenAI's cache model: said so.
-    const forced = compareNotes([{ trace: 'opus.jsonl', result: replayFullHistoryBaseline(opus, { provider: 'openai', tokenizer: quarter, ttl: '5m' }) }], 'the TTL option');
+    const forced = compareNotes([{ trace: 'opus.jsonl', result: replayFullHistoryBaseline(opus, { provider: 'openai', tokenizer: quarter, ttl: '5m' }) }], { ttl: 'the TTL option', model: 'the model option' });
     expect(forced).toContain('cache TTL of the breakpoints: 5m: the TTL option (opus.jsonl)');
     expect(forced.at(-1)).toMatch(/^the OpenAI cache model has no lifetime choice/);
   });
