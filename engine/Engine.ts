@@ -11,6 +11,7 @@ import { startGeneration } from './generations/startGeneration';
 import { EngineError, type EngineEvent } from './EngineEvent';
 import type { ContextItem } from './items/ContextItem';
 import { createItem, freezeItem, type ItemInput } from './items/createItem';
+import { reuseRatio } from './metrics/prefixReuse';
 import { PoolIndex } from './retrieve/PoolIndex';
 import { keepsAcrossRefresh } from './items/survival';
 import { commonPrefixBytes, utf8Length } from './text/utf8';
@@ -527,7 +528,7 @@ export class Engine {
       s.stats.promptBytes += bytes;
       s.stats.reusedBytes += reused;
     }
-    const reuse = bytes > 0 && s.stats.builds > 1 ? reused / bytes : 0;
+    const reuse = s.stats.builds > 1 ? reuseRatio(reused, bytes) : 0;
     this.emit({
       type: 'generation.built',
       agentId: s.identity.agentId,

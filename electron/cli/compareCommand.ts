@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { COMPARISON_BUDGET } from '../../engine/contract';
-import type { CacheProvider } from '../../engine/providers/cacheModel';
+import type { CacheProvider, CacheTtl } from '../../engine/providers/cacheModel';
 import { strategies } from '../../engine/strategies/strategies';
 import type { StrategyName } from '../../engine/strategies/Strategy';
 import type { BaselineName } from '../../engine/traces/replay/ReplayTypes';
@@ -19,6 +19,11 @@ export const compareUsage = `strata compare <files or folders> [options]
                          default: all of them
   --budget <tokens>      the agents' budget (default 32000; --budget 32000,100000 for several)
   --provider <name>      anthropic (default) or openai: whose prompt cache prices the calls
+  --ttl <5m|1h>          the lifetime of every cache breakpoint; default: the one the recording
+                         wrote its cache with (Claude Code's 1-hour writes), else 5m
+  --model <name>         price every trace as this model (cache rules and list price); default:
+                         each trace's recorded model. Dollars are list prices (the table and its
+                         sources: engine/pricing/listPrices.ts); a model without one is left out
   --json <file>          write every result (per-step series and totals) as JSON
   --csv <file>           write the table as CSV
   --peers                also the peer libraries (LangChain trimMessages, Mastra TokenLimiter, the
@@ -31,6 +36,8 @@ interface CompareArgs {
   strategies: (StrategyName | BaselineName)[];
   budgets: number[];
   provider: CacheProvider;
+  ttl?: CacheTtl;
+  model?: string;
   json?: string;
   csv?: string;
   peers: boolean;
@@ -66,6 +73,18 @@ export function parseCompareArgs(argv: readonly string[]): CompareArgs {
         out.provider = p;
         break;
       }
+      case '--ttl': {
+        const t = value();
+        if (t !== '5m' && t !== '1h') throw new UsageError(`--ttl is 5m or 1h (got "${t}").`);
+        out.ttl = t;
+        break;
+      }
+      case '--model': {
+        const m = value().trim();
+        if (m === '') throw new UsageError('--model needs a model name.');
+        out.model = m;
+        break;
+      }
       case '--json':
         out.json = value();
         break;
@@ -87,17 +106,21 @@ export function parseCompareArgs(argv: readonly string[]): CompareArgs {
 /** The progress line of one finished job (on stderr, rewritten in place). */
 export const progressLine = (done: number, total: number, name: string, budget: number, trace: string) => `\r[${done}/${total}] ${name} @ ${budget} · ${trace.split('/').at(-1)}`.padEnd(100);
 
-/** Prints the table and the failures, writes `--json` and `--csv`; the exit code (1 when no job succeeded). */
-export function reportComparison(args: Pick<CompareArgs, 'json' | 'csv'>, files: readonly string[], run: Pick<CompareRun, 'results' | 'errors' | 'seconds' | 'recorded'> & { rows: CompareRow[] }): number {
+/**
+ * Prints the table, the notes (what its dollars and cache TTLs rest on) and the failures, writes
+ * `--json` and `--csv`; the exit code (1 when no job succeeded).
+ */
+export function reportComparison(args: Pick<CompareArgs, 'json' | 'csv'>, files: readonly string[], run: Pick<CompareRun, 'results' | 'errors' | 'seconds' | 'recorded' | 'notes'> & { rows: CompareRow[] }): number {
   process.stderr.write(`\rreplayed ${run.results.length} of ${run.results.length + run.errors.length} jobs over ${files.length} traces in ${run.seconds.toFixed(1)} s`.padEnd(100) + '\n');
   for (const e of run.errors) process.stderr.write(`  failed: ${e.trace} (${e.strategy} @ ${e.budget}): ${e.error}\n`);
   console.log(formatCompareTable(run.rows));
+  if (run.notes.length > 0) console.log(`\n${run.notes.join('\n')}`);
   if (run.recorded.length > 0) console.log(`\n${formatRecordedTable(run.recorded)}\n${RECORDED_NOTE}`);
   const write = (file: string, text: string) => {
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, text);
   };
-  if (args.json) write(args.json, `${JSON.stringify({ files, rows: run.rows, recorded: run.recorded, results: run.results, errors: run.errors }, null, 2)}\n`);
+  if (args.json) write(args.json, `${JSON.stringify({ files, rows: run.rows, notes: run.notes, recorded: run.recorded, results: run.results, errors: run.errors }, null, 2)}\n`);
   if (args.csv) write(args.csv, compareCsv(run.rows));
   return run.errors.length > 0 && run.results.length === 0 ? 1 : 0;
 }
@@ -147,6 +170,8 @@ export async function compareCommand(argv: readonly string[], root = checkoutRoo
     strategies: args.strategies,
     budgets: args.budgets,
     provider: args.provider,
+    ...(args.model ? { model: args.model } : {}),
+    ...(args.ttl ? { ttl: args.ttl } : {}),
     inThread: true,
     onProgress: (p) => process.stderr.write(progressLine(p.done, p.total, p.strategy, p.budget, p.trace)),
   });

@@ -39,6 +39,8 @@ export const CallDtoSchema = z.object({
   hitRate: z.number().min(0).max(1),
   /** Share of the prompt's bytes that are the previous prompt's prefix; null when the prompt text is unknown (a recorded call of an attached session). */
   prefixReuse: z.number().min(0).max(1).nullable(),
+  /** The bytes behind `prefixReuse` (the prompt's and its shared prefix's), to weight reuse by bytes over calls; null as `prefixReuse`. */
+  reuseBytes: z.object({ reused: z.number().int().nonnegative(), prompt: z.number().int().nonnegative() }).nullable(),
   retries: z.number().int().nonnegative(),
 });
 export type CallDto = z.infer<typeof CallDtoSchema>;

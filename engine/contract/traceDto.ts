@@ -67,6 +67,8 @@ export const LiveFiguresSchema = z.object({
   cacheWrite: z.number().nonnegative(),
   output: z.number().nonnegative(),
   hitRate: z.number().min(0).max(1),
+  /** The prompt tokens (input, cache reads and writes) at the model's list price in US dollars; null without one. */
+  promptUsd: z.number().nonnegative().nullable(),
 });
 
 /** An attached live session (`attachSession`): its file's state and the figures so far. */
@@ -83,6 +85,8 @@ export const LiveSessionDtoSchema = z.object({
   lines: z.number().int().nonnegative(),
   events: z.number().int().nonnegative(),
   model: z.string().nullable(),
+  /** The recorded model's list prices with their source and date, or "no list price for <model>". */
+  priceNote: z.string(),
   real: LiveFiguresSchema,
   /** Null until the first counterfactual replay ends. */
   shadow: LiveFiguresSchema.extend({
@@ -103,7 +107,7 @@ export type LiveSessionDto = z.infer<typeof LiveSessionDtoSchema>;
 /** An attached session with its per-step series, real and counterfactual (`getSession`). */
 export const LiveSessionDetailDtoSchema = z.object({
   session: LiveSessionDtoSchema,
-  real: z.array(z.object({ step: z.number().int(), prompt: z.number(), input: z.number(), cacheRead: z.number(), cacheWrite: z.number(), output: z.number() })),
+  real: z.array(z.object({ step: z.number().int(), prompt: z.number(), input: z.number(), cacheRead: z.number(), cacheWrite: z.number(), output: z.number(), promptUsd: z.number().nullable() })),
   shadow: z.array(
     z.object({
       step: z.number().int(),
@@ -114,6 +118,7 @@ export const LiveSessionDetailDtoSchema = z.object({
       prefixReuse: z.number(),
       neededReferenceRecall: z.number().nullable(),
       generation: z.number().int(),
+      promptUsd: z.number().nullable(),
     }),
   ),
   /** Steps where the recording agent's context had just been compacted (the first step after each compaction). */
@@ -148,6 +153,22 @@ export type ComparisonStrategy = z.infer<typeof ComparisonStrategySchema>;
 /** The engine's own strategies (an attached session replays under one of them). */
 export const EngineStrategySchema = ComparisonStrategySchema.exclude(['full_history_baseline', 'as_recorded']);
 
+/** Anthropic's two cache lifetimes (`cache_control.ttl`). */
+export const CacheTtlSchema = z.enum(['5m', '1h']);
+
+/** A replay's cache lifetime and why: from the recording, chosen in the options, or the 5-minute default. */
+export const CacheTtlChoiceSchema = z.object({ ttl: CacheTtlSchema, source: z.enum(['recording', 'option', 'default']) });
+
+/** US dollars at list prices, per billed part: prompt = input + cacheRead + cacheWrite, total = prompt + output. */
+export const CostUsdDtoSchema = z.object({
+  input: z.number().nonnegative(),
+  cacheRead: z.number().nonnegative(),
+  cacheWrite: z.number().nonnegative(),
+  output: z.number().nonnegative(),
+  prompt: z.number().nonnegative(),
+  total: z.number().nonnegative(),
+});
+
 /** Budgets a comparison accepts (the same bounds as `strata compare --budget`). */
 export const COMPARISON_BUDGET = { min: 1000, max: 2_000_000 } as const;
 /** Traces and strategies one comparison may name (at most 20 × 6 replays). */
@@ -169,6 +190,10 @@ export const StartComparisonArgsSchema = z
     budget: z.number().int().min(COMPARISON_BUDGET.min).max(COMPARISON_BUDGET.max),
     /** Whose prompt cache prices the calls (default anthropic). */
     provider: z.enum(['anthropic', 'openai']).optional(),
+    /** The lifetime of every cache breakpoint (as `strata compare --ttl`); default each recording's, else 5m. */
+    ttl: CacheTtlSchema.optional(),
+    /** Price every trace as this model (as `strata compare --model`); default each trace's recorded model. */
+    model: z.string().trim().min(1).max(200).optional(),
   })
   .strict();
 
@@ -181,10 +206,22 @@ export const ComparisonTotalsDtoSchema = z.object({
   meanPromptTokens: z.number().int().nonnegative(),
   /** Prompt tokens not read from a cache (uncached input and cache writes). */
   uncachedTokens: z.number().int().nonnegative(),
-  /** Anthropic list-price units (uncached 1, cache read 0.1, cache write 1.25 per token). */
-  cost: z.number().nonnegative(),
+  /** The prompt tokens' parts (disjoint), for hit rates of sums. */
+  input: z.number().int().nonnegative(),
+  cacheRead: z.number().int().nonnegative(),
+  cacheWrite: z.number().int().nonnegative(),
+  /** US dollars at the priced model's list prices; null when that model has no list price. */
+  costUsd: CostUsdDtoSchema.nullable(),
+  /** The model priced. */
+  model: z.string(),
+  /** The model's list prices with their source and the date they were read, or "no list price for <model>". */
+  priceNote: z.string(),
+  /** The cache breakpoints' lifetime and why. */
+  cacheTtl: CacheTtlChoiceSchema,
   hitRate: z.number().min(0).max(1),
   prefixReuse: z.number().min(0).max(1),
+  /** Bytes of the prompts after the first and of their prefixes shared with the previous prompt (prefixReuse = reused / prompt). */
+  reuseBytes: z.object({ reused: z.number().int().nonnegative(), prompt: z.number().int().nonnegative() }),
   /** Mean needed-reference recall over the steps whose action names a file or symbol; null when none does. */
   neededReferenceRecall: z.number().min(0).max(1).nullable(),
   orphans: z.number().int().nonnegative(),
@@ -253,6 +290,8 @@ export const RecordedTraceDtoSchema = z.object({
    */
   writesMissing: z.boolean(),
   hitRate: z.number().min(0).max(1),
+  /** The recorded usage (output included) at the recorded model's list price, in US dollars; null without one. */
+  costUsd: z.number().nonnegative().nullable(),
   /** The agent as it ran, its compactions followed (`as_recorded`). */
   asRecorded: ModelledBaselineDtoSchema,
   /** The no-limit full history (`full_history_baseline`). */
@@ -269,6 +308,9 @@ export const ComparisonDtoSchema = z.object({
   strategies: z.array(ComparisonStrategySchema),
   budget: z.number().int().positive(),
   provider: z.enum(['anthropic', 'openai']),
+  /** The TTL and model asked for (null: each trace's recorded one). */
+  ttl: CacheTtlSchema.nullable(),
+  model: z.string().nullable(),
   /** Milliseconds since the epoch; `finishedAt` is null while running. */
   startedAt: z.number(),
   finishedAt: z.number().nullable(),
@@ -280,6 +322,8 @@ export const ComparisonDtoSchema = z.object({
   errors: z.array(z.object({ traceId: z.string(), strategy: ComparisonStrategySchema, error: z.string() })),
   /** Per trace that records its provider's usage, what the real agent was billed; empty while running. */
   recorded: z.array(RecordedTraceDtoSchema),
+  /** What the dollars and cache TTLs rest on (units, list prices with sources and dates, unpriced models, TTL per trace); empty while running. */
+  notes: z.array(z.string()),
 });
 export type ComparisonDto = z.infer<typeof ComparisonDtoSchema>;
 export type ComparisonResultDto = z.infer<typeof ComparisonResultDtoSchema>;

@@ -4,6 +4,7 @@ import type { Catalog } from '../catalog/Catalog';
 import type { Clock } from '../ports/Clock';
 import type { Scheduler } from '../ports/Scheduler';
 import type { StrategyName } from '../strategies/Strategy';
+import { compareNotes } from '../traces/compare/compareNotes';
 import { compareRows } from '../traces/compare/compareTable';
 import { recordedRows } from '../traces/compare/recordedTable';
 import type { BaselineName, ReplayResult } from '../traces/replay/ReplayTypes';
@@ -65,9 +66,10 @@ export class Comparisons {
     const running = [...this.#all.values()].filter((c) => c.dto.status === 'running').length;
     if (running >= COMPARISONS_RUNNING) throw new StrataError('conflict', `${running} comparisons are running; wait for one to finish.`);
     const provider = args.provider ?? 'anthropic';
+    const pricing = { ...(args.model ? { model: args.model } : {}), ...(args.ttl ? { ttl: args.ttl } : {}) };
     const jobs: ReplayJob[] = args.traceIds.flatMap((trace) => {
       const events = this.deps.catalog.traceEvents(trace) ?? [];
-      return args.strategies.map((strategy) => ({ trace, events, strategy, budget: args.budget, provider, recorded: true }));
+      return args.strategies.map((strategy) => ({ trace, events, strategy, budget: args.budget, provider, ...pricing, recorded: true }));
     });
     const comparisonId = `cmp-${this.#next++}`;
     const c: Running = {
@@ -78,12 +80,15 @@ export class Comparisons {
         strategies: [...args.strategies],
         budget: args.budget,
         provider,
+        ttl: args.ttl ?? null,
+        model: args.model ?? null,
         startedAt: this.deps.clock.now(),
         finishedAt: null,
         progress: { done: 0, total: jobs.length },
         results: [],
         errors: [],
         recorded: [],
+        notes: [],
       },
       abort: new AbortController(),
     };
@@ -138,7 +143,10 @@ export class Comparisons {
       asRecorded: asRecorded && { ...asRecorded, provider: asRecorded.provider ?? c.dto.provider },
       fullHistory: fullHistory && { ...fullHistory, provider: fullHistory.provider ?? c.dto.provider },
     }));
-    c.dto = { ...c.dto, status, finishedAt: this.deps.clock.now(), progress: { done: total, total }, results, errors, recorded };
+    const name = (id: string) => this.deps.catalog.getTrace(id)?.name ?? id;
+    const named = done.flatMap((d) => (d.result ? [{ trace: name(d.job.trace), result: d.result }] : []));
+    const notes = compareNotes(named, { ttl: 'the TTL option', model: 'the model option' });
+    c.dto = { ...c.dto, status, finishedAt: this.deps.clock.now(), progress: { done: total, total }, results, errors, recorded, notes };
     this.#progress.push({ comparisonId: c.dto.comparisonId, done: total, total, status });
   }
 
@@ -164,9 +172,16 @@ function toResultDto(traceId: string, r: ReplayResult): ComparisonResultDto {
       promptTokens: row.promptTokens,
       meanPromptTokens: row.meanPromptTokens,
       uncachedTokens: row.uncachedTokens,
-      cost: row.cost,
+      input: r.totals.input,
+      cacheRead: r.totals.cacheRead,
+      cacheWrite: r.totals.cacheWrite,
+      costUsd: r.totals.costUsd,
+      model: r.model,
+      priceNote: r.totals.pricing.note,
+      cacheTtl: r.cacheTtl,
       hitRate: row.hitRate,
       prefixReuse: row.prefixReuse,
+      reuseBytes: { reused: r.totals.reusedBytes, prompt: r.totals.promptBytes - (r.steps[0]?.promptBytes ?? 0) },
       neededReferenceRecall: row.neededReferenceRecall,
       orphans: row.orphans,
       refreshes: row.refreshes,

@@ -5,6 +5,7 @@ import { diffGenerations } from '../generations/diffGenerations';
 import type { Generation } from '../generations/Generation';
 import type { ContextItem } from '../items/ContextItem';
 import { cacheHitRate } from '../metrics/cacheHitRate';
+import { costUsd, listPriceOf, priceNote, type BilledTokens } from '../pricing/costUsd';
 import { maskDeep, maskSecrets } from '../privacy/maskSecrets';
 import type { StrategyName } from '../strategies/Strategy';
 import { LiveSession, type LiveSessionSnapshot } from '../traces/live/LiveSession';
@@ -166,9 +167,12 @@ export class LiveSessions {
   detail(sessionId: string): LiveSessionDetailDto {
     const a = this.get(sessionId);
     const s = a.last;
+    const realRates = listPriceOf(s.real.model)?.perMTok;
+    const shadowRates = s.shadow ? listPriceOf(s.shadow.model)?.perMTok : undefined;
+    const promptUsd = (t: BilledTokens, rates: typeof realRates) => (rates ? costUsd(t, rates).prompt : null);
     return {
       session: this.toDto(a),
-      real: s.real.perStep.map((r) => ({ step: r.step, prompt: r.prompt, input: r.input, cacheRead: r.cacheRead, cacheWrite: r.cacheWrite, output: r.output })),
+      real: s.real.perStep.map((r) => ({ step: r.step, prompt: r.prompt, input: r.input, cacheRead: r.cacheRead, cacheWrite: r.cacheWrite, output: r.output, promptUsd: promptUsd(r, realRates) })),
       shadow: (s.shadow?.steps ?? []).map((m) => ({
         step: m.step,
         promptTokens: m.promptTokens,
@@ -178,6 +182,7 @@ export class LiveSessions {
         prefixReuse: m.prefixReuse,
         neededReferenceRecall: m.neededReferenceRecall ?? null,
         generation: m.generation,
+        promptUsd: promptUsd(m, shadowRates),
       })),
       compactions: [...s.compactions],
       generations: (s.shadow?.steps ?? []).flatMap((m) => (m.boundary === 'rebuild' || m.boundary === 'refresh' ? [{ step: m.step, generation: m.generation, kind: m.boundary }] : [])),
@@ -274,6 +279,7 @@ export class LiveSessions {
         modeled: false,
         hitRate: cacheHitRate(usage),
         prefixReuse: null,
+        reuseBytes: null,
         retries: 0,
       };
     });
@@ -400,7 +406,8 @@ export class LiveSessions {
       lines: s.lines,
       events: s.events,
       model: s.real.model ?? null,
-      real: { steps: s.real.steps, promptTokens: s.real.promptTokens, input: s.real.input, cacheRead: s.real.cacheRead, cacheWrite: s.real.cacheWrite, output: s.real.output, hitRate: s.real.hitRate },
+      priceNote: s.real.model ? priceNote(s.real.model) : 'the recording names no model to price',
+      real: { steps: s.real.steps, promptTokens: s.real.promptTokens, input: s.real.input, cacheRead: s.real.cacheRead, cacheWrite: s.real.cacheWrite, output: s.real.output, hitRate: s.real.hitRate, promptUsd: s.real.costUsd?.prompt ?? null },
       shadow: shadow && t
         ? {
             steps: t.steps,
@@ -410,6 +417,7 @@ export class LiveSessions {
             cacheWrite: t.cacheWrite,
             output: t.output,
             hitRate: t.hitRate,
+            promptUsd: t.costUsd?.prompt ?? null,
             prefixReuse: t.prefixReuse,
             neededReferenceRecall: t.neededReferenceRecall ?? null,
             generation: t.generations,

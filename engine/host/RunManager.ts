@@ -13,7 +13,7 @@ import { priceWithCacheModel } from '../runtime/priceWithCacheModel';
 import { TraceDriver } from '../runtime/TraceDriver';
 import type { ToolBox } from '../runtime/Driver';
 import type { AgentRunStatus } from '../runtime/AgentRuntime';
-import { hitRate } from '../runtime/UsageLedger';
+import { cacheHitRate } from '../metrics/cacheHitRate';
 import type { SkillRegistry } from '../skills/SkillRegistry';
 import type { Tokenizer } from '../tokens/Tokenizer';
 import { generateDemoRun } from './demo/generateDemoRun';
@@ -114,7 +114,7 @@ export class RunManager {
     return {
       agentId,
       calls: run.runtime.ledger.calls(agentId).slice(-limit).map((c) => ({ ...c, usage: { ...c.usage }, ...(c.modeledUsage ? { modeledUsage: { ...c.modeledUsage } } : {}) })),
-      totals: { ...totals, hitRate: hitRate(totals) },
+      totals: { ...totals, hitRate: cacheHitRate(totals) },
     };
   }
 

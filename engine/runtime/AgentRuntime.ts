@@ -7,6 +7,8 @@ import type { GroupInput } from '../conversation/readGroup';
 import type { Engine } from '../Engine';
 import type { AgentIdentity } from '../generations/AgentIdentity';
 import type { ItemInput } from '../items/createItem';
+import { cacheHitRate } from '../metrics/cacheHitRate';
+import { reuseRatio } from '../metrics/prefixReuse';
 import type { Clock } from '../ports/Clock';
 import { sequentialIds } from '../ports/IdSource';
 import type { ProviderRequest, Usage } from '../providers/Provider';
@@ -17,7 +19,7 @@ import { Cancellation, CancelledError } from './Cancellation';
 import { composeRequest, requestText } from './composeRequest';
 import type { AgentAction, Driver, SpawnRequest, ToolBox, ToolOutcome } from './Driver';
 import { parentReport } from './parentReport';
-import { hitRate, UsageLedger, type CallRecord } from './UsageLedger';
+import { UsageLedger, type CallRecord } from './UsageLedger';
 
 /** Where an agent is in its life. `paused` agents are skipped by the scheduler until resumed. */
 export type AgentRunStatus = 'waiting' | 'running' | 'paused' | 'done' | 'failed' | 'cancelled';
@@ -271,6 +273,8 @@ export class AgentRuntime {
         const text = requestText(request);
         const previous = this.#lastRequest.get(agentId);
         this.#lastRequest.set(agentId, text);
+        const promptBytes = utf8Length(text);
+        const reused = previous === undefined ? 0 : commonPrefixBytes(previous, text);
         const outputTokens = action.usage?.output ?? this.#o.tokenizer.count(action.text + action.toolCalls.map((c) => c.arguments).join(''));
         // The cache model prices every call: it is the usage of a replay, and beside a provider's
         // authoritative figures it shows how far the model is from the real cache.
@@ -284,8 +288,9 @@ export class AgentRuntime {
           usage,
           modeled: action.usage === undefined,
           ...(action.usage && estimate ? { modeledUsage: estimate } : {}),
-          hitRate: hitRate(usage),
-          prefixReuse: previous === undefined ? 0 : commonPrefixBytes(previous, text) / Math.max(1, utf8Length(text)),
+          hitRate: cacheHitRate(usage),
+          prefixReuse: reuseRatio(reused, promptBytes),
+          reuseBytes: { reused, prompt: promptBytes },
           retries,
         };
         this.ledger.record(call);

@@ -12,21 +12,18 @@ export interface CallRecord {
   modeled: boolean;
   /** The cache model's figures for a call a provider answered (compare them with `usage`). */
   modeledUsage?: Usage;
-  /** cacheRead / (input + cacheRead + cacheWrite); 0 for an empty prompt. */
+  /** `cacheHitRate` of `usage` (`[hit-rate-def]`). */
   hitRate: number;
-  /** Bytes of this request's prefix shared with the agent's previous request, over its length. */
+  /** `prefixReuse` of this request against the agent's previous one (`[prefix-reuse-def]`). */
   prefixReuse: number;
+  /** The bytes behind `prefixReuse`, so a view can weight reuse by bytes over several calls (`[agent-reuse-def]`). */
+  reuseBytes: { reused: number; prompt: number };
   /** Context-limit retries this call needed. */
   retries: number;
 }
 
 /** Calls kept per agent for `getUsage`; totals cover every call. */
 export const CALLS_KEPT_PER_AGENT = 500;
-
-export const hitRate = (u: Usage): number => {
-  const prompt = u.input + u.cacheRead + u.cacheWrite;
-  return prompt > 0 ? u.cacheRead / prompt : 0;
-};
 
 /**
  * Per-agent call records (the newest {@link CALLS_KEPT_PER_AGENT}) and running totals. Bounded:

@@ -7,7 +7,7 @@ export interface CompareMemoryController {
   loadTraces(): Promise<void>;
   /** Import a file the user picked or dropped, sent as text (`importTraceContent`); adds it to the selection. */
   importTraceFile(file: { name: string; size: number; text(): Promise<string> }): Promise<void>;
-  startComparison(args: { traceIds: string[]; strategies: ComparisonStrategy[]; budget: number }): Promise<void>;
+  startComparison(args: { traceIds: string[]; strategies: ComparisonStrategy[]; budget: number; ttl?: '5m' | '1h'; model?: string }): Promise<void>;
   loadMemory(): Promise<void>;
   verifyMemory(id: string, revision: number): Promise<void>;
   retireMemory(id: string, revision: number): Promise<void>;

@@ -1,4 +1,6 @@
-import { type ChartMarker, chartMarkers, hitRateOf, type TokenSplit } from '../store/usageSelectors';
+import { cacheHitRate } from '../../engine/metrics/cacheHitRate';
+import { reuseRatio } from '../../engine/metrics/prefixReuse';
+import { type ChartMarker, chartMarkers, type TokenSplit } from '../store/usageSelectors';
 import type { CallPoint, GenerationMarker } from '../store/usageSlice';
 
 /**
@@ -36,7 +38,7 @@ export interface Bucket {
   agents: number;
 }
 
-/** A slice on the rate chart: hit rates summed over its calls (CacheRead / prompt tokens), reuse weighted by prompt tokens. */
+/** A slice on the rate chart: the hit rates of its calls' summed tokens, and their reuse weighted by prompt bytes (the engine's definitions). */
 export interface BucketRate extends Bucket {
   /** The middle of the slice. */
   at: number;
@@ -82,19 +84,21 @@ interface Acc {
   inP: number;
   /** Cache model (a replay's figures of record, or the estimate beside a provider call): for the hit rate. */
   nHitM: number;
+  hitInM: number;
   hitReadM: number;
-  hitAllM: number;
+  hitWriteM: number;
   /** Cache-model calls of record (`modeled`): for the stacked tokens, like the per-call chart. */
   nM: number;
   readM: number;
   writeM: number;
   inM: number;
-  reuseBytes: number;
-  reuseWeight: number;
+  /** Prompt bytes shared with the previous prompt, and prompt bytes, of the calls with a known prompt. */
+  reusedBytes: number;
+  promptBytes: number;
+  nReuse: number;
 }
 
-const acc = (): Acc => ({ calls: 0, agents: new Set(), nP: 0, readP: 0, writeP: 0, inP: 0, nHitM: 0, hitReadM: 0, hitAllM: 0, nM: 0, readM: 0, writeM: 0, inM: 0, reuseBytes: 0, reuseWeight: 0 });
-const promptOf = (u: CallPoint['usage']) => u.input + u.cacheRead + u.cacheWrite;
+const acc = (): Acc => ({ calls: 0, agents: new Set(), nP: 0, readP: 0, writeP: 0, inP: 0, nHitM: 0, hitInM: 0, hitReadM: 0, hitWriteM: 0, nM: 0, readM: 0, writeM: 0, inM: 0, reusedBytes: 0, promptBytes: 0, nReuse: 0 });
 
 /**
  * The all-agents series: `points` (oldest first) in slices of a round width, every slice from the
@@ -126,8 +130,9 @@ export function buildBucketData(points: CallPoint[], byAgent: Record<string, Cal
     if (model) {
       hasModel = true;
       a.nHitM++;
+      a.hitInM += model.input;
       a.hitReadM += model.cacheRead;
-      a.hitAllM += promptOf(model);
+      a.hitWriteM += model.cacheWrite;
     }
     if (p.modeled) {
       a.nM++;
@@ -135,11 +140,11 @@ export function buildBucketData(points: CallPoint[], byAgent: Record<string, Cal
       a.writeM += p.usage.cacheWrite;
       a.inM += p.usage.input;
     }
-    if (p.prefixReuse !== null) {
-      // Weighted by prompt size, like an agent's reuse (SPEC [agent-reuse-def]: byte-weighted over its prompts); a recorded call without a known prompt stays out.
-      const w = Math.max(1, promptOf(p.usage));
-      a.reuseBytes += p.prefixReuse * w;
-      a.reuseWeight += w;
+    if (p.reuseBytes) {
+      // Byte-weighted, like an agent's reuse (SPEC [agent-reuse-def]); a recorded call without a known prompt stays out.
+      a.reusedBytes += p.reuseBytes.reused;
+      a.promptBytes += p.reuseBytes.prompt;
+      a.nReuse++;
     }
   }
   const rates: BucketRate[] = new Array(slices.length);
@@ -152,10 +157,10 @@ export function buildBucketData(points: CallPoint[], byAgent: Record<string, Cal
     rates[i] = {
       ...b,
       at,
-      hitProvider: a.nP > 0 ? hitRateOf({ input: a.inP, cacheRead: a.readP, cacheWrite: a.writeP, output: 0 }) : null,
-      // Summed over the slice's calls, 0 on empty prompts (SPEC [hit-rate-def] over a set of calls, as a replay's totals).
-      hitModel: a.nHitM > 0 ? (a.hitAllM > 0 ? a.hitReadM / a.hitAllM : 0) : null,
-      reuse: a.reuseWeight > 0 ? a.reuseBytes / a.reuseWeight : null,
+      // Each the engine's definition over the slice's summed calls (SPEC [hit-rate-def], [agent-reuse-def]).
+      hitProvider: a.nP > 0 ? cacheHitRate({ input: a.inP, cacheRead: a.readP, cacheWrite: a.writeP }) : null,
+      hitModel: a.nHitM > 0 ? cacheHitRate({ input: a.hitInM, cacheRead: a.hitReadM, cacheWrite: a.hitWriteM }) : null,
+      reuse: a.nReuse > 0 ? reuseRatio(a.reusedBytes, a.promptBytes) : null,
     };
     tokens[i] = { ...b, at, readP: mean(a.readP, a.nP), writeP: mean(a.writeP, a.nP), uncachedP: mean(a.inP, a.nP), readM: mean(a.readM, a.nM), writeM: mean(a.writeM, a.nM), uncachedM: mean(a.inM, a.nM) };
   });

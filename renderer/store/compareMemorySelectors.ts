@@ -1,4 +1,7 @@
 import type { ComparisonDto, ComparisonResultDto, ComparisonStrategy, MemoryEntryDto, SkillsDto, TraceDto } from '../../engine/contract';
+import { cacheHitRate } from '../../engine/metrics/cacheHitRate';
+import { reuseRatio } from '../../engine/metrics/prefixReuse';
+import { ttlText } from '../components/format';
 import type { RootState } from './reduce';
 
 /** Named selectors of the Compare, Memory and Skills views. */
@@ -108,10 +111,15 @@ export interface AllTracesTotals {
   steps: number;
   promptTokens: number;
   uncachedTokens: number;
-  cost: number;
-  /** Σ cache read / Σ prompt tokens, the cache read being prompt − uncached. */
+  /** US dollars summed over the traces with a list price (`pricedTraces` of them); null when none has one. */
+  promptUsd: number | null;
+  totalUsd: number | null;
+  pricedTraces: number;
+  /** The traces' cache TTLs and why, grouped (`1h: from the recording ×2; 5m: default ×1`). */
+  ttl: string;
+  /** `cacheHitRate` of the summed tokens. */
   hitRate: number;
-  /** Per-step prefix reuse over every step after each trace's first, weighted by the step's prompt tokens. */
+  /** `reuseRatio` of the summed bytes after each trace's first step: byte-weighted, as `strata compare`. */
   prefixReuse: number;
   /** Mean needed-reference recall over every step (of every trace) that has one; null when none has. */
   neededReferenceRecall: number | null;
@@ -120,10 +128,10 @@ export interface AllTracesTotals {
 }
 
 /**
- * The all-traces row of each strategy, in the order the strategies first appear in `results`: sums of
- * steps, tokens, cost, refreshes and orphans; the hit rate of the sums; prefix reuse weighted by
- * prompt tokens (`strata compare` weights by prompt bytes, which the comparison does not carry);
- * recall as the mean over the steps that have one, as `strata compare` computes it.
+ * The all-traces row of each strategy, in the order the strategies first appear in `results`, as
+ * `strata compare` sums a folder: sums of steps, tokens, dollars (over the priced traces),
+ * refreshes and orphans; the hit rate of the summed tokens and the reuse of the summed bytes (the
+ * engine's definitions); recall as the mean over the steps that have one.
  */
 export function allTracesTotals(results: readonly ComparisonResultDto[]): AllTracesTotals[] {
   const groups = new Map<ComparisonStrategy, ComparisonResultDto[]>();
@@ -132,18 +140,10 @@ export function allTracesTotals(results: readonly ComparisonResultDto[]): AllTra
     const sum = (f: (r: ComparisonResultDto) => number) => rs.reduce((n, r) => n + f(r), 0);
     const prompt = sum((r) => r.totals.promptTokens);
     const uncached = sum((r) => r.totals.uncachedTokens);
-    let reuseWeight = 0;
-    let reused = 0;
-    const recalls: number[] = [];
-    for (const r of rs) {
-      r.series.forEach((step, i) => {
-        if (i > 0) {
-          reuseWeight += step.promptTokens;
-          reused += step.prefixReuse * step.promptTokens;
-        }
-        if (step.recall !== null) recalls.push(step.recall);
-      });
-    }
+    const recalls = rs.flatMap((r) => r.series.flatMap((step) => (step.recall === null ? [] : [step.recall])));
+    const priced = rs.flatMap((r) => (r.totals.costUsd ? [r.totals.costUsd] : []));
+    const ttls = new Map<string, number>();
+    for (const r of rs) ttls.set(ttlText(r.totals.cacheTtl), (ttls.get(ttlText(r.totals.cacheTtl)) ?? 0) + 1);
     return {
       strategy,
       budget: rs[0]!.budget,
@@ -151,9 +151,12 @@ export function allTracesTotals(results: readonly ComparisonResultDto[]): AllTra
       steps: sum((r) => r.totals.steps),
       promptTokens: prompt,
       uncachedTokens: uncached,
-      cost: sum((r) => r.totals.cost),
-      hitRate: prompt > 0 ? (prompt - uncached) / prompt : 0,
-      prefixReuse: reuseWeight > 0 ? reused / reuseWeight : 0,
+      promptUsd: priced.length > 0 ? priced.reduce((n, c) => n + c.prompt, 0) : null,
+      totalUsd: priced.length > 0 ? priced.reduce((n, c) => n + c.total, 0) : null,
+      pricedTraces: priced.length,
+      ttl: ttls.size === 1 ? [...ttls.keys()][0]! : [...ttls].map(([t, n]) => `${t} ×${n}`).join('; '),
+      hitRate: cacheHitRate({ input: sum((r) => r.totals.input), cacheRead: sum((r) => r.totals.cacheRead), cacheWrite: sum((r) => r.totals.cacheWrite) }),
+      prefixReuse: reuseRatio(sum((r) => r.totals.reuseBytes.reused), sum((r) => r.totals.reuseBytes.prompt)),
       neededReferenceRecall: recalls.length > 0 ? recalls.reduce((a, b) => a + b, 0) / recalls.length : null,
       refreshes: sum((r) => r.totals.refreshes),
       orphans: sum((r) => r.totals.orphans),

@@ -20,8 +20,12 @@ export interface ComparisonsState {
   byId: Record<string, ComparisonDto>;
   /** Live progress from `comparison.progress`, never moving backwards. */
   progress: Record<string, ComparisonProgress>;
-  /** The form: which traces (at most MAX_COMPARISON_TRACES), strategies and budget the next run uses. */
-  form: { traceIds: string[]; strategies: ComparisonStrategy[]; budget: number };
+  /**
+   * The form: which traces (at most MAX_COMPARISON_TRACES), strategies and budget the next run uses,
+   * and its pricing options: the cache TTL (`''`: each recording's, else 5m) and the model priced
+   * (`''`: each trace's recorded model).
+   */
+  form: { traceIds: string[]; strategies: ComparisonStrategy[]; budget: number; ttl: '' | '5m' | '1h'; model: string };
   /** The trace the current comparison's charts show; null: its first trace with results. */
   chartTraceId: string | null;
   starting: boolean;
@@ -35,7 +39,7 @@ export const comparisonsInitialState: ComparisonsState = {
   currentId: null,
   byId: {},
   progress: {},
-  form: { traceIds: [], strategies: DEFAULT_STRATEGIES, budget: DEFAULT_BUDGET },
+  form: { traceIds: [], strategies: DEFAULT_STRATEGIES, budget: DEFAULT_BUDGET, ttl: '', model: '' },
   chartTraceId: null,
   starting: false,
   error: null,

@@ -1,3 +1,4 @@
+import { cacheHitRate } from '../../engine/metrics/cacheHitRate';
 import type { AgentDto, AgentStatus, LogEntry } from '../../engine/contract';
 import type { RootState } from './reduce';
 
@@ -100,19 +101,16 @@ export function selectLog(s: RootState, limit: number, agentId?: string): LogEnt
   return all.slice(Math.max(0, all.length - limit));
 }
 
-/**
- * Workspace totals for the header: agent counts and the pooled provider hit rate (the definition in
- * engine/metrics/cacheHitRate.ts over summed usage; the renderer may not import engine code).
- */
+/** Workspace totals for the header: agent counts and the pooled provider hit rate (`cacheHitRate` of the summed usage). */
 export function selectTotals(s: RootState): { agents: number; running: number; hitRate: number } {
   const agents = s.agents.order.map((id) => s.agents.byId[id] as AgentDto);
-  let read = 0;
-  let denominator = 0;
+  const sum = { input: 0, cacheRead: 0, cacheWrite: 0 };
   for (const a of agents) {
-    read += a.usage.cacheRead;
-    denominator += a.usage.input + a.usage.cacheRead + a.usage.cacheWrite;
+    sum.input += a.usage.input;
+    sum.cacheRead += a.usage.cacheRead;
+    sum.cacheWrite += a.usage.cacheWrite;
   }
-  return { agents: agents.length, running: agents.filter((a) => a.status === 'running').length, hitRate: denominator > 0 ? read / denominator : 0 };
+  return { agents: agents.length, running: agents.filter((a) => a.status === 'running').length, hitRate: cacheHitRate(sum) };
 }
 
 /**

@@ -1,29 +1,12 @@
 import type { LiveSessionDetailDto, LiveSessionDto } from '../../engine/contract';
+import { cacheHitRate } from '../../engine/metrics/cacheHitRate';
 
 /**
  * The arithmetic of the "Real vs Strata" panel over one `getSession` answer: per-step series for
- * the charts and the totals for the figures table. Pure; the renderer may not import engine values,
- * so the cost weights mirror the engine's `COST_WEIGHTS` (engine/traces/replay/replayTotals.ts),
- * the weights the Compare view's "est. cost" column is computed with.
+ * the charts and the totals for the figures table. Pure. The hit rate is the engine's definition
+ * (`engine/metrics`); dollars come priced from the host (the one price table, `engine/pricing`),
+ * per step and in total, and are only summed here.
  */
-
-/** Anthropic list-price units per token: uncached input 1, cache read 0.1, cache write 1.25. */
-export const COST_WEIGHTS = { input: 1, cacheRead: 0.1, cacheWrite: 1.25 } as const;
-
-export interface TokenSplit {
-  input: number;
-  cacheRead: number;
-  cacheWrite: number;
-}
-
-/** Modelled cost of prompt tokens in Anthropic list-price units. */
-export const costUnits = (t: TokenSplit): number => t.input * COST_WEIGHTS.input + t.cacheRead * COST_WEIGHTS.cacheRead + t.cacheWrite * COST_WEIGHTS.cacheWrite;
-
-/** cacheRead / (input + cacheRead + cacheWrite); 0 when nothing was sent (DESIGN.md Metrics). */
-export function hitRate(t: TokenSplit): number {
-  const all = t.input + t.cacheRead + t.cacheWrite;
-  return all > 0 ? t.cacheRead / all : 0;
-}
 
 /**
  * One chart row per step: recorded (`real…`) and Strata's (`strata…`) figures side by side. The
@@ -52,14 +35,14 @@ export function sessionStepRows(detail: Pick<LiveSessionDetailDto, 'real' | 'sha
   for (const s of detail.real) {
     prompt += s.prompt;
     uncached += s.input;
-    Object.assign(row(s.step), { realPrompt: prompt, realUncached: uncached, realHitRate: hitRate(s) });
+    Object.assign(row(s.step), { realPrompt: prompt, realUncached: uncached, realHitRate: cacheHitRate(s) });
   }
   prompt = 0;
   uncached = 0;
   for (const s of detail.shadow) {
     prompt += s.promptTokens;
     uncached += s.input;
-    Object.assign(row(s.step), { strataPrompt: prompt, strataUncached: uncached, strataHitRate: hitRate(s) });
+    Object.assign(row(s.step), { strataPrompt: prompt, strataUncached: uncached, strataHitRate: cacheHitRate(s) });
   }
   return [...rows.values()].sort((a, b) => a.step - b.step);
 }
@@ -68,9 +51,10 @@ export function sessionStepRows(detail: Pick<LiveSessionDetailDto, 'real' | 'sha
 export interface SessionTotals {
   steps: number;
   promptTokens: number;
-  /** Uncached input tokens (cache writes are priced separately in `cost`). */
+  /** Uncached input tokens (cache writes are priced separately in `promptUsd`). */
   uncached: number;
-  cost: number;
+  /** The prompt tokens at the model's list price in US dollars; null without one. */
+  promptUsd: number | null;
   hitRate: number;
   prefixReuse: number | null;
   neededReferenceRecall: number | null;
@@ -83,9 +67,9 @@ export function sessionTotals(session: Pick<LiveSessionDto, 'real' | 'shadow'>):
   const r = session.real;
   const s = session.shadow;
   return {
-    real: { steps: r.steps, promptTokens: r.promptTokens, uncached: r.input, cost: costUnits(r), hitRate: r.hitRate, prefixReuse: null, neededReferenceRecall: null, generation: null, refreshes: null },
+    real: { steps: r.steps, promptTokens: r.promptTokens, uncached: r.input, promptUsd: r.promptUsd, hitRate: r.hitRate, prefixReuse: null, neededReferenceRecall: null, generation: null, refreshes: null },
     strata: s
-      ? { steps: s.steps, promptTokens: s.promptTokens, uncached: s.input, cost: costUnits(s), hitRate: s.hitRate, prefixReuse: s.prefixReuse, neededReferenceRecall: s.neededReferenceRecall, generation: s.generation, refreshes: s.refreshes }
+      ? { steps: s.steps, promptTokens: s.promptTokens, uncached: s.input, promptUsd: s.promptUsd, hitRate: s.hitRate, prefixReuse: s.prefixReuse, neededReferenceRecall: s.neededReferenceRecall, generation: s.generation, refreshes: s.refreshes }
       : null,
   };
 }
@@ -98,32 +82,37 @@ export interface StepMatchedChange {
   steps: number;
   prompt: number | null;
   uncached: number | null;
-  cost: number | null;
+  /** Prompt dollars, relative; null when either side has no list price on a compared step. */
+  promptUsd: number | null;
 }
 
 /**
- * Strata's prompt tokens, uncached input and cost relative to the recording's, summed over the
- * steps both series hold. While the replay trails a growing file, its totals cover fewer steps
- * than the recording's, and comparing totals would count the missing steps as a saving.
+ * Strata's prompt tokens, uncached input and prompt dollars relative to the recording's, summed
+ * over the steps both series hold. While the replay trails a growing file, its totals cover fewer
+ * steps than the recording's, and comparing totals would count the missing steps as a saving.
  */
 export function stepMatchedChange(detail: Pick<LiveSessionDetailDto, 'real' | 'shadow'>): StepMatchedChange {
   const strata = new Map(detail.shadow.map((s) => [s.step, s]));
-  const real = { prompt: 0, input: 0, cacheRead: 0, cacheWrite: 0 };
-  const ours = { prompt: 0, input: 0, cacheRead: 0, cacheWrite: 0 };
+  const real = { prompt: 0, input: 0, usd: 0 as number | null };
+  const ours = { prompt: 0, input: 0, usd: 0 as number | null };
   let steps = 0;
+  const add = (sum: number | null, x: number | null) => (sum === null || x === null ? null : sum + x);
   for (const r of detail.real) {
     const s = strata.get(r.step);
     if (!s) continue;
     steps++;
     real.prompt += r.prompt;
     real.input += r.input;
-    real.cacheRead += r.cacheRead;
-    real.cacheWrite += r.cacheWrite;
+    real.usd = add(real.usd, r.promptUsd);
     ours.prompt += s.promptTokens;
     ours.input += s.input;
-    ours.cacheRead += s.cacheRead;
-    ours.cacheWrite += s.cacheWrite;
+    ours.usd = add(ours.usd, s.promptUsd);
   }
-  if (steps === 0) return { steps, prompt: null, uncached: null, cost: null };
-  return { steps, prompt: relativeChange(real.prompt, ours.prompt), uncached: relativeChange(real.input, ours.input), cost: relativeChange(costUnits(real), costUnits(ours)) };
+  if (steps === 0) return { steps, prompt: null, uncached: null, promptUsd: null };
+  return {
+    steps,
+    prompt: relativeChange(real.prompt, ours.prompt),
+    uncached: relativeChange(real.input, ours.input),
+    promptUsd: real.usd === null || ours.usd === null ? null : relativeChange(real.usd, ours.usd),
+  };
 }

@@ -1,4 +1,4 @@
-import type { UsageTotals } from '../../engine/contract';
+import { cacheHitRate } from '../../engine/metrics/cacheHitRate';
 import type { RootState } from './reduce';
 import type { CallPoint, GenerationMarker } from './usageSlice';
 
@@ -67,11 +67,6 @@ export const selectUsageByAgent = (s: RootState): Record<string, CallPoint[]> =>
 export const selectMarkers = (s: RootState): Record<string, GenerationMarker[]> => s.usage.markers ?? NO_MARKERS;
 export const selectUsageLoading = (s: RootState, agentId: string | null): boolean => (agentId ? Boolean(s.usage.loading[agentId]) : false);
 
-/** CacheRead / (Input + CacheRead + CacheWrite); 0 when the denominator is 0 (DESIGN.md Metrics). */
-export function hitRateOf(u: UsageTotals): number {
-  const d = u.input + u.cacheRead + u.cacheWrite;
-  return d > 0 ? u.cacheRead / d : 0;
-}
 
 /**
  * Where a generation boundary goes on the time axis: at the first call of the new generation, or
@@ -96,7 +91,7 @@ export function buildChartData(points: CallPoint[], byAgent: Record<string, Call
     const model = p.modeled ? p.usage : p.modeledUsage;
     if (provider) hasProvider = true;
     if (model) hasModel = true;
-    rates[i] = { at: p.at, agentId: p.agentId, turn: p.turn, generation: p.generation, hitProvider: provider ? p.hitRate : null, hitModel: model ? (p.modeled ? p.hitRate : hitRateOf(model)) : null, reuse: p.prefixReuse };
+    rates[i] = { at: p.at, agentId: p.agentId, turn: p.turn, generation: p.generation, hitProvider: provider ? p.hitRate : null, hitModel: model ? (p.modeled ? p.hitRate : cacheHitRate(model)) : null, reuse: p.prefixReuse };
     tokens[i] = {
       at: p.at,
       agentId: p.agentId,

@@ -17,6 +17,8 @@ export interface CallPoint {
   hitRate: number;
   /** Null for a recorded call of an attached session: its prompt text is not known. */
   prefixReuse: number | null;
+  /** The bytes behind `prefixReuse` (null as it), so a slice of calls weights reuse by bytes. */
+  reuseBytes: { reused: number; prompt: number } | null;
 }
 
 /** A generation boundary to mark on the time axis (`refresh`: a context-limit or operator refresh). */
@@ -45,7 +47,7 @@ export const markerWindow = 100;
 export const usageInitialState: UsageState = { byAgent: {}, overall: [], markers: {}, loading: {} };
 
 export function toPoint(c: CallDto): CallPoint {
-  return { agentId: c.agentId, turn: c.turn, generation: c.generation, at: c.at, usage: c.usage, modeled: c.modeled, modeledUsage: c.modeledUsage, hitRate: c.hitRate, prefixReuse: c.prefixReuse };
+  return { agentId: c.agentId, turn: c.turn, generation: c.generation, at: c.at, usage: c.usage, modeled: c.modeled, modeledUsage: c.modeledUsage, hitRate: c.hitRate, prefixReuse: c.prefixReuse, reuseBytes: c.reuseBytes };
 }
 
 const keep = <T>(list: T[], n: number): T[] => (list.length > n ? list.slice(list.length - n) : list);

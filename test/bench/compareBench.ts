@@ -6,22 +6,31 @@
 // bench/results/compare.json and compare.md; progress on stderr. Not a test: it asserts nothing.
 // Run with `npm run bench:compare` (`-- <files or folders>` to pick traces, `-- --no-peers` to
 // leave the peers out, `-- --mastra-own-encoder` to add Mastra's limiter counting with its own
-// encoder: off by default, since it is not our tokenizer and costs more than all the rest).
+// encoder: off by default, since it is not our tokenizer and costs more than all the rest;
+// `-- --ttl 5m` or `-- --ttl 1h` to force every breakpoint's cache lifetime instead of the one each
+// recording used). Dollars are list prices (engine/pricing/listPrices.ts, with sources and dates).
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { CacheProvider } from '../../engine/providers/cacheModel';
+import type { CacheProvider, CacheTtl } from '../../engine/providers/cacheModel';
 import { strategies } from '../../engine/strategies/strategies';
 import type { StrategyName } from '../../engine/strategies/Strategy';
-import { compareRows, formatCompareTable, type CompareRow } from '../../engine/traces/compare/compareTable';
+import { compareRows, formatCompareTable, usd, type CompareRow } from '../../engine/traces/compare/compareTable';
 import { formatRecordedTable, RECORDED_NOTE } from '../../engine/traces/compare/recordedTable';
-import { compareJobs, recordedOf, traceFiles } from '../../engine/traces/compare/runCompare';
+import { compareJobs, notesOf, recordedOf, traceFiles } from '../../engine/traces/compare/runCompare';
 import { failedJobs, jobName, runCompareJobs, withPeerJobs } from './compare/compareWorker';
 import { benchPeerAdapters, mastraTokenLimiterOwnEncoder } from './compare/peers';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const args = process.argv.slice(2);
-const paths = args.filter((a) => !a.startsWith('--'));
+const ttlArg = args.indexOf('--ttl');
+const ttlValue = ttlArg >= 0 ? args[ttlArg + 1] : undefined;
+if (ttlValue !== undefined && ttlValue !== '5m' && ttlValue !== '1h') {
+  console.error(`bench:compare: --ttl is 5m or 1h (got "${ttlValue}")`);
+  process.exit(2);
+}
+const ttl: CacheTtl | undefined = ttlValue;
+const paths = args.filter((a, i) => !a.startsWith('--') && !(ttlArg >= 0 && i === ttlArg + 1));
 const tracesDir = process.env.STRATA_TRACES_DIR ?? resolve(root, '../shared/traces');
 if (paths.length === 0 && !existsSync(tracesDir)) {
   console.log(`bench:compare: no traces (${tracesDir} does not exist; pass files or set STRATA_TRACES_DIR)`);
@@ -33,9 +42,10 @@ const WORKERS = 2;
 const provider: CacheProvider = 'anthropic';
 const engineStrategies = Object.keys(strategies) as StrategyName[];
 const peers = args.includes('--no-peers') ? [] : [...benchPeerAdapters, ...(args.includes('--mastra-own-encoder') ? [mastraTokenLimiterOwnEncoder] : [])];
-const engineJobs = compareJobs({ files, strategies: [...engineStrategies, 'full_history_baseline'], budgets: BUDGETS, provider });
+const pricing = ttl ? { ttl } : {};
+const engineJobs = compareJobs({ files, strategies: [...engineStrategies, 'full_history_baseline'], budgets: BUDGETS, provider, ...pricing });
 // Trace by trace: the engine's jobs first (in runCompare's order, so `variable` counts its trace cold), then the peers'.
-const jobs = withPeerJobs(engineJobs, peers, BUDGETS, provider);
+const jobs = withPeerJobs(engineJobs, peers, BUDGETS, provider, pricing);
 
 const t0 = performance.now();
 process.stderr.write(`bench:compare: ${files.length} traces × (${engineStrategies.length} strategies × ${BUDGETS.length} budgets + baseline${peers.length ? ` + ${peers.length} peers × ${BUDGETS.length} budgets` : ''}) = ${jobs.length} jobs on ${WORKERS} workers\n`);
@@ -53,6 +63,9 @@ for (const budget of BUDGETS) {
   console.log(`\nbudget ${budget.toLocaleString('en-US')} tokens (baseline: no truncation)`);
   console.log(formatCompareTable(rows.filter((r) => r.budget === budget || (r.budget === null && budget === BUDGETS[0]))));
 }
+// What the dollars and the cache TTLs rest on.
+const notes = notesOf(done);
+console.log(`\n${notes.join('\n')}`);
 
 // Recorded truth: what the recording agents were billed, and the cache model on the baseline.
 const recorded = recordedOf(done);
@@ -80,6 +93,12 @@ for (const budget of BUDGETS) {
     );
   }
   const v = rows.find((r) => r.name === 'variable' && r.budget === budget);
+  // Money at list prices, variable against sending the whole history (the plain baseline and the engine's full_history).
+  const baseline = rows.find((r) => r.name === 'full_history_baseline');
+  const full = rows.find((r) => r.name === 'full_history' && r.budget === budget);
+  const ratio = (a: number | null | undefined, b: number | null | undefined) => (a && b ? ` (${(a / b).toFixed(2)}x)` : '');
+  if (v && baseline) lines.push(`variable @ ${budget} vs full-history baseline: prompt ${usd(v.promptUsd)} vs ${usd(baseline.promptUsd)}${ratio(v.promptUsd, baseline.promptUsd)}, total ${usd(v.totalUsd)} vs ${usd(baseline.totalUsd)} over ${v.pricedTraces} priced traces; cache TTL ${v.ttl}`);
+  if (v && full) lines.push(`variable @ ${budget} vs full_history @ ${budget}: prompt ${usd(v.promptUsd)} vs ${usd(full.promptUsd)}${ratio(v.promptUsd, full.promptUsd)}`);
   const peerRows = rows.filter((r) => r.budget === budget && peers.some((p) => p.name === r.name) && r.name !== 'fullHistory');
   const best = peerRows.sort((a, b) => a.uncachedTokens - b.uncachedTokens)[0];
   if (v && best) lines.push(`variable @ ${budget} vs best peer (${best.name}): ${(best.uncachedTokens / Math.max(1, v.uncachedTokens)).toFixed(2)}x fewer uncached prompt tokens (target 3x); recall ${fmt(v.neededReferenceRecall)} vs ${fmt(best.neededReferenceRecall)}`);
@@ -100,7 +119,7 @@ const out = join(root, 'bench', 'results');
 mkdirSync(out, { recursive: true });
 // Each job's wall time in its worker, to see where the time goes without a profiler.
 const jobTimes = done.map((d) => ({ trace: basename(d.job.trace), name: jobName(d.job), budget: d.job.budget, ms: Math.round(d.ms) }));
-writeFileSync(join(out, 'compare.json'), `${JSON.stringify({ seconds, files, rows, recorded, targets: lines, errors, jobTimes, results: all.map((r) => ({ ...r, steps: r.steps })) })}\n`);
-const md = [`# Strategy comparison`, '', `${files.length} traces, ${seconds.toFixed(0)} s.`, '', ...BUDGETS.flatMap((b) => [`## Budget ${b}`, '', '```', formatCompareTable(rows.filter((r: CompareRow) => r.budget === b || (r.budget === null && b === BUDGETS[0]))), '```', '']), ...(recorded.length > 0 ? ['## Recorded by the providers', '', '```', formatRecordedTable(recorded), '```', '', RECORDED_NOTE, ''] : []), '## Targets', '', ...lines.map((l) => `- ${l}`), ''].join('\n');
+writeFileSync(join(out, 'compare.json'), `${JSON.stringify({ seconds, files, rows, notes, recorded, targets: lines, errors, jobTimes, results: all.map((r) => ({ ...r, steps: r.steps })) })}\n`);
+const md = [`# Strategy comparison`, '', `${files.length} traces, ${seconds.toFixed(0)} s.`, '', ...BUDGETS.flatMap((b) => [`## Budget ${b}`, '', '```', formatCompareTable(rows.filter((r: CompareRow) => r.budget === b || (r.budget === null && b === BUDGETS[0]))), '```', '']), '## Money and cache lifetime', '', ...notes.map((n) => `- ${n}`), '', ...(recorded.length > 0 ? ['## Recorded by the providers', '', '```', formatRecordedTable(recorded), '```', '', RECORDED_NOTE, ''] : []), '## Targets', '', ...lines.map((l) => `- ${l}`), ''].join('\n');
 writeFileSync(join(out, 'compare.md'), md);
 console.log(`\nwrote bench/results/compare.json and compare.md`);

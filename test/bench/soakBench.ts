@@ -14,6 +14,7 @@ import { Engine } from '../../engine/Engine';
 import { generateDemoRun } from '../../engine/host/demo/generateDemoRun';
 import { demoToolItems } from '../../engine/host/demoToolItems';
 import { HostRun } from '../../engine/host/HostRun';
+import { cacheHitRate } from '../../engine/metrics/cacheHitRate';
 import { systemScheduler } from '../../engine/host/systemScheduler';
 import { manualClock, systemClock } from '../../engine/ports/Clock';
 import { createCacheModel } from '../../engine/providers/cacheModel';
@@ -128,8 +129,7 @@ const heapEnd = heap();
 const catalogBytes = ['', '-wal'].reduce((n, s) => n + (statSync(catalogPath + s, { throwIfNoEntry: false })?.size ?? 0), 0);
 const agents = run.runtime.agentIds();
 const totals = agents.map((id) => run.runtime.ledger.totals(id));
-const read = totals.reduce((n, t) => n + t.cacheRead, 0);
-const prompt = totals.reduce((n, t) => n + t.input + t.cacheRead + t.cacheWrite, 0);
+const summed = { input: totals.reduce((n, t) => n + t.input, 0), cacheRead: totals.reduce((n, t) => n + t.cacheRead, 0), cacheWrite: totals.reduce((n, t) => n + t.cacheWrite, 0) };
 const result = {
   turns: run.turns,
   agents: agents.length,
@@ -141,7 +141,7 @@ const result = {
   catalogMiB: MiB(catalogBytes),
   poolItems: engine.items().length,
   poolByClass: engine.items().reduce<Record<string, number>>((n, i) => ({ ...n, [i.class]: (n[i.class] ?? 0) + 1 }), {}),
-  modeledCacheHitRate: Number((read / Math.max(1, prompt)).toFixed(3)),
+  modeledCacheHitRate: Number(cacheHitRate(summed).toFixed(3)),
   samples,
 };
 console.log(`soak: ${result.turns} turns across ${result.agents} agents at one turn per ${TICK_MS} ms (50x the demo's 1,500 ms)`);

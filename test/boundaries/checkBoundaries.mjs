@@ -1,6 +1,9 @@
 #!/usr/bin/env node
 // The import-boundary check (DESIGN.md "Layout"): dependencies point one way.
-//   renderer -> engine/contract, type-only imports; no Node built-ins, no Electron.
+//   renderer -> engine/contract, type-only imports; engine/metrics (the one definition of each figure),
+//               values too; no Node built-ins, no Electron.
+//   engine/metrics -> only engine/metrics and engine/text/utf8 (pure, dependency-free, so the renderer
+//               can run it).
 //   electron -> engine; never renderer/ or test/; the sandboxed preload only electron + engine/contract;
 //               no SQLite of its own (the catalog owns the database).
 //   engine   -> nothing of ours above it, no electron/react/DOM-side packages; Node built-ins only in
@@ -16,6 +19,8 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
 const SOURCE = /\.(ts|tsx|mts|cts|mjs|cjs|js|jsx)$/;
+/** What engine/metrics may import: itself and the UTF-8 arithmetic its reuse figure counts with. */
+const METRICS_DEPENDENCIES = ['engine/metrics', 'engine/text/utf8'];
 const NODE_ALLOWED = ['engine/catalog/', 'engine/runtime/tools/', 'engine/providers/', 'engine/traces/', 'engine/host/'];
 /** The one engine file outside catalog/ that may open SQLite: it reads OpenCode's database read-only, never our catalog. */
 const SQLITE_READERS = ['engine/traces/readOpenCodeDatabase.ts'];
@@ -79,10 +84,11 @@ export function violation(from, imp, target) {
   if (from.startsWith('renderer/')) {
     if (!bare) {
       if (target.startsWith('renderer/')) return undefined;
+      if (within('engine/metrics')) return undefined;
       if (within('engine/contract')) {
         return typeOnly ? undefined : `renderer may import engine/contract only with "import type" (${spec})`;
       }
-      return `renderer may not import ${target} (only types from engine/contract)`;
+      return `renderer may not import ${target} (only types from engine/contract, and engine/metrics)`;
     }
     if (builtin) return `renderer may not import the Node built-in "${spec}"`;
     if (['electron', 'better-sqlite3', 'ws', 'js-tiktoken'].includes(packageName(spec))) return `renderer may not import the host-side package "${spec}"`;
@@ -107,6 +113,11 @@ export function violation(from, imp, target) {
     if (from.startsWith('engine/contract/')) {
       if (bare && spec !== 'zod') return `engine/contract may import only zod (${spec})`;
       if (!bare && !within('engine/contract')) return `engine/contract may not import ${target}`;
+      return undefined;
+    }
+    if (from.startsWith('engine/metrics/')) {
+      if (bare && !typeOnly) return `engine/metrics may import no package or built-in ("${spec}"): the renderer runs it`;
+      if (!bare && !METRICS_DEPENDENCIES.some(within)) return `engine/metrics may import only ${METRICS_DEPENDENCIES.join(' and ')} (${target}): the renderer runs it`;
       return undefined;
     }
     if (bare && isViewPackage(spec)) return `engine may not import "${spec}"`;
@@ -153,5 +164,5 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     console.error(`Import boundaries: ${found.length} violation(s). See DESIGN.md "Layout".`);
     process.exit(1);
   }
-  console.log('Import boundaries: ok (renderer -> engine/contract types; electron -> engine; engine -> nothing above it).');
+  console.log('Import boundaries: ok (renderer -> engine/contract types and engine/metrics; electron -> engine; engine -> nothing above it).');
 }

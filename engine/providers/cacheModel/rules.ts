@@ -38,9 +38,13 @@ export function normaliseModelName(model: string): string {
   return model.toLowerCase().replace(/[._]/g, '-');
 }
 
-// After a version number: the end, a non-version character (`@`, `:`, `/`…), a date stamp, a
-// Bedrock `-v1` suffix or `-latest`; so `opus-4` does not match `opus-4-7`, but does match `opus-4-20250514`.
-const END = String.raw`(?=$|[^0-9-]|-\d{8}|-v\d|-latest)`;
+/**
+ * What may follow a version number in a normalised model name: the end, a non-version character
+ * (`@`, `:`, `/`, `[`…), a date stamp, a Bedrock `-v1` suffix or `-latest`; so `opus-4` does not
+ * match `opus-4-7`, but does match `opus-4-20250514`. A regular-expression source (a lookahead).
+ */
+export const VERSION_END = String.raw`(?=$|[^0-9-]|-\d{8}|-v\d|-latest)`;
+const END = VERSION_END;
 const rx = (source: string): RegExp => new RegExp(source);
 
 /**

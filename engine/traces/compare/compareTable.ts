@@ -1,4 +1,8 @@
+import { cacheHitRate } from '../../metrics/cacheHitRate';
+import { reuseRatio } from '../../metrics/prefixReuse';
+import { addCosts } from '../../pricing/costUsd';
 import type { ReplayResult } from '../replay/ReplayTypes';
+import { ttlSummary } from './compareNotes';
 
 /** Per strategy (or peer), the comparison's figures summed over the traces of a run. */
 export interface CompareRow {
@@ -8,11 +12,27 @@ export interface CompareRow {
   steps: number;
   promptTokens: number;
   meanPromptTokens: number;
+  /** Prompt tokens not read from a cache (uncached input and cache writes). */
   uncachedTokens: number;
-  /** Anthropic list-price units (uncached 1, cache read 0.1, cache write 1.25 per token). */
-  cost: number;
+  /**
+   * US dollars at list prices (`[cost-usd]`), summed over the traces whose priced model has a list
+   * price (`pricedTraces`): the prompt (input, cache reads, cache writes) and the whole (with
+   * output). Null when no trace is priced.
+   */
+  promptUsd: number | null;
+  totalUsd: number | null;
+  inputUsd: number | null;
+  cacheReadUsd: number | null;
+  cacheWriteUsd: number | null;
+  outputUsd: number | null;
+  pricedTraces: number;
+  /** The models priced, comma-separated (an unpriced one marked "no list price"). */
+  models: string;
+  /** The cache TTL of the traces and why (`[replay-ttl]`), e.g. `1h: from the recording ×3; 5m: default ×1`. */
+  ttl: string;
+  /** `cacheHitRate` of the summed tokens. */
   hitRate: number;
-  /** Byte-weighted prefix reuse over every step after each trace's first. */
+  /** Byte-weighted prefix reuse over every step after each trace's first (`reuseRatio` of the sums). */
   prefixReuse: number;
   /** Mean needed-reference recall over the steps whose action names a file or symbol. */
   neededReferenceRecall: number | null;
@@ -33,7 +53,11 @@ export function compareRows(results: readonly ReplayResult[]): CompareRow[] {
     const prompt = sum((r) => r.totals.promptTokens);
     const read = sum((r) => r.totals.cacheRead);
     const recallSteps = rs.flatMap((r) => r.steps.flatMap((s) => (s.neededReferenceRecall === undefined ? [] : [s.neededReferenceRecall])));
+    // Each trace's first step has no previous prompt (and no reused bytes): it stays out of reuse.
     const promptBytes = sum((r) => r.totals.promptBytes - (r.steps[0]?.promptBytes ?? 0));
+    const priced = rs.flatMap((r) => (r.totals.costUsd ? [r.totals.costUsd] : []));
+    const money = priced.length > 0 ? addCosts(priced) : null;
+    const models = [...new Set(rs.map((r) => (r.totals.costUsd ? r.model : `${r.model} (no list price)`)))];
     return {
       name: rs[0]!.strategy,
       budget: rs[0]!.budget,
@@ -42,9 +66,17 @@ export function compareRows(results: readonly ReplayResult[]): CompareRow[] {
       promptTokens: prompt,
       meanPromptTokens: steps ? Math.round(prompt / steps) : 0,
       uncachedTokens: prompt - read,
-      cost: Math.round(sum((r) => r.totals.cost)),
-      hitRate: prompt ? read / prompt : 0,
-      prefixReuse: promptBytes > 0 ? sum((r) => r.totals.reusedBytes) / promptBytes : 0,
+      promptUsd: money && money.prompt,
+      totalUsd: money && money.total,
+      inputUsd: money && money.input,
+      cacheReadUsd: money && money.cacheRead,
+      cacheWriteUsd: money && money.cacheWrite,
+      outputUsd: money && money.output,
+      pricedTraces: priced.length,
+      models: models.join(', '),
+      ttl: ttlSummary(rs.map((r) => r.cacheTtl)),
+      hitRate: cacheHitRate({ input: sum((r) => r.totals.input), cacheRead: read, cacheWrite: sum((r) => r.totals.cacheWrite) }),
+      prefixReuse: reuseRatio(sum((r) => r.totals.reusedBytes), promptBytes),
       neededReferenceRecall: recallSteps.length ? recallSteps.reduce((a, b) => a + b, 0) / recallSteps.length : null,
       orphans: sum((r) => r.totals.orphanedToolResults),
       refreshes: sum((r) => r.totals.refreshes),
@@ -54,6 +86,12 @@ export function compareRows(results: readonly ReplayResult[]): CompareRow[] {
 
 export const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 export const int = (x: number) => Math.round(x).toLocaleString('en-US');
+/** US dollars: cents from $1, four decimals below (sums' float noise rounded away first); `-` for none. */
+export function usd(dollars: number | null): string {
+  if (dollars === null) return '-';
+  const x = Number(dollars.toPrecision(12));
+  return `$${x >= 1 ? x.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }) : x.toFixed(4)}`;
+}
 
 /** An aligned text table: the first column left-aligned, the others right-aligned. */
 export function alignTable(head: readonly string[], body: readonly string[][]): string {
@@ -62,10 +100,15 @@ export function alignTable(head: readonly string[], body: readonly string[][]): 
   return [line(head), line(widths.map((w) => '-'.repeat(w))), ...body.map(line)].join('\n');
 }
 
-/** The rows as an aligned text table, as `strata compare` prints it. */
+/**
+ * The rows as an aligned text table, as `strata compare` prints it: dollars at list prices
+ * (`prompt USD` without output, `total USD` with it); a `*` marks a sum over fewer traces than the
+ * row has (some had no list price). `compareNotes` says what the dollars and TTLs rest on.
+ */
 export function formatCompareTable(rows: readonly CompareRow[]): string {
-  const head = ['strategy', 'budget', 'traces', 'steps', 'prompt tokens', 'mean prompt', 'uncached', 'cost units', 'hit rate', 'prefix reuse', 'recall', 'orphans', 'refreshes'];
-  const body = rows.map((r) => [r.name, r.budget === null ? '-' : int(r.budget), String(r.traces), int(r.steps), int(r.promptTokens), int(r.meanPromptTokens), int(r.uncachedTokens), int(r.cost), pct(r.hitRate), pct(r.prefixReuse), r.neededReferenceRecall === null ? '-' : pct(r.neededReferenceRecall), String(r.orphans), String(r.refreshes)]);
+  const head = ['strategy', 'budget', 'traces', 'steps', 'prompt tokens', 'mean prompt', 'uncached', 'prompt USD', 'total USD', 'hit rate', 'prefix reuse', 'recall', 'orphans', 'refreshes'];
+  const partial = (r: CompareRow) => (r.pricedTraces > 0 && r.pricedTraces < r.traces ? '*' : '');
+  const body = rows.map((r) => [r.name, r.budget === null ? '-' : int(r.budget), String(r.traces), int(r.steps), int(r.promptTokens), int(r.meanPromptTokens), int(r.uncachedTokens), `${partial(r)}${usd(r.promptUsd)}`, `${partial(r)}${usd(r.totalUsd)}`, pct(r.hitRate), pct(r.prefixReuse), r.neededReferenceRecall === null ? '-' : pct(r.neededReferenceRecall), String(r.orphans), String(r.refreshes)]);
   return alignTable(head, body);
 }
 

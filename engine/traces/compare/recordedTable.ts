@@ -6,10 +6,11 @@
  * recording, with how the fixed prefix was obtained (recorded, or estimated) and the token scale.
  * Pure.
  */
+import { cacheHitRate, cacheHitRateOfPrompt } from '../../metrics/cacheHitRate';
 import type { CacheProvider } from '../../providers/cacheModel';
 import { providerOfModel } from '../replay/replayDefaults';
 import type { ReplayResult } from '../replay/ReplayTypes';
-import { alignTable, int, pct } from './compareTable';
+import { alignTable, int, pct, usd } from './compareTable';
 
 /** The cache model's pricing of a baseline, against the recording, over the steps both have. */
 export interface ModelledBaseline {
@@ -43,6 +44,12 @@ export interface RecordedRow {
    */
   writesMissing: boolean;
   hitRate: number;
+  /**
+   * What the recorded usage costs at the recorded model's list prices, output included (`[cost-usd]`;
+   * 1-hour writes at the 1-hour rate where the recording splits them); null when that model has no
+   * list price (for several traces: the sum over those that have one).
+   */
+  costUsd: number | null;
   /** The agent as it ran (`as_recorded`); null when it was not part of the run. */
   asRecorded: ModelledBaseline | null;
   /** The no-limit full history (`full_history_baseline`); null when it was not part of the run. */
@@ -69,6 +76,9 @@ interface Sums {
   input: number;
   read: number;
   write: number;
+  /** Dollars of the traces whose recorded model has a list price, and how many those are. */
+  usd: number;
+  priced: number;
   /** Per baseline; absent when it did not run for every trace summed. */
   asRecorded?: Accuracy;
   fullHistory?: Accuracy;
@@ -80,7 +90,7 @@ function modelled(a: Accuracy | undefined): ModelledBaseline | null {
         provider: a.providers.size === 1 ? [...a.providers][0]! : null,
         matched: a.matched,
         promptTokens: a.modelPrompt,
-        hitRate: a.modelPrompt > 0 ? a.modelRead / a.modelPrompt : 0,
+        hitRate: cacheHitRateOfPrompt(a.modelRead, a.modelPrompt),
         promptError: relative(a.modelPrompt, a.recordedPrompt),
         cacheReadError: relative(a.modelRead, a.recordedRead),
       }
@@ -104,7 +114,8 @@ function row(trace: string, model: string | null, s: Sums, prefix: RecordedRow['
     uncachedTokens: s.input + s.write,
     cacheWriteTokens: s.write,
     writesMissing,
-    hitRate: s.prompt > 0 ? s.read / s.prompt : 0,
+    hitRate: cacheHitRate({ input: s.input, cacheRead: s.read, cacheWrite: s.write }),
+    costUsd: s.priced > 0 ? s.usd : null,
     asRecorded: modelled(s.asRecorded),
     fullHistory: modelled(s.fullHistory),
     prefix,
@@ -124,7 +135,7 @@ export function recordedRows(entries: readonly { trace: string; result: ReplayRe
     let t = byTrace.get(trace);
     if (!t) {
       const p = result.prefix;
-      t = { model: r.model ?? null, sums: { calls: r.callsWithUsage, prompt: r.promptTokens, input: r.input, read: r.cacheRead, write: r.cacheWrite }, prefix: { note: p.note, estimated: p.estimated, tokenScale: p.tokenScale } };
+      t = { model: r.model ?? null, sums: { calls: r.callsWithUsage, prompt: r.promptTokens, input: r.input, read: r.cacheRead, write: r.cacheWrite, usd: r.costUsd?.total ?? 0, priced: r.costUsd ? 1 : 0 }, prefix: { note: p.note, estimated: p.estimated, tokenScale: p.tokenScale } };
       byTrace.set(trace, t);
     }
     const a = r.accuracy;
@@ -136,7 +147,7 @@ export function recordedRows(entries: readonly { trace: string; result: ReplayRe
   const all = [...byTrace.values()];
   const total = all.slice(1).reduce<Sums>(
     (n, { sums: s }) => {
-      const sum: Sums = { calls: n.calls + s.calls, prompt: n.prompt + s.prompt, input: n.input + s.input, read: n.read + s.read, write: n.write + s.write };
+      const sum: Sums = { calls: n.calls + s.calls, prompt: n.prompt + s.prompt, input: n.input + s.input, read: n.read + s.read, write: n.write + s.write, usd: n.usd + s.usd, priced: n.priced + s.priced };
       const ar = addAccuracy(n.asRecorded, s.asRecorded);
       const fh = addAccuracy(n.fullHistory, s.fullHistory);
       if (ar) sum.asRecorded = ar;
@@ -153,7 +164,7 @@ const signed = (x: number | null) => (x === null ? '-' : `${x >= 0 ? '+' : ''}${
 
 /** The rows as an aligned text table, as `strata compare` prints it under the strategies' table (notes under it: estimated prefixes, missing cache writes). */
 export function formatRecordedTable(rows: readonly RecordedRow[]): string {
-  const head = ['recorded (provider)', 'model', 'calls', 'prompt tokens', 'uncached', 'hit rate', 'cache model', 'as recorded (model)', 'error', 'full history (model)', 'error', 'prefix'];
+  const head = ['recorded (provider)', 'model', 'calls', 'prompt tokens', 'uncached', 'hit rate', 'total USD', 'cache model', 'as recorded (model)', 'error', 'full history (model)', 'error', 'prefix'];
   const body = rows.map((r) => {
     const m = r.asRecorded ?? r.fullHistory;
     return [
@@ -163,6 +174,7 @@ export function formatRecordedTable(rows: readonly RecordedRow[]): string {
       int(r.promptTokens),
       int(r.uncachedTokens),
       `${r.writesMissing ? '*' : ''}${pct(r.hitRate)}`,
+      usd(r.costUsd),
       m ? (m.provider ?? 'mixed') : '-',
       r.asRecorded ? int(r.asRecorded.promptTokens) : '-',
       signed(r.asRecorded?.promptError ?? null),
@@ -180,4 +192,4 @@ export function formatRecordedTable(rows: readonly RecordedRow[]): string {
 
 /** What the recorded table's columns mean, printed under it. */
 export const RECORDED_NOTE =
-  "as recorded: the agent as it ran (its compactions followed, context clearing inferred where the billed prompt fell); full history: no limit. Both priced over the steps that recorded usage by the cache model of the recording's provider (else the run's), with the fixed prefix (recorded, or a stand-in calibrated on the first call, marked estimated) and the token scale fitted on the recording (provider tokens per counted token); errors are (model - recorded) / recorded.";
+  "total USD: the recorded usage (output included) at the recorded model's list price, 1-hour cache writes at the 1-hour rate where the recording splits them ('-': no list price). as recorded: the agent as it ran (its compactions followed, context clearing inferred where the billed prompt fell); full history: no limit. Both priced over the steps that recorded usage by the cache model of the recording's provider (else the run's), with the fixed prefix (recorded, or a stand-in calibrated on the first call, marked estimated) and the token scale fitted on the recording (provider tokens per counted token); errors are (model - recorded) / recorded.";

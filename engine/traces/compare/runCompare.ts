@@ -1,12 +1,13 @@
 import { readdirSync, statSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
-import type { CacheProvider } from '../../providers/cacheModel';
+import type { CacheProvider, CacheTtl } from '../../providers/cacheModel';
 import type { StrategyName } from '../../strategies/Strategy';
 import { runReplayJob, runReplayJobs, type ReplayJob, type ReplayJobResult, type ReplayProgress } from '../replay/replayWorker';
 import { importTraceFile } from '../importTraceFile';
 import { splitDatabasePath } from '../readTraceSource';
 import type { TraceEvent } from '../TraceEvent';
 import type { BaselineName, ReplayResult } from '../replay/ReplayTypes';
+import { compareNotes } from './compareNotes';
 import { compareRows, type CompareRow } from './compareTable';
 import { recordedRows, type RecordedRow } from './recordedTable';
 
@@ -39,6 +40,10 @@ export interface CompareOptions {
   strategies: readonly (StrategyName | BaselineName)[];
   budgets: readonly number[];
   provider: CacheProvider;
+  /** Reprice every trace as this model (`--model`); default each trace's recorded model. */
+  model?: string;
+  /** The breakpoints' lifetime for every trace (`--ttl`); default each recording's, else 5 minutes. */
+  ttl?: CacheTtl;
   workers?: number;
   /**
    * Run in the calling thread (one job after another, yielding between jobs) instead of worker
@@ -55,6 +60,8 @@ export interface CompareRun {
   rows: CompareRow[];
   /** What the recording agents were billed, per trace with usage (`recordedRows`, labelled by `traceLabels`). */
   recorded: RecordedRow[];
+  /** What the dollars and cache TTLs rest on (`compareNotes`, labelled by `traceLabels`). */
+  notes: string[];
   seconds: number;
 }
 
@@ -71,9 +78,16 @@ export function recordedOf(done: readonly { job: { trace: string }; result?: Rep
   return recordedRows(done.flatMap((d) => (d.result ? [{ trace: labels.get(d.job.trace)!, result: d.result }] : [])));
 }
 
+/** The notes of finished jobs (`compareNotes`), each labelled by its trace. */
+export function notesOf(done: readonly { job: { trace: string }; result?: ReplayResult }[]): string[] {
+  const labels = traceLabels([...new Set(done.map((d) => d.job.trace))]);
+  return compareNotes(done.flatMap((d) => (d.result ? [{ trace: labels.get(d.job.trace)!, result: d.result }] : [])));
+}
+
 /** The jobs of a comparison, trace by trace: every strategy at every budget, the baseline (which has none) once. */
-export function compareJobs(o: Pick<CompareOptions, 'files' | 'strategies' | 'budgets' | 'provider'>): ReplayJob[] {
-  return o.files.flatMap((trace) => o.strategies.flatMap((strategy) => (strategy === 'full_history_baseline' || strategy === 'as_recorded' ? [o.budgets[0] ?? 0] : o.budgets).map((budget) => ({ trace, strategy, budget, provider: o.provider, recorded: true }))));
+export function compareJobs(o: Pick<CompareOptions, 'files' | 'strategies' | 'budgets' | 'provider' | 'model' | 'ttl'>): ReplayJob[] {
+  const pricing = { ...(o.model ? { model: o.model } : {}), ...(o.ttl ? { ttl: o.ttl } : {}) };
+  return o.files.flatMap((trace) => o.strategies.flatMap((strategy) => (strategy === 'full_history_baseline' || strategy === 'as_recorded' ? [o.budgets[0] ?? 0] : o.budgets).map((budget) => ({ trace, strategy, budget, provider: o.provider, ...pricing, recorded: true }))));
 }
 
 /**
@@ -86,7 +100,7 @@ export async function runCompare(o: CompareOptions): Promise<CompareRun> {
   const done = o.inThread ? await runInThread(jobs, o.onProgress) : await runReplayJobs(jobs, { workers: o.workers ?? 2, ...(o.onProgress ? { onProgress: o.onProgress } : {}) });
   const results = done.flatMap((d) => (d.result ? [d.result] : []));
   const errors = done.flatMap((d) => (d.error ? [{ trace: d.job.trace, strategy: d.job.strategy, budget: d.job.budget, error: d.error }] : []));
-  return { results, errors, rows: compareRows(results), recorded: recordedOf(done), seconds: (performance.now() - t0) / 1000 };
+  return { results, errors, rows: compareRows(results), recorded: recordedOf(done), notes: notesOf(done), seconds: (performance.now() - t0) / 1000 };
 }
 
 async function runInThread(jobs: readonly ReplayJob[], onProgress?: (p: ReplayProgress) => void): Promise<ReplayJobResult[]> {

@@ -6,12 +6,15 @@
 import type { Generation, Layer } from '../../generations/Generation';
 import type { PromptParts } from '../../prompt/composeParts';
 import type { Scope } from '../../pack/Scope';
-import type { CacheProvider } from '../../providers/cacheModel';
+import type { CostUsd, RunCost } from '../../pricing/costUsd';
+import type { CacheProvider, CacheTtl } from '../../providers/cacheModel';
 import type { StrategyName } from '../../strategies/Strategy';
 import type { Tokenizer } from '../../tokens/Tokenizer';
 import type { ReuseBreak } from './reuseBreak';
 import type { RecordedSummary } from './recordedTruth';
 import type { FixedPrefixSummary } from './fixedPrefix';
+import type { TtlChoice } from './cacheTtl';
+import type { ModelSource } from './replayDefaults';
 
 /** Milliseconds from an arbitrary origin; only differences are used (engine overhead). */
 export type Timer = () => number;
@@ -20,8 +23,10 @@ export type Timer = () => number;
 export interface ReplayCommonOptions {
   tokenizer: Tokenizer;
   provider: CacheProvider;
-  /** Model name priced (cache scope, Anthropic's minimum cacheable length). Default: the trace's recorded model, else a default per provider. */
+  /** Model name priced (cache scope, Anthropic's minimum cacheable length, list price). Default: the trace's recorded model, else a default per provider. */
   model?: string;
+  /** Lifetime of the request's cache breakpoints (`[replay-ttl]`). Default: the recording's (`recordedTtl`), else 5 minutes. */
+  ttl?: CacheTtl;
   /** Clock for the engine-overhead figures; the only non-deterministic input (default `performance.now` where it exists). */
   timer?: Timer;
 }
@@ -79,6 +84,8 @@ export interface StepMetrics {
   input: number;
   cacheRead: number;
   cacheWrite: number;
+  /** Of `cacheWrite`, the tokens written with a 1-hour lifetime. */
+  cacheWrite1h: number;
   output: number;
   /** Paths and symbols the recorded action names, and how many of them the request holds. */
   references: number;
@@ -119,11 +126,15 @@ export interface ReplayTotals {
   input: number;
   cacheRead: number;
   cacheWrite: number;
+  /** Of `cacheWrite`, the tokens written with a 1-hour lifetime. */
+  cacheWrite1h: number;
   output: number;
-  /** cacheRead / (input + cacheRead + cacheWrite); 0 when nothing was sent. */
+  /** `cacheHitRate` of the sums (`[hit-rate-def]`). */
   hitRate: number;
-  /** Anthropic list-price units: uncached 1, cache read 0.1, cache write 1.25 per token. */
-  cost: number;
+  /** US dollars at the priced model's list prices (`[cost-usd]`), split by billed part; null when the model has no list price. */
+  costUsd: CostUsd | null;
+  /** What `costUsd` rests on: the model priced, its rates with their source and date (or "no list price for …"). */
+  pricing: Omit<RunCost, 'usd'>;
   promptBytes: number;
   reusedBytes: number;
   /** Byte-weighted reuse over the steps after the first (DESIGN.md "Metrics": an agent's reuse). */
@@ -187,6 +198,10 @@ export interface ReplayResult {
   budget: number | null;
   provider: CacheProvider;
   model: string;
+  /** Where `model` came from: `--model`, the recording, or the provider's default (the trace names none). */
+  modelSource: ModelSource;
+  /** The breakpoints' lifetime and why (`[replay-ttl]`). */
+  cacheTtl: TtlChoice;
   steps: StepMetrics[];
   totals: ReplayTotals;
   repairs: ReplayRepairs;

@@ -4,7 +4,8 @@
  * (`[replay-model-accuracy]`). Every agent of the trace (main and subagents), one usage per step
  * (its last). Pure.
  */
-import { cacheHitRate } from '../../metrics/cacheHitRate';
+import { cacheHitRate, cacheHitRateOfPrompt } from '../../metrics/cacheHitRate';
+import { priceRun, type CostUsd, type RunCost } from '../../pricing/costUsd';
 import type { CacheProvider } from '../../providers/cacheModel';
 import type { TraceEvent } from '../TraceEvent';
 import type { ReplayResult } from './ReplayTypes';
@@ -17,6 +18,8 @@ export interface RecordedStep {
   input: number;
   cacheRead: number;
   cacheWrite: number;
+  /** Of `cacheWrite`, the tokens written for an hour (0 when the format does not split writes). */
+  cacheWrite1h: number;
   output: number;
   /** input + cacheRead + cacheWrite. */
   prompt: number;
@@ -32,23 +35,28 @@ export interface RecordedTruth {
   input: number;
   cacheRead: number;
   cacheWrite: number;
+  cacheWrite1h: number;
   output: number;
-  /** cacheRead / (input + cacheRead + cacheWrite); 0 when nothing was recorded. */
+  /** `cacheHitRate` of the sums; 0 when nothing was recorded. */
   hitRate: number;
   model?: string;
+  /** The recorded usage at the recorded model's list prices (`[cost-usd]`); null without a list price (or a model). */
+  costUsd: CostUsd | null;
+  pricing: Omit<RunCost, 'usd'>;
   perStep: RecordedStep[];
 }
 
 export function recordedTruth(events: readonly TraceEvent[]): RecordedTruth {
   const steps = traceSteps(events);
   const perStep: RecordedStep[] = steps.flatMap((s) =>
-    s.usage ? [{ step: s.step, ...(s.agentId !== undefined ? { agentId: s.agentId } : {}), input: s.usage.input, cacheRead: s.usage.cacheRead, cacheWrite: s.usage.cacheWrite, output: s.usage.output, prompt: recordedPrompt(s.usage), ...(s.at !== undefined ? { at: s.at } : {}) }] : [],
+    s.usage ? [{ step: s.step, ...(s.agentId !== undefined ? { agentId: s.agentId } : {}), input: s.usage.input, cacheRead: s.usage.cacheRead, cacheWrite: s.usage.cacheWrite, cacheWrite1h: s.usage.cacheWrite1h ?? 0, output: s.usage.output, prompt: recordedPrompt(s.usage), ...(s.at !== undefined ? { at: s.at } : {}) }] : [],
   );
   const sum = (pick: (r: RecordedStep) => number) => perStep.reduce((n, r) => n + pick(r), 0);
   const input = sum((r) => r.input);
   const cacheRead = sum((r) => r.cacheRead);
   const cacheWrite = sum((r) => r.cacheWrite);
   const model = steps.find((s) => s.usage?.model)?.usage?.model;
+  const { usd, ...pricing } = model ? priceRun(model, perStep.map((r) => ({ ...r, promptTokens: r.prompt }))) : { usd: null, model: '', note: 'the recording names no model to price', callsOverStandardRate: 0 };
   return {
     steps: steps.length,
     callsWithUsage: perStep.length,
@@ -56,9 +64,12 @@ export function recordedTruth(events: readonly TraceEvent[]): RecordedTruth {
     input,
     cacheRead,
     cacheWrite,
+    cacheWrite1h: sum((r) => r.cacheWrite1h),
     output: sum((r) => r.output),
     hitRate: cacheHitRate({ input, cacheRead, cacheWrite }),
     ...(model ? { model } : {}),
+    costUsd: usd,
+    pricing,
     perStep,
   };
 }
@@ -73,7 +84,7 @@ export interface StepAccuracy {
   /** (model − recorded) / recorded; undefined when the recorded figure is 0. */
   promptError?: number;
   cacheReadError?: number;
-  /** Modelled hit rate minus recorded hit rate (cacheRead / prompt of each), in absolute terms. */
+  /** Modelled hit rate minus recorded hit rate (`cacheHitRate` of each), in absolute terms. */
   hitRateDelta: number;
 }
 
@@ -117,7 +128,7 @@ export function modelAccuracy(recorded: RecordedTruth, replay: ReplayResult): Mo
       modelPrompt: m.promptTokens,
       recordedCacheRead: r.cacheRead,
       modelCacheRead: m.cacheRead,
-      hitRateDelta: (m.promptTokens > 0 ? m.cacheRead / m.promptTokens : 0) - (r.prompt > 0 ? r.cacheRead / r.prompt : 0),
+      hitRateDelta: cacheHitRate(m) - cacheHitRate(r),
     };
     const pe = relative(m.promptTokens, r.prompt);
     const ce = relative(m.cacheRead, r.cacheRead);
@@ -133,8 +144,8 @@ export function modelAccuracy(recorded: RecordedTruth, replay: ReplayResult): Mo
   const out: ModelAccuracy = {
     matched: perStep.length,
     perStep,
-    recordedHitRate: recordedPromptSum > 0 ? recordedReadSum / recordedPromptSum : 0,
-    modelHitRate: modelPromptSum > 0 ? modelReadSum / modelPromptSum : 0,
+    recordedHitRate: cacheHitRateOfPrompt(recordedReadSum, recordedPromptSum),
+    modelHitRate: cacheHitRateOfPrompt(modelReadSum, modelPromptSum),
     recordedPrompt: recordedPromptSum,
     modelPrompt: modelPromptSum,
     recordedCacheRead: recordedReadSum,

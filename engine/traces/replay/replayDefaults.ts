@@ -19,6 +19,15 @@ export function recordedModel(events: readonly TraceEvent[]): string | undefined
   return undefined;
 }
 
+/** Where a replay's priced model came from: `--model` (the option), the recording, or the provider's default. */
+export type ModelSource = 'option' | 'recording' | 'default';
+
+/** The source of the model `options.model ?? recordedModel(events) ?? DEFAULT_REPLAY_MODEL[provider]` picks. */
+export function modelSourceOf(events: readonly TraceEvent[], option: string | undefined): ModelSource {
+  if (option) return 'option';
+  return recordedModel(events) ? 'recording' : 'default';
+}
+
 /**
  * Whose prompt cache billed a recorded model: OpenAI's automatic cache for GPT, o-series and Codex
  * models, Anthropic's for Claude; undefined for others (a DeepSeek run, a missing name).

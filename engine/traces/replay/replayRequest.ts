@@ -11,14 +11,14 @@
  * budget, and prefix reuse is measured on that text.
  */
 import type { PromptParts } from '../../prompt/composeParts';
-import type { CacheModel, ModeledUsage, PromptSegment } from '../../providers/cacheModel';
+import type { CacheModel, CacheTtl, ModeledUsage, PromptSegment } from '../../providers/cacheModel';
 import { segmentId } from '../../runtime/priceWithCacheModel';
 import { resultMarker } from './traceItems';
 
 /** One piece of a request, in the order the provider reads it. */
 export interface RequestSegment {
   text: string;
-  /** A cache breakpoint (Anthropic `cache_control`, 5 minutes) at its end. */
+  /** A cache breakpoint (Anthropic `cache_control`, with the pricer's TTL) at its end. */
   breakpoint: boolean;
   /** Its tokens when known without its text (a calibrated stand-in for a prefix nobody recorded, whose `text` only names it). */
   tokens?: number;
@@ -41,7 +41,8 @@ const MEMO_LIMIT = 50_000;
 
 /**
  * Prices requests with one cache model, remembering each distinct segment's id and tokens, so a
- * block sent at every step of a generation is hashed and counted once.
+ * block sent at every step of a generation is hashed and counted once. Every breakpoint asks for
+ * the same lifetime, `ttl` (`[replay-ttl]`: the recording's, or the option's; default 5 minutes).
  */
 export class SegmentPricer {
   readonly #memo = new Map<string, { id: string; tokens: number }>();
@@ -49,6 +50,7 @@ export class SegmentPricer {
   constructor(
     private readonly model: CacheModel,
     private readonly count: (text: string) => number,
+    readonly ttl: CacheTtl = '5m',
   ) {}
 
   segment(s: RequestSegment): PromptSegment {
@@ -59,7 +61,7 @@ export class SegmentPricer {
       m = { id: segmentId(key), tokens: s.tokens ?? this.count(s.text) + (s.extra ?? 0) };
       this.#memo.set(key, m);
     }
-    return s.breakpoint ? { id: m.id, tokens: m.tokens, cacheControl: '5m' } : { id: m.id, tokens: m.tokens };
+    return s.breakpoint ? { id: m.id, tokens: m.tokens, cacheControl: this.ttl } : { id: m.id, tokens: m.tokens };
   }
 
   price(segments: readonly RequestSegment[], call: { at: number; model: string; cacheKey: string; outputTokens: number }): ModeledUsage {

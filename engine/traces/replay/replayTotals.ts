@@ -1,9 +1,8 @@
 import { cacheHitRate } from '../../metrics/cacheHitRate';
+import { agentReuseOfCalls } from '../../metrics/prefixReuse';
+import { priceRun } from '../../pricing/costUsd';
 import type { ReplayTotals, StepMetrics } from './ReplayTypes';
 import { REUSE_BREAKS, type ReuseBreak } from './reuseBreak';
-
-/** Anthropic list-price weights per token (DESIGN.md: judge a strategy by modelled cost). */
-export const COST_WEIGHTS = { input: 1, cacheRead: 0.1, cacheWrite: 1.25 } as const;
 
 /** The `p`th percentile (nearest rank) of `xs`; 0 for none. */
 export function percentile(xs: readonly number[], p: number): number {
@@ -13,18 +12,20 @@ export function percentile(xs: readonly number[], p: number): number {
 }
 
 const sum = (steps: readonly StepMetrics[], pick: (s: StepMetrics) => number) => steps.reduce((n, s) => n + pick(s), 0);
+/** The plain mean of `xs`; 0 for none. */
+const mean = (xs: readonly number[]) => (xs.length > 0 ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
 
 /**
  * Totals of a replay (`[replay-totals]`): every count is the sum of the steps' counts; rates are
  * computed from those sums (hit rate, pooled recall, byte-weighted reuse over the steps after the
- * first) or are means of the per-step values where said.
+ * first) or are means of the per-step values where said; money is the steps' tokens at `model`'s
+ * list prices (`[cost-usd]`), null without one (no model, or a model the table does not price).
  */
-export function replayTotals(steps: readonly StepMetrics[]): ReplayTotals {
+export function replayTotals(steps: readonly StepMetrics[], model?: string): ReplayTotals {
   const input = sum(steps, (s) => s.input);
   const cacheRead = sum(steps, (s) => s.cacheRead);
   const cacheWrite = sum(steps, (s) => s.cacheWrite);
   const later = steps.slice(1);
-  const laterBytes = sum(later, (s) => s.promptBytes);
   const recalls = steps.flatMap((s) => (s.neededReferenceRecall === undefined ? [] : [s.neededReferenceRecall]));
   const references = sum(steps, (s) => s.references);
   const referencesHeld = sum(steps, (s) => s.referencesHeld);
@@ -36,19 +37,22 @@ export function replayTotals(steps: readonly StepMetrics[]): ReplayTotals {
     reuseBreaks[s.reuseBreak]++;
     lostBytes[s.reuseBreak] += s.promptBytes - s.reusedBytes;
   }
+  const { usd, ...pricing } = model === undefined ? { usd: null, model: '', note: 'no model to price', callsOverStandardRate: 0 } : priceRun(model, steps);
   const totals: ReplayTotals = {
     steps: steps.length,
     promptTokens,
     input,
     cacheRead,
     cacheWrite,
+    cacheWrite1h: sum(steps, (s) => s.cacheWrite1h),
     output: sum(steps, (s) => s.output),
     hitRate: cacheHitRate({ input, cacheRead, cacheWrite }),
-    cost: input * COST_WEIGHTS.input + cacheRead * COST_WEIGHTS.cacheRead + cacheWrite * COST_WEIGHTS.cacheWrite,
+    costUsd: usd,
+    pricing,
     promptBytes: sum(steps, (s) => s.promptBytes),
     reusedBytes: sum(steps, (s) => s.reusedBytes),
-    prefixReuse: laterBytes > 0 ? sum(later, (s) => s.reusedBytes) / laterBytes : 0,
-    meanPrefixReuse: later.length > 0 ? sum(later, (s) => s.prefixReuse) / later.length : 0,
+    prefixReuse: agentReuseOfCalls(steps),
+    meanPrefixReuse: mean(later.map((s) => s.prefixReuse)),
     reuseBreaks,
     lostBytes,
     meanPromptTokens: steps.length > 0 ? promptTokens / steps.length : 0,
@@ -69,7 +73,7 @@ export function replayTotals(steps: readonly StepMetrics[]): ReplayTotals {
     tokenizeMs: sum(steps, (s) => s.tokenizeMs),
     overheadExclTokenizeP50Ms: percentile(steps.map((s) => s.overheadMs - s.tokenizeMs), 50),
   };
-  if (recalls.length > 0) totals.neededReferenceRecall = recalls.reduce((a, b) => a + b, 0) / recalls.length;
+  if (recalls.length > 0) totals.neededReferenceRecall = mean(recalls);
   if (references > 0) totals.pooledReferenceRecall = referencesHeld / references;
   return totals;
 }

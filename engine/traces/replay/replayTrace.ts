@@ -17,11 +17,13 @@ import { manualClock } from '../../ports/Clock';
 import { createCacheModel } from '../../providers/cacheModel';
 import { ContextLimitError } from '../../refresh/ContextLimitError';
 import { strategies } from '../../strategies/strategies';
+import { reuseRatio } from '../../metrics/prefixReuse';
 import { commonPrefixBytes, utf8Length } from '../../text/utf8';
 import type { Tokenizer } from '../../tokens/Tokenizer';
 import type { TraceEvent } from '../TraceEvent';
-import { DEFAULT_REPLAY_MODEL, defaultTimer, outputTokens, recordedModel } from './replayDefaults';
+import { DEFAULT_REPLAY_MODEL, modelSourceOf, defaultTimer, outputTokens, recordedModel } from './replayDefaults';
 import { actionReferences, heldReferences } from './actionReferences';
+import { chooseTtl } from './cacheTtl';
 import { engineSegments, renderedResults, SegmentPricer, type RequestSegment } from './replayRequest';
 import { replayTotals } from './replayTotals';
 import { engineLayerEnds, reuseBreak, type LayerEnds } from './reuseBreak';
@@ -102,8 +104,9 @@ export function replayTrace(events: readonly TraceEvent[], options: ReplayOption
     agents.set(key, a);
     return a;
   };
+  const cacheTtl = chooseTtl(events, options.ttl);
   // Every row is priced in the provider's tokens (`[replay-token-scale]`); the engine packs in its own.
-  const pricer = new SegmentPricer(createCacheModel({ provider }), (t) => Math.round(engine.tokens.count(t) * prefix.tokenScale.value));
+  const pricer = new SegmentPricer(createCacheModel({ provider }), (t) => Math.round(engine.tokens.count(t) * prefix.tokenScale.value), cacheTtl.ttl);
 
   const steps: StepMetrics[] = [];
   const ctx = (a: AgentReplay, at: number): ItemContext => ({ agentId: a.engineId, taskId: a.taskId, at });
@@ -180,10 +183,11 @@ export function replayTrace(events: readonly TraceEvent[], options: ReplayOption
       layers: { ...built.generation.layerTokens },
       promptBytes,
       reusedBytes,
-      prefixReuse: previous === undefined || promptBytes === 0 ? 0 : reusedBytes / promptBytes,
+      prefixReuse: reuseRatio(reusedBytes, promptBytes),
       input: usage.input,
       cacheRead: usage.cacheRead,
       cacheWrite: usage.cacheWrite,
+      cacheWrite1h: usage.cacheWriteByTtl['1h'],
       output: usage.output,
       references: refs.length,
       referencesHeld: held,
@@ -241,7 +245,7 @@ export function replayTrace(events: readonly TraceEvent[], options: ReplayOption
       if (e.summary !== undefined && e.summary.trim() !== '') add(a, compactionItem(e.summary, i, ctx(a, at)));
     },
   });
-  const result: ReplayResult = { strategy, budget, provider, model, steps, totals: replayTotals(steps), repairs, prefix: prefix.summary };
+  const result: ReplayResult = { strategy, budget, provider, model, modelSource: modelSourceOf(events, options.model), cacheTtl, steps, totals: replayTotals(steps, model), repairs, prefix: prefix.summary };
   if (options.capture) result.capture = { generations: engine.generations(REPLAY_AGENT_ID), prompt: engine.lastPromptParts(REPLAY_AGENT_ID) ?? null };
   return result;
 }

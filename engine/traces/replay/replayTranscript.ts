@@ -12,16 +12,18 @@
  * the calls' results) with a breakpoint on the last message. Pure.
  */
 import type { Message } from '../../conversation/Message';
-import { createCacheModel } from '../../providers/cacheModel';
+import { reuseRatio } from '../../metrics/prefixReuse';
+import { createCacheModel, type CacheTtl } from '../../providers/cacheModel';
 import { commonPrefixBytes, utf8Length } from '../../text/utf8';
 import type { TraceEvent } from '../TraceEvent';
 import { actionReferences, heldReferences } from './actionReferences';
+import { chooseTtl } from './cacheTtl';
 import { CLEARING_DROP } from './clearing';
 import { fixedPrefix, prefixSegments, segmentsText } from './fixedPrefix';
 import { SegmentPricer, type RequestSegment } from './replayRequest';
 import { replayTotals } from './replayTotals';
 import { reuseBreak, type LayerEnds } from './reuseBreak';
-import { DEFAULT_REPLAY_MODEL, outputTokens, recordedModel } from './replayDefaults';
+import { DEFAULT_REPLAY_MODEL, modelSourceOf, outputTokens, recordedModel } from './replayDefaults';
 import type { BaselineOptions, ReplayResult, StepMetrics } from './ReplayTypes';
 import { hiddenTokens, keepsReasoning, messageText, transcriptVisitor, type TranscriptMessage, type TranscriptMode } from './transcript';
 import { recordedPrompt, type TraceStep } from './traceSteps';
@@ -49,7 +51,7 @@ export function messagesStepMetrics(i: {
   index: number;
   step: TraceStep;
   at: number;
-  usage: { promptTokens: number; input: number; cacheRead: number; cacheWrite: number; output: number };
+  usage: { promptTokens: number; input: number; cacheRead: number; cacheWrite: number; cacheWriteByTtl: Record<CacheTtl, number>; output: number };
   text: string;
   previousText: string | undefined;
   messages: readonly Message[];
@@ -71,10 +73,11 @@ export function messagesStepMetrics(i: {
     prefixTokens: i.prefixTokens,
     promptBytes,
     reusedBytes,
-    prefixReuse: i.previousText === undefined || promptBytes === 0 ? 0 : reusedBytes / promptBytes,
+    prefixReuse: reuseRatio(reusedBytes, promptBytes),
     input: i.usage.input,
     cacheRead: i.usage.cacheRead,
     cacheWrite: i.usage.cacheWrite,
+    cacheWrite1h: i.usage.cacheWriteByTtl['1h'],
     output: i.usage.output,
     references: refs.length,
     referencesHeld: held,
@@ -102,7 +105,8 @@ function replayTranscript(events: readonly TraceEvent[], options: BaselineOption
   const model = options.model ?? recordedModel(events) ?? DEFAULT_REPLAY_MODEL[provider];
   const prefix = fixedPrefix(events, tokenizer);
   const scale = prefix.tokenScale.value;
-  const pricer = new SegmentPricer(createCacheModel({ provider }), (t) => Math.round(tokenizer.count(t) * scale));
+  const cacheTtl = chooseTtl(events, options.ttl);
+  const pricer = new SegmentPricer(createCacheModel({ provider }), (t) => Math.round(tokenizer.count(t) * scale), cacheTtl.ttl);
   const withPrefix = options.instructions !== false;
   const previous = new Map<AgentKey, { text: string; ends: LayerEnds }>();
   const billedBefore = new Map<AgentKey, { billed: number; modelled: number; compactions: number }>();
@@ -153,7 +157,7 @@ function replayTranscript(events: readonly TraceEvent[], options: BaselineOption
       },
     }),
   );
-  return { strategy, budget: null, provider, model, steps, totals: replayTotals(steps), repairs, prefix: prefix.summary };
+  return { strategy, budget: null, provider, model, modelSource: modelSourceOf(events, options.model), cacheTtl, steps, totals: replayTotals(steps, model), repairs, prefix: prefix.summary };
 }
 
 /** The plain full-history baseline (see the module comment). */

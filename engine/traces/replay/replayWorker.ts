@@ -16,7 +16,7 @@
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import type { CacheProvider } from '../../providers/cacheModel';
+import type { CacheProvider, CacheTtl } from '../../providers/cacheModel';
 import type { StrategyName } from '../../strategies/Strategy';
 import type { TiktokenEncodingName } from '../../tokens/tiktokenTokenizer';
 import type { Tokenizer } from '../../tokens/Tokenizer';
@@ -38,7 +38,10 @@ export interface ReplayJob {
   /** The agent's budget (ignored by the baseline). */
   budget: number;
   provider: CacheProvider;
+  /** The model priced (`--model`); default the trace's recorded model. */
   model?: string;
+  /** The breakpoints' lifetime (`--ttl`); default the recording's, else 5 minutes (`[replay-ttl]`). */
+  ttl?: CacheTtl;
   window?: number;
   /** Tokenizer encoding (default o200k_base). */
   encoding?: TiktokenEncodingName;
@@ -112,7 +115,7 @@ export function sharedTokenizer(encoding: TiktokenEncodingName = 'o200k_base'): 
 
 /** One job in the calling thread: what the worker runs for each job. */
 export function runReplayJob(job: ReplayJob, events: readonly TraceEvent[], tokenizer: Tokenizer = job.coldTokenizer ? memoTokenizer(job.encoding) : sharedTokenizer(job.encoding)): ReplayResult {
-  const common = { tokenizer, provider: job.provider, ...(job.model ? { model: job.model } : {}) };
+  const common = { tokenizer, provider: job.provider, ...(job.model ? { model: job.model } : {}), ...(job.ttl ? { ttl: job.ttl } : {}) };
   const baseline = job.strategy === 'full_history_baseline' ? replayFullHistoryBaseline : job.strategy === 'as_recorded' ? replayAsRecorded : undefined;
   const result = baseline
     ? baseline(events, common)

@@ -1,5 +1,5 @@
 import type { LiveSessionDetailDto } from '../../../engine/contract';
-import { percent } from '../../components/format';
+import { percent, usd } from '../../components/format';
 import { sessionTotals, stepMatchedChange, type SessionTotals, type StepMatchedChange } from '../../store/sessionFigures';
 import type { SeriesNames } from './SessionCharts';
 
@@ -23,7 +23,7 @@ function rows(real: SessionTotals, strata: SessionTotals | null, change: StepMat
     { key: 'steps', label: 'steps', real: int(real.steps), strata: s((t) => t.steps, int), change: change.steps > 0 ? `${change.steps} compared` : DASH },
     { key: 'prompt', label: 'prompt tokens', real: int(real.promptTokens), strata: s((t) => t.promptTokens, int), change: signed(change.prompt) },
     { key: 'uncached', label: 'uncached input tokens', real: int(real.uncached), strata: s((t) => t.uncached, int), change: signed(change.uncached) },
-    { key: 'cost', label: 'modelled cost (units)', real: int(real.cost), strata: s((t) => t.cost, int), change: signed(change.cost) },
+    { key: 'cost', label: 'prompt cost (USD, list price)', real: usd(real.promptUsd), strata: s((t) => t.promptUsd, usd), change: signed(change.promptUsd) },
     { key: 'hit', label: 'cache hit rate', real: percent(real.hitRate), strata: s((t) => t.hitRate, percent), change: DASH },
     { key: 'reuse', label: 'prefix reuse', real: DASH, strata: s((t) => t.prefixReuse, pct), change: DASH },
     { key: 'recall', label: 'needed-reference recall', real: DASH, strata: s((t) => t.neededReferenceRecall, pct), change: DASH },
@@ -66,8 +66,8 @@ export function SessionFiguresTable({ detail, names }: { detail: LiveSessionDeta
         </p>
       )}
       <p className="cmp__note">
-        Cost is modelled in Anthropic list-price units (uncached input 1, cache read 0.1, cache write 1.25 per token), the weights of the Compare view's estimated cost, for both columns: the recorded
-        column prices the tokens the provider billed, Strata's those its cache model priced. Prefix reuse, recall, generation and refreshes exist only for Strata's replay.
+        Prompt cost is in US dollars at the model's list price (uncached input, cache reads and cache writes as the provider bills them), for both columns: the recorded column prices the tokens the
+        provider billed, Strata's those its cache model priced; “—” when the model has no list price. {session.priceNote}. Prefix reuse, recall, generation and refreshes exist only for Strata's replay.
       </p>
     </div>
   );

@@ -1,6 +1,6 @@
 import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { ComparisonResultDto, ComparisonStrategy } from '../../../engine/contract';
-import { percent, tokens } from '../../components/format';
+import { percent, tokens, usd } from '../../components/format';
 import type { CumulativeRow } from '../../store/compareMemorySelectors';
 import { ChartFrame } from './ChartFrame';
 import { STRATEGY_COLOR, STRATEGY_LABEL } from './strategies';
@@ -30,19 +30,23 @@ export function CumulativeChart({ title, exportTitle, fileName, rows, strategies
   );
 }
 
-/** Estimated cost per strategy (the engine's cost units), one bar each. */
+/**
+ * Prompt cost per strategy in US dollars at the priced model's list price (input, cache reads and
+ * writes; output is the same for every strategy), one bar each; a replay without a list price has
+ * no bar and says so in its label.
+ */
 export function CostChart({ results, fileName, exportTitle }: { results: ComparisonResultDto[]; fileName: string; exportTitle?: string }) {
-  const rows = results.map((r) => ({ strategy: r.strategy, label: STRATEGY_LABEL[r.strategy], cost: r.totals.cost }));
+  const rows = results.map((r) => ({ strategy: r.strategy, label: r.totals.costUsd ? STRATEGY_LABEL[r.strategy] : `${STRATEGY_LABEL[r.strategy]} (no list price)`, promptUsd: r.totals.costUsd?.prompt ?? null }));
   return (
-    <ChartFrame title="Estimated cost (cost units)" exportTitle={exportTitle} fileName={fileName} legend={[{ label: 'cost units (uncached 1, cache read 0.1, cache write 1.25 per token)', color: 'var(--accent)' }]}>
+    <ChartFrame title="Prompt cost (US dollars at list price)" exportTitle={exportTitle} fileName={fileName} legend={[{ label: 'prompt USD (uncached input, cache reads and writes)', color: 'var(--accent)' }]}>
       <ResponsiveContainer width="100%" height={HEIGHT}>
         <BarChart data={rows} margin={{ top: 8, right: 16, bottom: 18, left: 8 }}>
           <CartesianGrid stroke="var(--line)" strokeDasharray="3 3" />
           <XAxis dataKey="label" {...chartAxis} interval={0} />
-          <YAxis {...chartAxis} width={56} tickFormatter={(v: number) => tokens(v)} />
-          <Tooltip {...chartTooltip} cursor={{ fill: 'var(--panel-2)' }} formatter={(v) => [Number(v).toLocaleString('en-US'), 'cost units']} />
-          <Legend verticalAlign="top" wrapperStyle={chartLegendStyle} formatter={() => 'cost units'} />
-          <Bar dataKey="cost" name="cost" fill="var(--accent)" isAnimationActive={false} />
+          <YAxis {...chartAxis} width={56} tickFormatter={(v: number) => usd(v)} />
+          <Tooltip {...chartTooltip} cursor={{ fill: 'var(--panel-2)' }} formatter={(v) => [usd(Number(v)), 'prompt USD']} />
+          <Legend verticalAlign="top" wrapperStyle={chartLegendStyle} formatter={() => 'prompt USD'} />
+          <Bar dataKey="promptUsd" name="promptUsd" fill="var(--accent)" isAnimationActive={false} />
         </BarChart>
       </ResponsiveContainer>
     </ChartFrame>

@@ -51,7 +51,8 @@ export function CompareView() {
   const run = () => {
     if (!canRun) return;
     dispatch({ type: 'compare.form', form: { budget } });
-    void controller.startComparison({ traceIds, strategies: form.strategies, budget });
+    const model = form.model.trim();
+    void controller.startComparison({ traceIds, strategies: form.strategies, budget, ...(form.ttl ? { ttl: form.ttl } : {}), ...(model ? { model } : {}) });
   };
   const results = comparison?.results ?? [];
   const finished = comparison && comparison.status !== 'running';
@@ -108,6 +109,21 @@ export function CompareView() {
             {budgetValid ? 'The agents’ token budget (the baseline ignores it).' : `A whole number from ${BUDGET_LIMITS.min.toLocaleString('en-US')} to ${BUDGET_LIMITS.max.toLocaleString('en-US')}.`}
           </p>
           {form.strategies.length === 0 && <p className="cmp__error">Pick at least one strategy.</p>}
+          <div className="cmp__row">
+            <label className="cmp__label" htmlFor="cmp-ttl">
+              Cache TTL
+            </label>
+            <select id="cmp-ttl" className="cmp__select cmp__select--narrow" value={form.ttl} onChange={(e) => dispatch({ type: 'compare.form', form: { ttl: e.target.value as '' | '5m' | '1h' } })}>
+              <option value="">from the recording (else 5 minutes)</option>
+              <option value="5m">5 minutes</option>
+              <option value="1h">1 hour</option>
+            </select>
+            <label className="cmp__label" htmlFor="cmp-model">
+              Price as model
+            </label>
+            <input id="cmp-model" className="cmp__input" type="text" placeholder="the recorded model" value={form.model} maxLength={200} onChange={(e) => dispatch({ type: 'compare.form', form: { model: e.target.value } })} />
+          </div>
+          <p className="cmp__note">Costs are US dollars at the model’s list price (the price table and its sources are in engine/pricing/listPrices.ts); a model without one is said so and left out of the dollars.</p>
         </fieldset>
       </form>
 
@@ -141,6 +157,7 @@ export function CompareView() {
           <div className="cmp__exports">
             <span className="cmp__note">
               {comparison.comparisonId} · budget {comparison.budget.toLocaleString('en-US')} · priced by the {comparison.provider} cache model
+              {comparison.model ? ` as ${comparison.model}` : ''}
             </span>
             <button type="button" className="cmp__btn" onClick={() => downloadText(comparisonCsv(comparison, traces), exportName(comparison, 'csv'), 'text/csv')}>
               Export CSV
@@ -168,11 +185,11 @@ export function CompareView() {
             <div className="cmp__charts" data-trace={chart.traceId}>
               <CumulativeChart title="Cumulative prompt tokens per step" exportTitle={pngTitle('Cumulative prompt tokens per step')} fileName={`${fileBase}-prompt-tokens.png`} rows={chart.prompt} strategies={chart.strategies} yLabel="prompt tokens" />
               <CumulativeChart title="Cumulative uncached tokens per step" exportTitle={pngTitle('Cumulative uncached tokens per step')} fileName={`${fileBase}-uncached-tokens.png`} rows={chart.uncached} strategies={chart.strategies} yLabel="uncached tokens" />
-              <CostChart results={chart.results} exportTitle={pngTitle('Estimated cost (cost units)')} fileName={`${fileBase}-cost.png`} />
+              <CostChart results={chart.results} exportTitle={pngTitle('Prompt cost (US dollars at list price)')} fileName={`${fileBase}-cost-usd.png`} />
               <RatesChart results={chart.results} exportTitle={pngTitle('Hit rate · prefix reuse · recall')} fileName={`${fileBase}-rates.png`} />
             </div>
           )}
-          <TotalsTable results={results} traces={traces} />
+          <TotalsTable results={results} traces={traces} notes={comparison.notes} />
           {comparison.recorded.length > 0 && <RecordedTable recorded={comparison.recorded} traces={traces} />}
         </div>
       )}

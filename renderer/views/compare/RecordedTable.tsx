@@ -1,5 +1,5 @@
 import type { RecordedTraceDto, TraceDto } from '../../../engine/contract';
-import { percent } from '../../components/format';
+import { percent, usd } from '../../components/format';
 import { STRATEGY_LABEL } from './strategies';
 
 const int = (n: number) => Math.round(n).toLocaleString('en-US');
@@ -27,7 +27,7 @@ export function RecordedTable({ recorded, traces }: { recorded: readonly Recorde
       <table className="cmp__table" aria-label="Recorded by the provider">
         <thead>
           <tr>
-            <th scope="colgroup" colSpan={6} className="cmp__group">
+            <th scope="colgroup" colSpan={7} className="cmp__group">
               recorded (provider)
             </th>
             <th scope="colgroup" colSpan={4} className="cmp__group cmp__sep">
@@ -47,6 +47,7 @@ export function RecordedTable({ recorded, traces }: { recorded: readonly Recorde
             <th scope="col">prompt tokens</th>
             <th scope="col">uncached</th>
             <th scope="col">hit rate</th>
+            <th scope="col">total USD</th>
             <th scope="col" className="cmp__sep">
               cache model
             </th>
@@ -74,6 +75,7 @@ export function RecordedTable({ recorded, traces }: { recorded: readonly Recorde
                   {r.writesMissing ? '*' : ''}
                   {percent(r.hitRate)}
                 </td>
+                <td>{usd(r.costUsd)}</td>
                 <td className="cmp__sep">{(m ?? f)?.provider ?? '—'}</td>
                 <td title={m ? `over ${int(m.matched)} matched steps` : undefined}>{m ? int(m.promptTokens) : '—'}</td>
                 <td>{signedPercent(m?.promptError ?? null)}</td>
@@ -91,9 +93,11 @@ export function RecordedTable({ recorded, traces }: { recorded: readonly Recorde
         </tbody>
       </table>
       <p className="cmp__note">
-        Recorded: what the provider billed the real agents (subagents included). As recorded: the agent as it ran, its compactions followed and context clearing inferred where the billed prompt fell; full history:
-        no limit. Both are priced over the same steps by the cache model of the recording’s provider (else the comparison’s), with the fixed prefix every row sends (the recorded system prompt and tools, or a
-        stand-in calibrated on the first call, marked estimated) and the token scale fitted on the recording; errors are (model − recorded) / recorded. Hover a prefix cell for how it was obtained.
+        Recorded: what the provider billed the real agents (subagents included); total USD is that usage, output included, at the recorded model’s list price (1-hour cache writes at the 1-hour rate
+        where the recording splits them; “—”: no list price for the model). As recorded: the agent as it ran, its compactions followed and context clearing inferred where the billed prompt fell; full
+        history: no limit. Both are priced over the same steps by the cache model of the recording’s provider (else the comparison’s), with the fixed prefix every row sends (the recorded system prompt
+        and tools, or a stand-in calibrated on the first call, marked estimated) and the token scale fitted on the recording; errors are (model − recorded) / recorded. Hover a prefix cell for how it was
+        obtained.
       </p>
       {recorded.some((r) => r.writesMissing) && (
         <p className="cmp__note">

@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import type { ComparisonResultDto, ComparisonStrategy, TraceDto } from '../../../engine/contract';
-import { percent } from '../../components/format';
+import { percent, ttlText, usd } from '../../components/format';
 import { allTracesTotals } from '../../store/compareMemorySelectors';
 import { STRATEGY_COLOR, STRATEGY_LABEL } from './strategies';
 
@@ -14,10 +14,12 @@ const StrategyCell = ({ strategy }: { strategy: ComparisonStrategy }) => (
 );
 
 /**
- * One row per replay: the figures `strata compare` prints. With several traces, a row per strategy
- * over all of them follows (in the footer), as `strata compare <folder>` sums them.
+ * One row per replay: the figures `strata compare` prints, money in US dollars at list prices with
+ * each replay's cache TTL and why. With several traces, a row per strategy over all of them follows
+ * (in the footer), as `strata compare <folder>` sums them. `notes` (the host's) say what the dollars
+ * and TTLs rest on.
  */
-export function TotalsTable({ results, traces }: { results: ComparisonResultDto[]; traces: readonly TraceDto[] }) {
+export function TotalsTable({ results, traces, notes = [] }: { results: ComparisonResultDto[]; traces: readonly TraceDto[]; notes?: readonly string[] }) {
   const names = new Map(traces.map((t) => [t.id, t.name]));
   const traceCount = new Set(results.map((r) => r.traceId)).size;
   const multiTrace = traceCount > 1;
@@ -37,7 +39,9 @@ export function TotalsTable({ results, traces }: { results: ComparisonResultDto[
             <th scope="col">steps</th>
             <th scope="col">prompt tokens</th>
             <th scope="col">uncached</th>
-            <th scope="col">est. cost</th>
+            <th scope="col">prompt USD</th>
+            <th scope="col">total USD</th>
+            <th scope="col">cache TTL</th>
             <th scope="col">hit rate</th>
             <th scope="col">prefix reuse</th>
             <th scope="col">recall</th>
@@ -60,7 +64,9 @@ export function TotalsTable({ results, traces }: { results: ComparisonResultDto[
               <td>{int(r.totals.steps)}</td>
               <td>{int(r.totals.promptTokens)}</td>
               <td>{int(r.totals.uncachedTokens)}</td>
-              <td>{int(r.totals.cost)}</td>
+              <td title={r.totals.priceNote}>{usd(r.totals.costUsd?.prompt ?? null)}</td>
+              <td title={r.totals.priceNote}>{usd(r.totals.costUsd?.total ?? null)}</td>
+              <td>{ttlText(r.totals.cacheTtl)}</td>
               <td>{percent(r.totals.hitRate)}</td>
               <td>{percent(r.totals.prefixReuse)}</td>
               <td>{r.totals.neededReferenceRecall === null ? '—' : percent(r.totals.neededReferenceRecall)}</td>
@@ -79,7 +85,15 @@ export function TotalsTable({ results, traces }: { results: ComparisonResultDto[
                 <td>{int(a.steps)}</td>
                 <td>{int(a.promptTokens)}</td>
                 <td>{int(a.uncachedTokens)}</td>
-                <td>{int(a.cost)}</td>
+                <td title={a.pricedTraces < a.traces ? `over the ${a.pricedTraces} traces with a list price` : undefined}>
+                  {a.pricedTraces > 0 && a.pricedTraces < a.traces ? '*' : ''}
+                  {usd(a.promptUsd)}
+                </td>
+                <td>
+                  {a.pricedTraces > 0 && a.pricedTraces < a.traces ? '*' : ''}
+                  {usd(a.totalUsd)}
+                </td>
+                <td>{a.ttl}</td>
                 <td>{percent(a.hitRate)}</td>
                 <td>{percent(a.prefixReuse)}</td>
                 <td>{a.neededReferenceRecall === null ? '—' : percent(a.neededReferenceRecall)}</td>
@@ -90,12 +104,17 @@ export function TotalsTable({ results, traces }: { results: ComparisonResultDto[
           </tfoot>
         )}
       </table>
-      <p className="cmp__note">Estimated cost is in the engine's cost units at Anthropic list-price weights (uncached input 1, cache read 0.1, cache write 1.25 per token), as `strata compare` reports it.</p>
+      {notes.length > 0 && (
+        <ul className="cmp__note cmp__notes" aria-label="What the dollars and cache TTLs rest on">
+          {notes.map((n) => (
+            <li key={n}>{n}</li>
+          ))}
+        </ul>
+      )}
       {overAll.length > 0 && (
         <p className="cmp__note">
-          The “all traces” rows sum each strategy over the traces it replayed; their hit rate is the summed cache reads over the summed prompt tokens, and their recall the mean over every step that names a
-          file or symbol. Their prefix reuse is the mean per-step reuse over every step after each trace’s first, weighted by prompt tokens (the comparison carries no prompt bytes, so it can differ
-          slightly from the byte-weighted figure of `strata compare`).
+          The “all traces” rows sum each strategy over the traces it replayed, as `strata compare` does: their dollars over the traces with a list price (* when that is not all of them), their hit rate of
+          the summed tokens, their prefix reuse byte-weighted over every step after each trace’s first, and their recall the mean over every step that names a file or symbol.
         </p>
       )}
     </div>

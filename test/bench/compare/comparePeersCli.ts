@@ -8,7 +8,7 @@ import { availableParallelism } from 'node:os';
 import { parseCompareArgs, progressLine, reportComparison } from '../../../electron/cli/compareCommand';
 import { UsageError } from '../../../electron/shared/shellOptions';
 import { compareRows } from '../../../engine/traces/compare/compareTable';
-import { compareJobs, recordedOf, traceFiles } from '../../../engine/traces/compare/runCompare';
+import { compareJobs, notesOf, recordedOf, traceFiles } from '../../../engine/traces/compare/runCompare';
 import { failedJobs, jobName, runCompareJobs, withPeerJobs } from './compareWorker';
 import { benchPeerAdapters } from './peers';
 
@@ -16,15 +16,15 @@ async function main(argv: readonly string[]): Promise<number> {
   const args = parseCompareArgs(argv);
   const files = traceFiles(args.paths);
   if (files.length === 0) throw new UsageError(`No trace files under ${args.paths.join(', ')}.`);
-  const engineJobs = compareJobs({ files, strategies: args.strategies, budgets: args.budgets, provider: args.provider });
-  const jobs = withPeerJobs(engineJobs, benchPeerAdapters, args.budgets, args.provider);
+  const engineJobs = compareJobs({ files, strategies: args.strategies, budgets: args.budgets, provider: args.provider, ...(args.model ? { model: args.model } : {}), ...(args.ttl ? { ttl: args.ttl } : {}) });
+  const jobs = withPeerJobs(engineJobs, benchPeerAdapters, args.budgets, args.provider, { ...(args.model ? { model: args.model } : {}), ...(args.ttl ? { ttl: args.ttl } : {}) });
   const t0 = performance.now();
   const done = await runCompareJobs(jobs, {
     workers: Math.max(1, Math.min(availableParallelism(), 4)),
     onResult: ({ job }, n, total) => process.stderr.write(progressLine(n, total, jobName(job), job.budget, job.trace)),
   });
   const results = done.flatMap((d) => (d.result ? [d.result] : []));
-  return reportComparison(args, files, { results, errors: failedJobs(done), rows: compareRows(results), recorded: recordedOf(done), seconds: (performance.now() - t0) / 1000 });
+  return reportComparison(args, files, { results, errors: failedJobs(done), rows: compareRows(results), recorded: recordedOf(done), notes: notesOf(done), seconds: (performance.now() - t0) / 1000 });
 }
 
 try {

@@ -17,7 +17,7 @@
  */
 import { statSync } from 'node:fs';
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
-import type { CacheProvider } from '../../../engine/providers/cacheModel';
+import type { CacheProvider, CacheTtl } from '../../../engine/providers/cacheModel';
 import { importTraceFile } from '../../../engine/traces/importTraceFile';
 import type { TraceEvent } from '../../../engine/traces/TraceEvent';
 import type { ReplayResult } from '../../../engine/traces/replay/ReplayTypes';
@@ -31,6 +31,9 @@ export interface PeerJob {
   peer: string;
   budget: number;
   provider: CacheProvider;
+  /** As `ReplayJob.model` and `ReplayJob.ttl`. */
+  model?: string;
+  ttl?: CacheTtl;
 }
 
 export type CompareJob = ReplayJob | PeerJob;
@@ -41,9 +44,9 @@ export const isPeerJob = (job: CompareJob): job is PeerJob => 'peer' in job;
  * The engine's jobs and every peer's at every budget, trace by trace (the engine's first), so a
  * worker reads each trace once.
  */
-export function withPeerJobs(engineJobs: readonly ReplayJob[], peers: readonly { name: string }[], budgets: readonly number[], provider: CacheProvider): CompareJob[] {
+export function withPeerJobs(engineJobs: readonly ReplayJob[], peers: readonly { name: string }[], budgets: readonly number[], provider: CacheProvider, pricing: Pick<PeerJob, 'model' | 'ttl'> = {}): CompareJob[] {
   const traces = [...new Set(engineJobs.map((j) => j.trace))];
-  return traces.flatMap((trace) => [...engineJobs.filter((j) => j.trace === trace), ...peers.flatMap((p) => budgets.map((budget) => ({ trace, peer: p.name, budget, provider })))]);
+  return traces.flatMap((trace) => [...engineJobs.filter((j) => j.trace === trace), ...peers.flatMap((p) => budgets.map((budget) => ({ trace, peer: p.name, budget, provider, ...pricing })))]);
 }
 
 /** The jobs that failed, named as their rows are. */
@@ -78,7 +81,7 @@ export function runCompareJob(job: CompareJob): ReplayResult | Promise<ReplayRes
   if (!isPeerJob(job)) return runReplayJob(job, loaded.events);
   const peer = peerAdapters.find((p) => p.name === job.peer);
   if (!peer) throw new Error(`no peer adapter is named ${job.peer}`);
-  return replayPeer(loaded.events, peer, { budget: job.budget, tokenizer: sharedTokenizer(), provider: job.provider });
+  return replayPeer(loaded.events, peer, { budget: job.budget, tokenizer: sharedTokenizer(), provider: job.provider, ...(job.model ? { model: job.model } : {}), ...(job.ttl ? { ttl: job.ttl } : {}) });
 }
 
 function workerMain(): void {

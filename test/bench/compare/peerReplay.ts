@@ -8,12 +8,13 @@
  * dependencies, never shipped.
  */
 import type { Message } from '../../../engine/conversation/Message';
-import { createCacheModel, type CacheProvider } from '../../../engine/providers/cacheModel';
+import { createCacheModel, type CacheProvider, type CacheTtl } from '../../../engine/providers/cacheModel';
 import type { Tokenizer } from '../../../engine/tokens/Tokenizer';
 import type { TraceEvent } from '../../../engine/traces/TraceEvent';
+import { chooseTtl } from '../../../engine/traces/replay/cacheTtl';
 import { fixedPrefix, prefixSegments, segmentsText } from '../../../engine/traces/replay/fixedPrefix';
 import { messagesStepMetrics, messageText } from '../../../engine/traces/replay/replayTranscript';
-import { DEFAULT_REPLAY_MODEL, outputTokens, recordedModel } from '../../../engine/traces/replay/replayDefaults';
+import { DEFAULT_REPLAY_MODEL, modelSourceOf, outputTokens, recordedModel } from '../../../engine/traces/replay/replayDefaults';
 import { SegmentPricer, type RequestSegment } from '../../../engine/traces/replay/replayRequest';
 import { replayTotals } from '../../../engine/traces/replay/replayTotals';
 import type { ReplayResult, StepMetrics } from '../../../engine/traces/replay/ReplayTypes';
@@ -22,11 +23,12 @@ import { transcriptVisitor } from '../../../engine/traces/replay/transcript';
 import { walkTrace, type AgentKey } from '../../../engine/traces/replay/walkTrace';
 import type { PeerAdapter } from './peers/PeerAdapter';
 
-export async function replayPeer(events: readonly TraceEvent[], peer: PeerAdapter, options: { budget: number; tokenizer: Tokenizer; provider: CacheProvider; model?: string }): Promise<ReplayResult> {
+export async function replayPeer(events: readonly TraceEvent[], peer: PeerAdapter, options: { budget: number; tokenizer: Tokenizer; provider: CacheProvider; model?: string; ttl?: CacheTtl }): Promise<ReplayResult> {
   const { provider, tokenizer, budget } = options;
   const model = options.model ?? recordedModel(events) ?? DEFAULT_REPLAY_MODEL[provider];
   const prefix = fixedPrefix(events, tokenizer);
-  const pricer = new SegmentPricer(createCacheModel({ provider }), (t) => Math.round(tokenizer.count(t) * prefix.tokenScale.value));
+  const cacheTtl = chooseTtl(events, options.ttl);
+  const pricer = new SegmentPricer(createCacheModel({ provider }), (t) => Math.round(tokenizer.count(t) * prefix.tokenScale.value), cacheTtl.ttl);
   // walkTrace is synchronous and the peers are async: collect the steps with the history as it was, then select.
   const snapshots: { head: RequestSegment[]; messages: Message[]; s: TraceStep; index: number; at: number; agent: AgentKey }[] = [];
   const repairs = walkTrace(
@@ -50,5 +52,5 @@ export async function replayPeer(events: readonly TraceEvent[], peer: PeerAdapte
     previous.set(agent, text);
     steps.push(m);
   }
-  return { strategy: peer.name as ReplayResult['strategy'], budget, provider, model, steps, totals: replayTotals(steps), repairs, prefix: prefix.summary };
+  return { strategy: peer.name as ReplayResult['strategy'], budget, provider, model, modelSource: modelSourceOf(events, options.model), cacheTtl, steps, totals: replayTotals(steps, model), repairs, prefix: prefix.summary };
 }

@@ -29,10 +29,14 @@ describe('strata compare', () => {
     expect(parseCompareArgs(['x', '--peers'])).toMatchObject({ paths: ['x'], peers: true });
     expect(parseCompareArgs(['x'])).toMatchObject({ peers: false });
     expect(() => parseCompareArgs(['x', '--nope'])).toThrow(/Unknown option --nope/);
+    expect(() => parseCompareArgs(['x', '--ttl', '10m'])).toThrow(/--ttl is 5m or 1h/);
+    expect(() => parseCompareArgs(['x', '--model'])).toThrow(/--model needs a value/);
+    expect(parseCompareArgs(['x', '--ttl', '1h', '--model', 'claude-opus-4-6'])).toMatchObject({ ttl: '1h', model: 'claude-opus-4-6' });
+    expect(parseCompareArgs(['x'])).not.toHaveProperty('ttl');
     expect(parseCompareArgs(['a', 'b', '--strategies', 'variable,full_history_baseline', '--budget', '32000,100000'])).toMatchObject({ paths: ['a', 'b'], strategies: ['variable', 'full_history_baseline'], budgets: [32000, 100000], provider: 'anthropic' });
   });
 
-  it('[replay-truth-reported] prints what the recording agent was billed under the table, with the baseline as the cache model prices it, and writes it to the JSON', async () => {
+  it('[replay-truth-reported] [compare-money] prints what the recording agent was billed under the table, with the baseline as the cache model prices it, and writes it to the JSON', async () => {
     tmp = tempDir();
     const recordedFile = join(tmp.dir, 'made-up.jsonl');
     writeFileSync(recordedFile, `${madeUpSession(6).join('\n')}\n`);
@@ -50,8 +54,21 @@ describe('strata compare', () => {
     expect(printed).not.toMatch(/^all traces/m);
     expect(printed).toMatch(/^ {2}made-up\.jsonl: nothing recorded; estimated stand-in [\d,]+ tokens/m);
     expect(printed).toMatch(/token scale fitted on the recording/);
-    const written = JSON.parse(readFileSync(json, 'utf8')) as { recorded: { trace: string; calls: number; asRecorded: { matched: number } | null }[] };
-    expect(written.recorded).toMatchObject([{ trace: 'made-up.jsonl', calls: 10, asRecorded: { matched: 10 } }]);
+    // Money in dollars, with what it rests on: the made-up model has no list price, the synthetic trace is priced at the default model.
+    expect(printed).toMatch(/^strategy\s+budget\s+traces\s+steps\s+prompt tokens\s+mean prompt\s+uncached\s+prompt USD\s+total USD\s+hit rate/m);
+    expect(printed).toMatch(/^USD: US dollars at list prices/m);
+    expect(printed).toMatch(/^no list price for claude-made-up-1 \(made-up\.jsonl\): left out of the dollar figures/m);
+    expect(printed).toMatch(/^price \(the default model, for traces that name none: session\.json\): claude-sonnet-4-5 \(Claude Sonnet 4\.5, 4\.6\): \$3 input, .*read 2026-12-01\)$/m);
+    expect(printed).toMatch(/^cache TTL of the breakpoints: 5m: default \(every trace\)$/m);
+    expect(printed).not.toMatch(/cost units/);
+    const written = JSON.parse(readFileSync(json, 'utf8')) as { notes: string[]; recorded: { trace: string; calls: number; costUsd: number | null; asRecorded: { matched: number } | null }[] };
+    expect(written.recorded).toMatchObject([{ trace: 'made-up.jsonl', calls: 10, costUsd: null, asRecorded: { matched: 10 } }]);
+    expect(written.notes).toContainEqual('cache TTL of the breakpoints: 5m: default (every trace)');
+    // --ttl 1h for every trace, said so.
+    out.length = 0;
+    expect(await compareCommand([recordedFile, '--strategies', 'full_history_baseline', '--ttl', '1h', '--model', 'claude-opus-4-6'])).toBe(0);
+    expect(out.join('\n')).toMatch(/^cache TTL of the breakpoints: 1h: --ttl \(made-up\.jsonl\)$/m);
+    expect(out.join('\n')).toMatch(/^price \(--model\): claude-opus-4-6 /m);
   }, 60_000);
 
   it('[replay-worker] --peers where the dev-only peer runner is absent (a packaged app) is refused with what to do, and runs nothing', async () => {

@@ -5,6 +5,7 @@ import type { LiveSessionDetailDto, LiveSessionDto, StrataEvent } from '../../..
 import { Host } from '../../../engine/host';
 import { ATTACHED_MAX } from '../../../engine/host/LiveSessions';
 import { importTraceText } from '../../../engine/traces/importTrace';
+import { costUsd, listPriceOf } from '../../../engine/pricing/costUsd';
 import { recordedTruth } from '../../../engine/traces/replay/recordedTruth';
 import { quarterTokenizer } from '../../support/engineFixtures';
 import { tempDir } from '../../support/tempDir';
@@ -57,7 +58,11 @@ describe.skipIf(!have)('[live-attach] attached sessions through the host', () =>
     }
     expect(detail.session.real).toMatchObject({ steps: whole.steps, promptTokens: whole.promptTokens, cacheRead: whole.cacheRead, hitRate: whole.hitRate });
     expect(detail.session.model).toBe(whole.model);
-    expect(detail.real).toEqual(whole.perStep.map((s) => ({ step: s.step, prompt: s.prompt, input: s.input, cacheRead: s.cacheRead, cacheWrite: s.cacheWrite, output: s.output })));
+    // Each recorded step's prompt in dollars at the recorded model's list price, as the whole file's.
+    const rates = listPriceOf(whole.model)!.perMTok;
+    expect(detail.real).toEqual(whole.perStep.map((s) => ({ step: s.step, prompt: s.prompt, input: s.input, cacheRead: s.cacheRead, cacheWrite: s.cacheWrite, output: s.output, promptUsd: costUsd(s, rates).prompt })));
+    expect(detail.session.real.promptUsd).toBe(whole.costUsd!.prompt);
+    expect(detail.session.priceNote).toBe(whole.pricing.note);
     expect(detail.shadow).toHaveLength(whole.steps);
     expect(detail.session.shadow).toMatchObject({ steps: whole.steps, replayedEvents: detail.session.events });
     expect(detail.session.shadow!.generation).toBeGreaterThanOrEqual(1);

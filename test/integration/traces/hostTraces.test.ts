@@ -153,13 +153,30 @@ describe('traces and comparisons through the host', () => {
       expect(r.series.every((s) => s.uncached === s.promptTokens - s.cacheRead && (s.recall === null || (s.recall >= 0 && s.recall <= 1)))).toBe(true);
       // The figures are the table's, for the same replay made in this thread (timings aside).
       const inThread = runReplayJob({ trace: trace.id, strategy: r.strategy, budget: 32_000, provider: 'anthropic' }, stored);
-      const { name, budget, traces, ...row } = compareRows([inThread])[0]!;
-      void [name, budget, traces];
+      const row = compareRows([inThread])[0]!;
       const { overheadP50Ms, ...totals } = r.totals;
-      expect(totals).toEqual(row);
+      expect(totals).toMatchObject({
+        steps: row.steps,
+        promptTokens: row.promptTokens,
+        meanPromptTokens: row.meanPromptTokens,
+        uncachedTokens: row.uncachedTokens,
+        hitRate: row.hitRate,
+        prefixReuse: row.prefixReuse,
+        neededReferenceRecall: row.neededReferenceRecall,
+        orphans: row.orphans,
+        refreshes: row.refreshes,
+        costUsd: inThread.totals.costUsd,
+        model: inThread.model,
+        priceNote: inThread.totals.pricing.note,
+        cacheTtl: inThread.cacheTtl,
+      });
+      expect(totals.costUsd?.prompt ?? null).toBe(row.promptUsd);
       expect(overheadP50Ms).toBeGreaterThanOrEqual(0);
     }
     expect(comparison.results.find((r) => r.strategy === 'variable')!.totals.orphans).toBe(0);
+    // What the dollars and the TTLs rest on, with the trace named as imported.
+    expect(comparison.notes[0]).toMatch(/^USD: US dollars at list prices/);
+    expect(comparison.notes).toContainEqual(expect.stringMatching(new RegExp(`^cache TTL of the breakpoints: 5m: default \\(${trace.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\)$`)));
 
     // The final progress may wait out the pacing interval.
     const progressOf = () => t.events.flatMap((e) => (e.name === 'comparison.progress' ? [e.payload] : []));

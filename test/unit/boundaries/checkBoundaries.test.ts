@@ -177,6 +177,30 @@ describe('checkBoundaries: engine', () => {
   });
 });
 
+describe('checkBoundaries: engine/metrics, the one definition of each figure', () => {
+  it('[one-definition] lets the renderer import engine/metrics values, and nothing else of the engine but contract types', () => {
+    expect(check('renderer/store/x.ts', "import { cacheHitRate } from '../../engine/metrics/cacheHitRate';\nimport { reuseRatio } from '../../engine/metrics/prefixReuse';\n")).toEqual([]);
+    expect(check('renderer/store/x.ts', "import { priceRun } from '../../engine/pricing/costUsd';\n")).toEqual(['renderer/store/x.ts:1']);
+    expect(check('renderer/store/x.ts', "import { utf8Length } from '../../engine/text/utf8';\n")).toEqual(['renderer/store/x.ts:1']);
+  });
+
+  it('[one-definition] keeps engine/metrics free of everything but itself and the UTF-8 arithmetic, so the renderer can run it', () => {
+    const root = fixture({
+      'engine/metrics/m.ts': [
+        "import { cacheHitRate } from './cacheHitRate';",
+        "import { utf8Length } from '../text/utf8';",
+        "import type { Usage } from '../providers/Provider';",
+        "import { createItem } from '../items/createItem';",
+        "import { z } from 'zod';",
+        "import { readFileSync } from 'node:fs';",
+        "import type { Stats } from 'node:fs';",
+        '',
+      ].join('\n'),
+    });
+    expect(checkBoundaries(root).map((v) => v.line)).toEqual([3, 4, 5, 6]);
+  });
+});
+
 describe('checkBoundaries: electron', () => {
   it('refuses imports of renderer/ and test/', () => {
     const root = fixture({

@@ -15,10 +15,16 @@ export function makeTrace(id: string, over: Partial<TraceDto> = {}): TraceDto {
   };
 }
 
-/** A replay whose steps prompt `prompts[i]` tokens with `reads[i]` read from cache. */
+/**
+ * A replay whose steps prompt `prompts[i]` tokens with `reads[i]` read from cache, the rest uncached
+ * input, priced as claude-sonnet-4-5 ($3 input, $0.30 cache read per million tokens; no output).
+ */
 export function makeResult(traceId: string, strategy: ComparisonStrategy, prompts: number[], reads: number[] = prompts.map(() => 0)): ComparisonResultDto {
   const promptTokens = prompts.reduce((a, b) => a + b, 0);
   const read = reads.reduce((a, b) => a + b, 0);
+  const inputUsd = ((promptTokens - read) * 3) / 1e6;
+  const readUsd = (read * 0.3) / 1e6;
+  const bytes = prompts.slice(1).reduce((a, b) => a + b * 4, 0);
   return {
     traceId,
     strategy,
@@ -28,9 +34,16 @@ export function makeResult(traceId: string, strategy: ComparisonStrategy, prompt
       promptTokens,
       meanPromptTokens: Math.round(promptTokens / prompts.length),
       uncachedTokens: promptTokens - read,
-      cost: promptTokens - read + read * 0.1,
+      input: promptTokens - read,
+      cacheRead: read,
+      cacheWrite: 0,
+      costUsd: { input: inputUsd, cacheRead: readUsd, cacheWrite: 0, output: 0, prompt: inputUsd + readUsd, total: inputUsd + readUsd },
+      model: 'claude-sonnet-4-5',
+      priceNote: 'claude-sonnet-4-5 (Claude Sonnet 4.5, 4.6): $3 input, $0.3 cache read … per million tokens',
+      cacheTtl: { ttl: '5m', source: 'default' },
       hitRate: promptTokens ? read / promptTokens : 0,
       prefixReuse: 0.5,
+      reuseBytes: { reused: bytes / 2, prompt: bytes },
       neededReferenceRecall: strategy === 'full_history_baseline' ? null : 0.75,
       orphans: 0,
       refreshes: 1,
@@ -48,12 +61,15 @@ export function makeComparison(over: Partial<ComparisonDto> = {}): ComparisonDto
     strategies: ['variable', 'full_history_baseline'],
     budget: 32_000,
     provider: 'anthropic',
+    ttl: null,
+    model: null,
     startedAt: 1,
     finishedAt: 2,
     progress: { done: 2, total: 2 },
     results: [makeResult('tr_a', 'variable', [100, 200, 300], [0, 90, 180]), makeResult('tr_a', 'full_history_baseline', [100, 250, 400])],
     errors: [],
     recorded: [],
+    notes: [],
     ...over,
   };
 }
@@ -69,6 +85,7 @@ export function makeRecorded(traceId: string, over: Partial<RecordedTraceDto> = 
     cacheWriteTokens: 12_345,
     writesMissing: false,
     hitRate: 0.92,
+    costUsd: 1.23,
     asRecorded: { provider: 'anthropic', matched: 40, promptTokens: 1_278_900, hitRate: 0.874, promptError: 0.0359, cacheReadError: 0.031 },
     fullHistory: { provider: 'anthropic', matched: 40, promptTokens: 1_478_900, hitRate: 0.9, promptError: 0.1979, cacheReadError: 0.2 },
     prefix: { note: 'system prompt and tool schemas as recorded (11,204 tokens); token scale 1.100 fitted on the first 10 of 41 call-to-call growths', estimated: false, tokenScale: 1.1 },
@@ -110,15 +127,20 @@ export const memoryChanged = (change: 'proposed' | 'verified' | 'retired' | 'sta
 export const traceImported = (trace: TraceDto): StrataEvent => ({ name: 'trace.imported', payload: { trace } });
 
 /** `r` with its steps' prefix reuse and recall replaced (one entry per step). */
+/** `r` with per-step reuse and recall; its reuse bytes follow (4 bytes a token, the first step left out). */
 export function withStepRates(r: ComparisonResultDto, reuse: number[], recall: (number | null)[]): ComparisonResultDto {
-  return { ...r, series: r.series.map((s, i) => ({ ...s, prefixReuse: reuse[i] ?? s.prefixReuse, recall: recall[i] ?? null })) };
+  const series = r.series.map((s, i) => ({ ...s, prefixReuse: reuse[i] ?? s.prefixReuse, recall: recall[i] ?? null }));
+  const later = series.slice(1);
+  const reuseBytes = { reused: later.reduce((n, s) => n + s.promptTokens * 4 * s.prefixReuse, 0), prompt: later.reduce((n, s) => n + s.promptTokens * 4, 0) };
+  return { ...r, series, totals: { ...r.totals, reuseBytes } };
 }
 
 /**
  * A finished comparison of two traces (tr_a, tr_b) under variable and the baseline. Over both traces,
- * variable has 5 steps, 1,100 prompt tokens, 780 uncached (hit rate 320/1,100), cost 812, prefix
- * reuse (200·0.5 + 300·0.8 + 100·0.2)/600 = 0.6, recall mean(1, 0.5, 0) = 0.5, 4 refreshes, 2 orphans;
- * the baseline 5 steps, 1,650 tokens, all uncached, reuse 0.5, no recall, 2 refreshes.
+ * variable has 5 steps, 1,100 prompt tokens, 780 uncached (hit rate 320/1,100), $0.002436 of prompt
+ * (780 × $3 + 320 × $0.30 per million), prefix reuse by bytes (800·0.5 + 1,200·0.8 + 400·0.2)/2,400 = 0.6,
+ * recall mean(1, 0.5, 0) = 0.5, 4 refreshes, 2 orphans; the baseline 5 steps, 1,650 tokens, all
+ * uncached ($0.00495), reuse 0.5, no recall, 2 refreshes.
  */
 export function makeTwoTraceComparison(over: Partial<ComparisonDto> = {}): ComparisonDto {
   const bVariable = withStepRates(makeResult('tr_b', 'variable', [400, 100], [0, 50]), [0.9, 0.2], [0, null]);

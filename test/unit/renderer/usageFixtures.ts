@@ -11,6 +11,7 @@ export function makeCall(agentId: string, turn: number, over: Partial<CallDto> =
     modeled: true,
     hitRate: 0.8,
     prefixReuse: 0.9,
+    reuseBytes: { reused: 900, prompt: 1000 },
     retries: 0,
     ...over,
   };

@@ -97,13 +97,61 @@ describe('Comparisons', () => {
       ['full_history_baseline', null, SYNTHETIC_TRACE.steps],
     ]);
     results.forEach((r, i) => {
-      const { name, budget, traces, ...row } = compareRows([r.result!])[0]!;
-      void [name, budget, traces];
-      expect(done.results[i]!.totals).toEqual({ ...row, overheadP50Ms: r.result!.totals.overheadP50Ms });
+      const row = compareRows([r.result!])[0]!;
+      const t = r.result!.totals;
+      expect(done.results[i]!.totals).toEqual({
+        steps: row.steps,
+        promptTokens: row.promptTokens,
+        meanPromptTokens: row.meanPromptTokens,
+        uncachedTokens: row.uncachedTokens,
+        input: t.input,
+        cacheRead: t.cacheRead,
+        cacheWrite: t.cacheWrite,
+        costUsd: t.costUsd,
+        model: r.result!.model,
+        priceNote: t.pricing.note,
+        cacheTtl: r.result!.cacheTtl,
+        hitRate: row.hitRate,
+        prefixReuse: row.prefixReuse,
+        reuseBytes: { reused: t.reusedBytes, prompt: t.promptBytes - r.result!.steps[0]!.promptBytes },
+        neededReferenceRecall: row.neededReferenceRecall,
+        orphans: row.orphans,
+        refreshes: row.refreshes,
+        overheadP50Ms: t.overheadP50Ms,
+      });
+      // The dollars are the row's (gpt-5's list price: the trace names no model, the OpenAI default prices it).
+      expect(done.results[i]!.totals.costUsd?.prompt).toBe(row.promptUsd);
+      expect(row.promptUsd).toBeGreaterThan(0);
       expect(done.results[i]!.series).toEqual(
         r.result!.steps.map((s) => ({ step: s.step, promptTokens: s.promptTokens, cacheRead: s.cacheRead, cacheWrite: s.cacheWrite, uncached: s.promptTokens - s.cacheRead, prefixReuse: s.prefixReuse, recall: s.neededReferenceRecall ?? null })),
       );
     });
+  });
+
+  it('[replay-ttl] [compare-money] passes the TTL and the model to price to every replay, and reports them and the notes', async () => {
+    const started = comparisons.start({ traceIds: [traceId], strategies: ['variable', 'full_history_baseline'], budget: 32_000, ttl: '1h', model: 'claude-opus-4-6' });
+    expect(started).toMatchObject({ ttl: '1h', model: 'claude-opus-4-6', notes: [] });
+    const [batch] = batches as [Batch];
+    expect(batch.jobs.map((j) => [j.ttl, j.model])).toEqual([
+      ['1h', 'claude-opus-4-6'],
+      ['1h', 'claude-opus-4-6'],
+    ]);
+    batch.resolve(replayed(batch.jobs));
+    await settle();
+    const done = comparisons.get('cmp-1');
+    expect(done.results.map((r) => [r.totals.model, r.totals.cacheTtl])).toEqual([
+      ['claude-opus-4-6', { ttl: '1h', source: 'option' }],
+      ['claude-opus-4-6', { ttl: '1h', source: 'option' }],
+    ]);
+    expect(done.results.every((r) => r.totals.costUsd !== null && r.totals.priceNote.startsWith('claude-opus-4-6 (Claude Opus 4.5'))).toBe(true);
+    const name = catalog.getTrace(traceId)!.name;
+    expect(done.notes).toContain(`cache TTL of the breakpoints: 1h: the TTL option (${name})`);
+    expect(done.notes.some((n) => n.startsWith('price (the model option): claude-opus-4-6 '))).toBe(true);
+    // Without the options: each trace's own (the synthetic trace records no usage: default TTL, the default model).
+    comparisons.start({ traceIds: [traceId], strategies: ['variable'], budget: 32_000 });
+    expect(batches[1]!.jobs[0]).not.toHaveProperty('ttl');
+    expect(batches[1]!.jobs[0]).not.toHaveProperty('model');
+    expect(comparisons.get('cmp-2')).toMatchObject({ ttl: null, model: null });
   });
 
   it('[trace-compare] failed replays are listed with why; a comparison whose replays all fail is failed', async () => {

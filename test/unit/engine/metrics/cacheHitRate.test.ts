@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cacheHitRate } from '../../../../engine/metrics/cacheHitRate';
+import { cacheHitRate, cacheHitRateOfPrompt } from '../../../../engine/metrics/cacheHitRate';
 
 describe('[hit-rate-def] cacheHitRate = CacheRead / (Input + CacheRead + CacheWrite)', () => {
   it.each([
@@ -10,5 +10,23 @@ describe('[hit-rate-def] cacheHitRate = CacheRead / (Input + CacheRead + CacheWr
     [{ input: 1, cacheRead: 1, cacheWrite: 2 }, 0.25],
   ])('%j -> %d', (usage, expected) => {
     expect(cacheHitRate(usage)).toBeCloseTo(expected, 12);
+  });
+});
+
+describe('[hit-rate-def] cacheHitRateOfPrompt: the same rate from a prompt total (Input + CacheRead + CacheWrite)', () => {
+  it.each([
+    [0, 0, 0],
+    [0, 100, 0],
+    [100, 100, 1],
+    [80, 100, 0.8],
+    [250, 1000, 0.25],
+  ])('%d read of %d prompt tokens -> %d', (read, prompt, expected) => {
+    expect(cacheHitRateOfPrompt(read, prompt)).toBeCloseTo(expected, 12);
+  });
+
+  it('agrees with cacheHitRate on every split of the same prompt', () => {
+    for (const [input, cacheRead, cacheWrite] of [[10, 80, 10], [0, 5, 95], [7, 0, 3], [1, 1, 2]] as const) {
+      expect(cacheHitRateOfPrompt(cacheRead, input + cacheRead + cacheWrite)).toBe(cacheHitRate({ input, cacheRead, cacheWrite }));
+    }
   });
 });

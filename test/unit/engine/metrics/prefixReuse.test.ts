@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { agentReuse, prefixReuse } from '../../../../engine/metrics/prefixReuse';
+import { agentReuse, agentReuseOfCalls, prefixReuse, reuseRatio } from '../../../../engine/metrics/prefixReuse';
 
 describe('[prefix-reuse-def] prefixReuse = LCP bytes with the previous prompt / bytes of this prompt', () => {
   it.each([
@@ -38,5 +38,42 @@ describe('[agent-reuse-def] agentReuse is the byte-weighted mean over calls afte
     const perCall = [prefixReuse(prompts[0], prompts[1]!), prefixReuse(prompts[1], prompts[2]!)];
     expect(perCall).toEqual([1, 0]);
     expect(agentReuse(prompts)).toBeCloseTo(100 / 101, 12);
+  });
+});
+
+describe('[prefix-reuse-def] reuseRatio = reused bytes / prompt bytes, 0 without bytes', () => {
+  it.each([
+    [0, 0, 0],
+    [0, 10, 0],
+    [10, 10, 1],
+    [3, 4, 0.75],
+  ])('%d of %d bytes -> %d', (reused, bytes, expected) => {
+    expect(reuseRatio(reused, bytes)).toBe(expected);
+  });
+});
+
+describe('[agent-reuse-def] agentReuseOfCalls: the byte-weighted reuse of calls given as byte counts', () => {
+  it.each([
+    [[], 0],
+    [[{ reusedBytes: 0, promptBytes: 100 }], 0],
+    // The first call is left out whatever it says (it has no previous prompt).
+    [[{ reusedBytes: 50, promptBytes: 100 }, { reusedBytes: 90, promptBytes: 100 }], 0.9],
+    [[{ reusedBytes: 0, promptBytes: 10 }, { reusedBytes: 98, promptBytes: 98 }, { reusedBytes: 0, promptBytes: 2 }], 0.98],
+    [[{ reusedBytes: 0, promptBytes: 10 }, { reusedBytes: 0, promptBytes: 0 }], 0],
+  ])('%j -> %d', (calls, expected) => {
+    expect(agentReuseOfCalls(calls)).toBeCloseTo(expected, 12);
+  });
+
+  it('gives agentReuse of the same prompts', () => {
+    const prompts = ['abcd', 'abcdefgh', 'abcdWXYZ', 'é', 'éè'];
+    const bytes = new TextEncoder();
+    const calls = prompts.map((p, i) => {
+      const a = i > 0 ? bytes.encode(prompts[i - 1]) : new Uint8Array();
+      const b = bytes.encode(p);
+      let n = 0;
+      while (n < a.length && n < b.length && a[n] === b[n]) n++;
+      return { reusedBytes: n, promptBytes: b.length };
+    });
+    expect(agentReuseOfCalls(calls)).toBeCloseTo(agentReuse(prompts), 12);
   });
 });

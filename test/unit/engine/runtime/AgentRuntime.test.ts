@@ -275,7 +275,7 @@ describe('AgentRuntime with the model driver', () => {
     expect(group.messages[1]).toMatchObject({ content: expect.stringMatching(/started worker-1/) });
   });
 
-  it('[runtime-turn] without provider usage the call is priced by the cache model and marked modeled; prefix reuse grows across turns', async () => {
+  it('[runtime-turn] [prefix-reuse-def] without provider usage the call is priced by the cache model and marked modeled; prefix reuse grows across turns', async () => {
     const driver = new TraceDriver(new Map([['primary', [{ text: 'one', toolCalls: [] }, { text: 'two', toolCalls: [] }, { text: 'three', toolCalls: [], done: true }]]]));
     const priced: number[] = [];
     const { rt } = runtime(driver, { priceCall: (_a, _r, at, out) => (priced.push(at), { input: 10, cacheRead: 30, cacheWrite: 0, output: out }) });
@@ -286,6 +286,9 @@ describe('AgentRuntime with the model driver', () => {
     expect(calls.every((c) => c.modeled && c.usage.cacheRead === 30)).toBe(true);
     expect(calls[0]!.prefixReuse).toBe(0);
     expect(calls[2]!.prefixReuse).toBeGreaterThan(0.5);
+    // The bytes behind each figure travel with it ([prefix-reuse-def]: reused / prompt bytes), so views weight reuse by bytes.
+    expect(calls[0]!.reuseBytes.reused).toBe(0);
+    for (const c of calls) expect(c.prefixReuse).toBe(c.reuseBytes.reused / c.reuseBytes.prompt);
     expect(rt.ledger.totals('primary')).toMatchObject({ calls: 3, input: 30, cacheRead: 90 });
   });
 });

@@ -22,11 +22,11 @@ describe('bucketWidth', () => {
 });
 
 describe('buildBucketData', () => {
-  it('sums the hit rate over a slice’s tokens and weights reuse by prompt size; a recorded call without a prompt stays out of reuse', () => {
+  it('[one-definition] takes the hit rate of a slice’s summed tokens and weights reuse by prompt bytes; a recorded call without a prompt stays out of reuse', () => {
     const points = [
-      call('a', 1, t0 + 1000, { usage: { input: 100, cacheRead: 900, cacheWrite: 0, output: 1 }, hitRate: 0.9, prefixReuse: 1 }),
-      call('b', 1, t0 + 2000, { usage: { input: 2000, cacheRead: 0, cacheWrite: 1000, output: 1 }, hitRate: 0, prefixReuse: 0.4 }),
-      call('c', 1, t0 + 3000, { modeled: false, usage: { input: 50, cacheRead: 50, cacheWrite: 0, output: 1 }, hitRate: 0.5, prefixReuse: null }),
+      call('a', 1, t0 + 1000, { usage: { input: 100, cacheRead: 900, cacheWrite: 0, output: 1 }, hitRate: 0.9, prefixReuse: 1, reuseBytes: { reused: 1000, prompt: 1000 } }),
+      call('b', 1, t0 + 2000, { usage: { input: 2000, cacheRead: 0, cacheWrite: 1000, output: 1 }, hitRate: 0, prefixReuse: 0.4, reuseBytes: { reused: 1200, prompt: 3000 } }),
+      call('c', 1, t0 + 3000, { modeled: false, usage: { input: 50, cacheRead: 50, cacheWrite: 0, output: 1 }, hitRate: 0.5, prefixReuse: null, reuseBytes: null }),
     ];
     const d = buildBucketData(points, {}, {}, 1);
     expect(d.rates).toHaveLength(1);
@@ -34,8 +34,11 @@ describe('buildBucketData', () => {
     // Model: 900 read of 4000 prompt tokens (not the mean of 0.9 and 0).
     expect(r?.hitModel).toBeCloseTo(900 / 4000);
     expect(r?.hitProvider).toBe(0.5);
-    // Reuse: (1 × 1000 + 0.4 × 3000) / 4000; c's prompt is not known.
+    // Reuse: (1000 + 1200) reused of 4000 prompt bytes; c's prompt is not known.
     expect(r?.reuse).toBeCloseTo((1000 + 1200) / 4000);
+    // Bytes, not tokens, weigh: the same calls with other byte counts give another reuse.
+    const wide = [points[0]!, { ...points[1]!, reuseBytes: { reused: 1200, prompt: 30_000 } }];
+    expect(buildBucketData(wide, {}, {}, 1).rates[0]?.reuse).toBeCloseTo(2200 / 31_000);
     expect(r).toMatchObject({ calls: 3, agents: 3 });
     // Tokens: the mean per call of each source's calls of record.
     expect(d.tokens[0]).toMatchObject({ readM: 450, writeM: 500, uncachedM: 1050, readP: 50, writeP: 0, uncachedP: 50 });

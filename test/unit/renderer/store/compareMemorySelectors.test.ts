@@ -62,7 +62,7 @@ describe('compare selectors', () => {
     expect(onlyB?.traceIds).toEqual(['tr_b']);
   });
 
-  it('allTracesTotals sums each strategy over the traces, weights prefix reuse by prompt tokens after each first step, and averages recall over the steps that have one', () => {
+  it('[one-definition] allTracesTotals sums each strategy over the traces as strata compare does: the hit rate of the summed tokens, reuse of the summed bytes after each first step, dollars over the priced traces, recall averaged over the steps that have one', () => {
     const rows = allTracesTotals(makeTwoTraceComparison().results);
     expect(rows.map((r) => r.strategy)).toEqual(['variable', 'full_history_baseline']);
     const [variable, baseline] = rows;
@@ -73,7 +73,10 @@ describe('compare selectors', () => {
       steps: 5,
       promptTokens: 1100,
       uncachedTokens: 780,
-      cost: 812,
+      promptUsd: expect.closeTo(0.002436, 12),
+      totalUsd: expect.closeTo(0.002436, 12),
+      pricedTraces: 2,
+      ttl: '5m: default',
       hitRate: 320 / 1100,
       prefixReuse: expect.closeTo(0.6, 12),
       neededReferenceRecall: 0.5,
@@ -87,7 +90,10 @@ describe('compare selectors', () => {
       steps: 5,
       promptTokens: 1650,
       uncachedTokens: 1650,
-      cost: 1650,
+      promptUsd: expect.closeTo(0.00495, 12),
+      totalUsd: expect.closeTo(0.00495, 12),
+      pricedTraces: 2,
+      ttl: '5m: default',
       hitRate: 0,
       prefixReuse: 0.5,
       neededReferenceRecall: null,
@@ -95,6 +101,14 @@ describe('compare selectors', () => {
       orphans: 0,
     });
     expect(allTracesTotals([])).toEqual([]);
+  });
+
+  it('allTracesTotals leaves a trace without a list price out of the dollars, says how many are in, and groups the TTLs', () => {
+    const [a, b] = makeTwoTraceComparison().results;
+    const unpriced = { ...b!, traceId: 'tr_b', strategy: a!.strategy, totals: { ...b!.totals, costUsd: null, cacheTtl: { ttl: '1h' as const, source: 'recording' as const } } };
+    const [row] = allTracesTotals([a!, unpriced]);
+    expect(row).toMatchObject({ traces: 2, pricedTraces: 1, promptUsd: a!.totals.costUsd!.prompt, ttl: '5m: default ×1; 1h: from the recording ×1' });
+    expect(allTracesTotals([unpriced])[0]).toMatchObject({ promptUsd: null, totalUsd: null, pricedTraces: 0 });
   });
 
   it('allTracesTotals counts only the traces a strategy replayed, and gives zero rates for empty replays', () => {

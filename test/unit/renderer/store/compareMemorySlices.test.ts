@@ -64,7 +64,10 @@ describe('comparisonsSlice', () => {
 
   it('keeps the form and shows a refusal', () => {
     let s = reduceComparisons(comparisonsInitialState, { type: 'compare.form', form: { traceIds: ['tr_a', 'tr_b'], strategies: ['summary'] } });
-    expect(s.form).toEqual({ traceIds: ['tr_a', 'tr_b'], strategies: ['summary'], budget: 32_000 });
+    expect(s.form).toEqual({ traceIds: ['tr_a', 'tr_b'], strategies: ['summary'], budget: 32_000, ttl: '', model: '' });
+    // The pricing options: the recording's TTL and model unless chosen.
+    s = reduceComparisons(s, { type: 'compare.form', form: { ttl: '1h', model: 'claude-opus-4-6' } });
+    expect(s.form).toMatchObject({ strategies: ['summary'], ttl: '1h', model: 'claude-opus-4-6' });
     s = reduceComparisons({ ...s, starting: true }, { type: 'compare.error', message: '2 comparisons are running' });
     expect(s).toMatchObject({ starting: false, error: '2 comparisons are running' });
   });

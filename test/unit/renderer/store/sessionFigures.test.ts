@@ -1,19 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { costUnits, hitRate, relativeChange, sessionStepRows, sessionTotals, stepMatchedChange } from '../../../../renderer/store/sessionFigures';
+import { relativeChange, sessionStepRows, sessionTotals, stepMatchedChange } from '../../../../renderer/store/sessionFigures';
 import { makeLive, makeLiveDetail } from '../sessionFixtures';
 
 describe('session figures', () => {
-  it.each([
-    { t: { input: 1000, cacheRead: 0, cacheWrite: 0 }, cost: 1000, hit: 0 },
-    { t: { input: 0, cacheRead: 1000, cacheWrite: 0 }, cost: 100, hit: 1 },
-    { t: { input: 0, cacheRead: 0, cacheWrite: 1000 }, cost: 1250, hit: 0 },
-    { t: { input: 6000, cacheRead: 20000, cacheWrite: 4000 }, cost: 6000 + 2000 + 5000, hit: 2 / 3 },
-    { t: { input: 0, cacheRead: 0, cacheWrite: 0 }, cost: 0, hit: 0 },
-  ])('cost and hit rate of $t', ({ t, cost, hit }) => {
-    expect(costUnits(t)).toBeCloseTo(cost, 6);
-    expect(hitRate(t)).toBeCloseTo(hit, 6);
-  });
-
   it.each([
     { real: 100, strata: 75, change: -0.25 },
     { real: 100, strata: 150, change: 0.5 },
@@ -45,20 +34,27 @@ describe('session figures', () => {
 
   it('totals: recorded from the provider’s figures, Strata’s with its own figures; null while it replays', () => {
     const { real, strata } = sessionTotals(makeLive('ses-1'));
-    expect(real).toEqual({ steps: 3, promptTokens: 30_000, uncached: 6_000, cost: 13_000, hitRate: 2 / 3, prefixReuse: null, neededReferenceRecall: null, generation: null, refreshes: null });
-    expect(strata).toMatchObject({ steps: 3, promptTokens: 24_000, uncached: 3_000, cost: 3_000 + 1_900 + 2_500, prefixReuse: 0.92, neededReferenceRecall: 0.75, generation: 2, refreshes: 1 });
+    expect(real).toEqual({ steps: 3, promptTokens: 30_000, uncached: 6_000, promptUsd: 0.039, hitRate: 2 / 3, prefixReuse: null, neededReferenceRecall: null, generation: null, refreshes: null });
+    expect(strata).toMatchObject({ steps: 3, promptTokens: 24_000, uncached: 3_000, promptUsd: 0.0222, prefixReuse: 0.92, neededReferenceRecall: 0.75, generation: 2, refreshes: 1 });
+    // No list price for the model: the host sends null, and the totals say none.
+    expect(sessionTotals(makeLive('ses-1', { real: { ...makeLive('ses-1').real, promptUsd: null } })).real.promptUsd).toBeNull();
     expect(sessionTotals(makeLive('ses-1', {}, null)).strata).toBeNull();
   });
 
   it('compares Strata with the recording over the steps both hold, so a trailing replay is not counted as a saving', () => {
     const d = makeLiveDetail('ses-1');
-    // All three steps: prompt 24,000 vs 30,000; uncached 3,000 vs 6,000; cost 7,400 vs 13,000.
-    expect(stepMatchedChange(d)).toEqual({ steps: 3, prompt: -0.2, uncached: -0.5, cost: (7_400 - 13_000) / 13_000 });
+    // All three steps: prompt 24,000 vs 30,000; uncached 3,000 vs 6,000; prompt dollars (the host's per step) $0.0222 vs $0.039.
+    const all = stepMatchedChange(d);
+    expect(all).toMatchObject({ steps: 3, prompt: -0.2, uncached: -0.5 });
+    expect(all.promptUsd).toBeCloseTo((0.0222 - 0.039) / 0.039, 9);
     // The replay has done two steps: only steps 1 and 2 are compared (14,000 vs 18,000 prompt tokens).
     const trailing = stepMatchedChange({ real: d.real, shadow: d.shadow.slice(0, 2) });
     expect(trailing.steps).toBe(2);
     expect(trailing.prompt).toBeCloseTo((14_000 - 18_000) / 18_000, 9);
     expect(trailing.uncached).toBeCloseTo((2_500 - 5_000) / 5_000, 9);
-    expect(stepMatchedChange({ real: d.real, shadow: [] })).toEqual({ steps: 0, prompt: null, uncached: null, cost: null });
+    expect(trailing.promptUsd).toBeCloseTo((0.01065 + 0.005475 - (0.0201 + 0.00915)) / (0.0201 + 0.00915), 9);
+    expect(stepMatchedChange({ real: d.real, shadow: [] })).toEqual({ steps: 0, prompt: null, uncached: null, promptUsd: null });
+    // A compared step without a price (no list price for the model) leaves the dollar change out, not a partial sum.
+    expect(stepMatchedChange({ real: d.real.map((r, i) => (i === 1 ? { ...r, promptUsd: null } : r)), shadow: d.shadow }).promptUsd).toBeNull();
   });
 });

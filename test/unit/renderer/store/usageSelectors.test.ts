@@ -1,16 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { buildChartData, hitRateOf, markerTime, overallMarkerLimit } from '../../../../renderer/store/usageSelectors';
+import { buildChartData, markerTime, overallMarkerLimit } from '../../../../renderer/store/usageSelectors';
 import { toPoint, type GenerationMarker } from '../../../../renderer/store/usageSlice';
 import { makeCall } from '../usageFixtures';
 
 const marker = (agentId: string, generation: number, kind: GenerationMarker['kind'] = 'refresh'): GenerationMarker => ({ agentId, generation, kind, reason: 'context limit' });
-
-describe('hitRateOf', () => {
-  it('is CacheRead / (Input + CacheRead + CacheWrite), 0 on an empty prompt', () => {
-    expect(hitRateOf({ input: 100, cacheRead: 600, cacheWrite: 300, output: 9 })).toBe(0.6);
-    expect(hitRateOf({ input: 0, cacheRead: 0, cacheWrite: 0, output: 9 })).toBe(0);
-  });
-});
 
 describe('markerTime', () => {
   const points = [1, 2, 3, 4].map((t) => toPoint(makeCall('a', t, { generation: t < 3 ? 1 : 2 })));

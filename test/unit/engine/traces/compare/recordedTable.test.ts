@@ -81,11 +81,33 @@ describe('[replay-truth-reported] the recorded truth beside a comparison', () =>
     expect(rows[1]!.asRecorded).not.toBeNull();
     expect(rows[2]).toMatchObject({ trace: 'all traces', model: null, asRecorded: null, fullHistory: null });
     const text = formatRecordedTable(rows).split('\n');
-    expect(text[0]).toMatch(/^recorded \(provider\)\s+model\s+calls\s+prompt tokens\s+uncached\s+hit rate\s+cache model\s+as recorded \(model\)\s+error\s+full history \(model\)\s+error\s+prefix$/);
-    expect(text[2]).toMatch(/^a\.jsonl\s+model-one\s+2\s+2,000\s+300\s+85\.0%\s+-\s+-\s+-\s+-\s+-\s+estimated, scale 1\.05$/);
-    expect(text[3]).toMatch(/^b\.jsonl\s+model-two\s+2\s+2,000\s+300\s+85\.0%\s+anthropic\s+1,000\s+-50\.0%\s+-\s+-\s+estimated, scale 1\.05$/);
+    expect(text[0]).toMatch(/^recorded \(provider\)\s+model\s+calls\s+prompt tokens\s+uncached\s+hit rate\s+total USD\s+cache model\s+as recorded \(model\)\s+error\s+full history \(model\)\s+error\s+prefix$/);
+    // Made-up models have no list price: no dollars.
+    expect(text[2]).toMatch(/^a\.jsonl\s+model-one\s+2\s+2,000\s+300\s+85\.0%\s+-\s+-\s+-\s+-\s+-\s+-\s+estimated, scale 1\.05$/);
+    expect(text[3]).toMatch(/^b\.jsonl\s+model-two\s+2\s+2,000\s+300\s+85\.0%\s+-\s+anthropic\s+1,000\s+-50\.0%\s+-\s+-\s+estimated, scale 1\.05$/);
     expect(text[5]).toBe('fixed prefix (sent by every row, outside every budget):');
     expect(text.slice(6)).toEqual(['  a.jsonl: nothing recorded; estimated stand-in 120 tokens', '  b.jsonl: nothing recorded; estimated stand-in 120 tokens']);
+    expect(rows.map((r) => r.costUsd)).toEqual([null, null, null]);
+  });
+
+  it('[cost-usd] the recorded usage is priced at the recorded model’s list price, 1-hour writes at the 1-hour rate; an unpriced model adds nothing to the sum', () => {
+    const oneHour = trace(3, 850, 'claude-opus-4-6').map((e) => (e.type === 'usage' ? { ...e, cacheWrite1h: 60 } : e));
+    const truth = recordedTruth(oneHour);
+    // Per step: 50 input at $5, 850 read at $0.50, 40 written for 5 minutes at $6.25 and 60 for an hour at $10, 10 output at $25 (per million).
+    const step = (50 * 5 + 850 * 0.5 + 40 * 6.25 + 60 * 10 + 10 * 25) / 1e6;
+    expect(truth.cacheWrite1h).toBe(180);
+    expect(truth.costUsd!.total).toBeCloseTo(3 * step, 12);
+    expect(truth.pricing.note).toMatch(/^claude-opus-4-6 .*read 2026-12-01\)$/);
+    const rows = recordedRows([
+      { trace: 'opus.jsonl', result: withRecorded(oneHour, replay('variable', 3, 500, 400)) },
+      { trace: 'made-up.jsonl', result: withRecorded(trace(2, 850, 'model-one'), replay('variable', 2, 500, 400)) },
+    ]);
+    expect(rows.map((r) => [r.trace, r.costUsd === null ? null : Number(r.costUsd.toFixed(9))])).toEqual([
+      ['opus.jsonl', Number((3 * step).toFixed(9))],
+      ['made-up.jsonl', null],
+      ['all traces', Number((3 * step).toFixed(9))],
+    ]);
+    expect(recordedTruth(trace(2, 850)).costUsd).toBeNull();
   });
 
   it('[replay-truth-reported] the baseline is judged with the cache model of the provider that billed the recording, whatever provider the run prices with', () => {

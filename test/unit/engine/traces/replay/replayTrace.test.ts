@@ -164,7 +164,7 @@ describe('replayTrace on synthetic sessions', () => {
     expect(r.totals.promptTokens).toBe(r.totals.input + r.totals.cacheRead + r.totals.cacheWrite);
     expect(r.totals.hitRate).toBeCloseTo(r.totals.cacheRead / r.totals.promptTokens, 12);
     expect(r.totals.prefixReuse).toBeCloseTo(sum((s) => (s.index > 0 ? s.reusedBytes : 0)) / sum((s) => (s.index > 0 ? s.promptBytes : 0)), 12);
-    expect(replayTotals(r.steps)).toEqual(r.totals);
+    expect(replayTotals(r.steps, r.model)).toEqual(r.totals);
   });
 
   it('[replay-deterministic] the same events and options give the same result', () => {

@@ -69,8 +69,10 @@ describe('SessionCompare', () => {
     expect([cell('steps', 0), cell('steps', 1), cell('steps', 2)]).toEqual(['3', '3', '3 compared']);
     expect([cell('prompt', 0), cell('prompt', 1), cell('prompt', 2)]).toEqual(['30,000', '24,000', '−20%']);
     expect([cell('uncached', 0), cell('uncached', 1), cell('uncached', 2)]).toEqual(['6,000', '3,000', '−50%']);
-    // 6,000 + 20,000 × 0.1 + 4,000 × 1.25 and 3,000 + 19,000 × 0.1 + 2,000 × 1.25.
-    expect([cell('cost', 0), cell('cost', 1), cell('cost', 2)]).toEqual(['13,000', '7,400', '−43%']);
+    // The host's dollars at claude-sonnet-4's list price: $0.039 recorded, $0.0222 Strata's; the change over the same steps.
+    expect([cell('cost', 0), cell('cost', 1), cell('cost', 2)]).toEqual(['$0.0390', '$0.0222', '−43%']);
+    expect(screen.getByRole('row', { name: /prompt cost \(USD, list price\)/ })).toBeTruthy();
+    expect(screen.getByText(/claude-sonnet-4 \(Claude Sonnet 4\): \$3 input/)).toBeTruthy();
     expect([cell('hit', 0), cell('hit', 1)]).toEqual(['67%', '79%']);
     expect([cell('reuse', 0), cell('reuse', 1)]).toEqual(['—', '92%']);
     expect([cell('recall', 0), cell('recall', 1)]).toEqual(['—', '75%']);
