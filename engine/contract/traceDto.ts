@@ -55,6 +55,8 @@ export const SessionDtoSchema = z.object({
   modifiedAt: z.string(),
   /** Written to in the last minute: probably still running. */
   growing: z.boolean(),
+  /** Subagents whose own files belong to the session (attached and imported with it). */
+  subagents: z.number().int().nonnegative(),
 });
 export type SessionDto = z.infer<typeof SessionDtoSchema>;
 

@@ -47,8 +47,11 @@ function readMeta(path: string): Pick<SubagentFileBytes, 'parentCallId' | 'label
   }
 }
 
-/** The subagent files of the session at `sessionPath`, in name order; none for a subagent's own file. */
-export function readSubagentFiles(sessionPath: string): SubagentFileBytes[] {
+/** A subagent's file and what its meta says, without its bytes. */
+export type SubagentFileInfo = Omit<SubagentFileBytes, 'bytes'>;
+
+/** The subagent files of the session at `sessionPath`, in name order, without reading them; none for a subagent's own file. */
+export function listSubagentFiles(sessionPath: string): SubagentFileInfo[] {
   if (isSubagentFile(sessionPath)) return [];
   const dir = subagentDir(sessionPath);
   let names: string[];
@@ -58,10 +61,14 @@ export function readSubagentFiles(sessionPath: string): SubagentFileBytes[] {
     return [];
   }
   return names.map((name) => {
-    const path = join(dir, name);
     const id = name.slice('agent-'.length, -'.jsonl'.length);
-    return { path, bytes: readTraceFile(path), agentId: id, ...readMeta(join(dir, `agent-${id}.meta.json`)) };
+    return { path: join(dir, name), agentId: id, ...readMeta(join(dir, `agent-${id}.meta.json`)) };
   });
+}
+
+/** The subagent files of the session at `sessionPath`, read, in name order; none for a subagent's own file. */
+export function readSubagentFiles(sessionPath: string): SubagentFileBytes[] {
+  return listSubagentFiles(sessionPath).map((f) => ({ ...f, bytes: readTraceFile(f.path) }));
 }
 
 /** The session in `text` (read from `path`) with the subagents in `subagents`, as one trace. */

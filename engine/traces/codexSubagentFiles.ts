@@ -78,8 +78,11 @@ function rolloutsIn(dir: string | undefined): string[] {
   }
 }
 
-/** The subagent rollouts of the session at `sessionPath` (its descendants), oldest first; none for a rollout that is itself a subagent's or has no meta. */
-export function readCodexSubagents(sessionPath: string): CodexRolloutBytes[] {
+/** A subagent rollout without its bytes. */
+export type CodexRolloutInfo = Omit<CodexRolloutBytes, 'bytes'>;
+
+/** The subagent rollouts of the session at `sessionPath` (its descendants), oldest first, without reading them; none for a rollout that is itself a subagent's or has no meta. */
+export function listCodexSubagents(sessionPath: string): CodexRolloutInfo[] {
   const own = rolloutMeta(sessionPath);
   if (!own || own.parent) return [];
   const dir = dirname(sessionPath);
@@ -89,18 +92,23 @@ export function readCodexSubagents(sessionPath: string): CodexRolloutBytes[] {
     return meta?.parent ? [{ path, meta }] : [];
   });
   const family = new Set([own.id]);
-  const out: CodexRolloutBytes[] = [];
+  const out: CodexRolloutInfo[] = [];
   // Parents come before their children: repeat until no new descendant joins.
   for (let grew = true; grew; ) {
     grew = false;
     for (const { path, meta } of metas) {
       if (family.has(meta.id) || !family.has(meta.parent as string)) continue;
       family.add(meta.id);
-      out.push({ path, bytes: readTraceFile(path), agentId: meta.id, ...(meta.label ? { label: meta.label } : {}) });
+      out.push({ path, agentId: meta.id, ...(meta.label ? { label: meta.label } : {}) });
       grew = true;
     }
   }
   return out;
+}
+
+/** The subagent rollouts of the session at `sessionPath`, read (see {@link listCodexSubagents}). */
+export function readCodexSubagents(sessionPath: string): CodexRolloutBytes[] {
+  return listCodexSubagents(sessionPath).map((r) => ({ ...r, bytes: readTraceFile(r.path) }));
 }
 
 /** The session in `text` (read from `path`) with its subagent rollouts, as one trace (`[trace-codex-subagents]`). */

@@ -1,5 +1,6 @@
 // The comparison benchmark: every shared trace (read in place from ../shared/traces, never copied)
-// under every engine strategy, the full-history baseline and every peer library, at budgets 32k and
+// under every engine strategy, the two baselines (no-limit full history, the agent as recorded) and
+// every peer library, at budgets 32k and
 // 100k; the provider cache model prices every call. Engine and peer jobs share one pool of 2 worker
 // threads (compare/compareWorker.ts: a trace's jobs stay on one worker, the largest trace first).
 // Prints one table per budget and the issue's targets with what was measured; writes
@@ -43,7 +44,7 @@ const provider: CacheProvider = 'anthropic';
 const engineStrategies = Object.keys(strategies) as StrategyName[];
 const peers = args.includes('--no-peers') ? [] : [...benchPeerAdapters, ...(args.includes('--mastra-own-encoder') ? [mastraTokenLimiterOwnEncoder] : [])];
 const pricing = ttl ? { ttl } : {};
-const engineJobs = compareJobs({ files, strategies: [...engineStrategies, 'full_history_baseline'], budgets: BUDGETS, provider, ...pricing });
+const engineJobs = compareJobs({ files, strategies: [...engineStrategies, 'full_history_baseline', 'as_recorded'], budgets: BUDGETS, provider, ...pricing });
 // Trace by trace: the engine's jobs first (in runCompare's order, so `variable` counts its trace cold), then the peers'.
 const jobs = withPeerJobs(engineJobs, peers, BUDGETS, provider, pricing);
 
@@ -73,6 +74,23 @@ if (recorded.length > 0) console.log(`\n${formatRecordedTable(recorded)}\n${RECO
 
 // The issue's targets, measured.
 const lines: string[] = [];
+// Every recorded call is a replayed step (the agent as recorded has one step per recorded step of any agent).
+const traceName = (f: string) => basename(f);
+const withUsage = all.filter((r) => r.strategy === 'as_recorded' && r.recorded);
+const stepMismatch = withUsage.filter((r) => r.totals.steps !== r.recorded!.callsWithUsage);
+lines.push(
+  `step count = recorded calls on ${withUsage.length - stepMismatch.length} of ${withUsage.length} traces that record calls${stepMismatch.length ? `; not on ${stepMismatch.map((r) => `${traceName(traceOf(r))} (${r.totals.steps} steps, ${r.recorded!.callsWithUsage} with usage)`).join(', ')}` : ''}`,
+);
+// The agent as recorded against what its provider billed, per trace.
+const perTrace = recorded.filter((r) => r.trace !== 'all traces' && r.asRecorded?.promptError !== null && r.asRecorded?.promptError !== undefined);
+const within = perTrace.filter((r) => Math.abs(r.asRecorded!.promptError!) <= 0.05);
+const allRow = recorded.find((r) => r.trace === 'all traces');
+lines.push(
+  `as-recorded baseline within 5% of billed prompt tokens on ${within.length} of ${perTrace.length} traces with usage (aggregate ${signed(allRow?.asRecorded?.promptError ?? null)}; full history ${signed(allRow?.fullHistory?.promptError ?? null)})${perTrace.length > within.length ? `; missed on ${perTrace.filter((r) => !within.includes(r)).map((r) => `${r.trace} ${signed(r.asRecorded!.promptError)}`).join(', ')}` : ''}`,
+);
+const billedUsd = recorded.find((r) => r.trace === 'all traces')?.costUsd ?? null;
+const asRecordedRow = rows.find((r) => r.name === 'as_recorded');
+if (asRecordedRow) lines.push(`as-recorded baseline priced by the cache model: prompt ${usd(asRecordedRow.promptUsd)}, total ${usd(asRecordedRow.totalUsd)} over ${asRecordedRow.pricedTraces} priced traces; the recordings were billed ${usd(billedUsd)} (their own usage at list prices)`);
 const long = all.filter((r) => r.strategy === 'variable' && r.totals.steps > 50);
 for (const budget of BUDGETS) {
   const at = long.filter((r) => r.budget === budget);
@@ -98,6 +116,7 @@ for (const budget of BUDGETS) {
   const full = rows.find((r) => r.name === 'full_history' && r.budget === budget);
   const ratio = (a: number | null | undefined, b: number | null | undefined) => (a && b ? ` (${(a / b).toFixed(2)}x)` : '');
   if (v && baseline) lines.push(`variable @ ${budget} vs full-history baseline: prompt ${usd(v.promptUsd)} vs ${usd(baseline.promptUsd)}${ratio(v.promptUsd, baseline.promptUsd)}, total ${usd(v.totalUsd)} vs ${usd(baseline.totalUsd)} over ${v.pricedTraces} priced traces; cache TTL ${v.ttl}`);
+  if (v && asRecordedRow) lines.push(`variable @ ${budget} vs the agent as recorded: prompt ${usd(v.promptUsd)} vs ${usd(asRecordedRow.promptUsd)}${ratio(v.promptUsd, asRecordedRow.promptUsd)}, total ${usd(v.totalUsd)} vs ${usd(asRecordedRow.totalUsd)}`);
   if (v && full) lines.push(`variable @ ${budget} vs full_history @ ${budget}: prompt ${usd(v.promptUsd)} vs ${usd(full.promptUsd)}${ratio(v.promptUsd, full.promptUsd)}`);
   const peerRows = rows.filter((r) => r.budget === budget && peers.some((p) => p.name === r.name) && r.name !== 'fullHistory');
   const best = peerRows.sort((a, b) => a.uncachedTokens - b.uncachedTokens)[0];
@@ -110,6 +129,14 @@ for (const budget of BUDGETS) {
 }
 lines.push(`whole benchmark: ${seconds.toFixed(0)} s (target < 300 s), ${errors.length} failed jobs`);
 console.log(`\ntargets:\n${lines.map((l) => `  ${l}`).join('\n')}`);
+
+function signed(x: number | null): string {
+  return x === null ? '-' : `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
+}
+
+function traceOf(r: (typeof all)[number]): string {
+  return done.find((d) => d.result === r)?.job.trace ?? '?';
+}
 
 function fmt(x: number | null): string {
   return x === null ? '-' : `${(x * 100).toFixed(1)}%`;

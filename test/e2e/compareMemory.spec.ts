@@ -132,22 +132,25 @@ test('shows what the recording agent was billed beside the cache model’s basel
   await page.getByLabel('Trace file', { exact: true }).setInputFiles(file);
   await expect(page.getByRole('status').filter({ hasText: 'Imported e2e-recorded.jsonl.' })).toBeVisible();
   await pickTraces(page, (label) => label.startsWith('e2e-recorded.jsonl · '));
-  await runComparison(page, ['variable', 'baseline (transcript)'], 4000, 60_000);
+  await runComparison(page, ['variable', 'as recorded (the agent as it ran)'], 4000, 60_000);
 
   const recorded = page.getByRole('table', { name: 'Recorded by the provider' });
   await expect(recorded.locator('tbody tr')).toHaveCount(1);
   const cells = await recorded.locator('tbody tr').first().locator('th, td').allTextContents();
-  // trace, model, calls, prompt tokens, uncached, hit rate, then the baseline's cache model, tokens, hit rate and errors.
-  expect(cells.slice(0, 3)).toEqual(['e2e-recorded.jsonl', 'claude-made-up-1', '8']);
-  expect(cells[6]).toBe('anthropic');
+  // trace, model, calls (the session's 8 and its subagent's 2), prompt tokens, uncached, hit rate, total USD, then the
+  // as-recorded baseline's cache model, tokens and errors, the full history's (not run here), and the fixed prefix.
+  expect(cells.slice(0, 3)).toEqual(['e2e-recorded.jsonl', 'claude-made-up-1', '10']);
+  expect(cells[7]).toBe('anthropic');
   expect(cells[9]).toMatch(/^[+−]\d+\.\d%$/);
-  await expect(page.getByText(/what the provider billed the real agent/)).toBeVisible();
+  expect(cells[11]).toBe('—');
+  expect(cells[13]).toMatch(/^estimated · scale \d\.\d\d$/);
+  await expect(page.getByText(/what the provider billed the real agents/)).toBeVisible();
 
   const jsonDownload = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Export JSON' }).click();
   const json = JSON.parse(readFileSync((await (await jsonDownload).path()) as string, 'utf8'));
   expect(json.comparison.recorded).toHaveLength(1);
-  expect(json.comparison.recorded[0]).toMatchObject({ model: 'claude-made-up-1', calls: 8, writesMissing: false, modelled: { provider: 'anthropic', matched: 8 } });
+  expect(json.comparison.recorded[0]).toMatchObject({ model: 'claude-made-up-1', calls: 10, writesMissing: false, asRecorded: { provider: 'anthropic', matched: 10 }, fullHistory: null, prefix: { estimated: true } });
 
   await recorded.scrollIntoViewIfNeeded();
   await page.screenshot({ path: testInfo.outputPath('compare-recorded.png'), fullPage: true });
@@ -220,7 +223,7 @@ test('compares two strategies over two imported traces: per-trace rows, an all-t
     const sum = traceRows.filter((c) => c[1] === strategy).reduce((n, c) => n + Number(c[4]!.replace(/,/g, '')), 0);
     expect(Number(allRows[i]![4]!.replace(/,/g, ''))).toBe(sum);
   }
-  await expect(results.getByText(/weighted by prompt tokens/)).toBeVisible();
+  await expect(results.getByText(/prefix reuse byte-weighted/)).toBeVisible();
 
   // The charts show one trace; the select switches it, and the PNG names carry the trace.
   const chartTrace = results.getByLabel('Chart trace');

@@ -1,4 +1,6 @@
-import { importTraceText } from '../importTrace';
+import { importClaudeSessionFiles, listSubagentFiles } from '../claudeSubagentFiles';
+import { importCodexSessionFiles, listCodexSubagents } from '../codexSubagentFiles';
+import { detectTraceFormat, importTraceText } from '../importTrace';
 import type { TraceEvent } from '../TraceEvent';
 import { TraceImportError } from '../TraceEvent';
 import { recordedTruth, type RecordedTruth } from '../replay/recordedTruth';
@@ -52,7 +54,8 @@ export interface LiveSessionOptions {
 }
 
 /**
- * An attached Claude Code or Codex session: follows its file (`LiveTail`, read-only), re-imports
+ * An attached Claude Code or Codex session: follows its file and its subagents' files (`LiveTail`,
+ * read-only; new subagent files are looked for on every poll), re-imports
  * the complete lines as they arrive (throttled) for the real figures, and keeps one counterfactual
  * replay of everything so far running at a time, started again when more events came in meanwhile.
  * Re-importing and replaying the whole prefix, rather than patching, is what makes the attached
@@ -86,6 +89,9 @@ export class LiveSession {
   private stopped = false;
   private readonly tail: LiveTail;
   private idleWaiters: (() => void)[] = [];
+  /** The session's subagents' own files, each followed like the session's (`[live-subagents]`). */
+  private readonly subTails = new Map<string, { agentId: string; parentCallId?: string; label?: string; tail: LiveTail; lines: string[] }>();
+  private discoverTimer: ReturnType<typeof setInterval> | undefined;
 
   constructor(
     readonly path: string,
@@ -120,11 +126,54 @@ export class LiveSession {
 
   start(): void {
     this.tail.start();
+    this.followSubagents();
+    this.discoverTimer = setInterval(() => this.followSubagents(), this.o.tail?.pollMs ?? 250);
+  }
+
+  /** Starts following every subagent file of the session not followed yet (Claude Code's `subagents/`, Codex's child rollouts). */
+  private followSubagents(): void {
+    if (this.stopped) return;
+    for (const f of [...listSubagentFiles(this.path), ...listCodexSubagents(this.path)]) {
+      if (this.subTails.has(f.path)) continue;
+      const parentCallId = 'parentCallId' in f && typeof f.parentCallId === 'string' ? f.parentCallId : undefined;
+      const entry = { agentId: f.agentId, ...(parentCallId ? { parentCallId } : {}), ...(f.label ? { label: f.label } : {}), lines: [] as string[], tail: undefined as unknown as LiveTail };
+      entry.tail = new LiveTail(
+        f.path,
+        {
+          lines: (l) => {
+            entry.lines.push(...l);
+            this.version++;
+            this.schedule();
+          },
+          reset: () => {
+            entry.lines = [];
+            this.version++;
+            this.schedule();
+          },
+        },
+        this.o.tail,
+      );
+      this.subTails.set(f.path, entry);
+      entry.tail.start();
+    }
+  }
+
+  /** The session's complete lines, with its subagents' lines, as one trace. */
+  private importLines(): TraceEvent[] {
+    const text = `${this.lines.join('\n')}\n`;
+    const subs = [...this.subTails].filter(([, e]) => e.lines.length > 0).map(([path, e]) => ({ path, agentId: e.agentId, ...(e.parentCallId ? { parentCallId: e.parentCallId } : {}), ...(e.label ? { label: e.label } : {}), bytes: Buffer.from(`${e.lines.join('\n')}\n`, 'utf8') }));
+    if (subs.length === 0) return importTraceText(text, this.path).events;
+    const format = detectTraceFormat(text, this.path);
+    if (format === 'claude-code-jsonl') return importClaudeSessionFiles(text, this.path, subs).events;
+    if (format === 'codex-rollout-jsonl') return importCodexSessionFiles(text, this.path, subs).events;
+    return importTraceText(text, this.path, format).events;
   }
 
   stop(): void {
     this.stopped = true;
     this.tail.stop();
+    clearInterval(this.discoverTimer);
+    for (const e of this.subTails.values()) e.tail.stop();
     clearTimeout(this.timer);
     this.timer = undefined;
     this.settle();
@@ -156,7 +205,9 @@ export class LiveSession {
 
   /** Read what is new and re-import now, without waiting for the throttle. */
   flush(): void {
+    this.followSubagents();
     this.tail.check();
+    for (const e of this.subTails.values()) e.tail.check();
     clearTimeout(this.timer);
     this.timer = undefined;
     this.update();
@@ -193,7 +244,7 @@ export class LiveSession {
       this.importError = null;
     } else {
       try {
-        this.events = importTraceText(`${this.lines.join('\n')}\n`, this.path).events;
+        this.events = this.importLines();
         this.importError = null;
       } catch (err) {
         // A malformed complete line is an error of the file, shown as its status; the last good figures stay.

@@ -1,6 +1,7 @@
 import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, join, win32 } from 'node:path';
+import { listSubagentFiles } from '../claudeSubagentFiles';
 
 /** The agent tool that wrote a session file. */
 export type SessionTool = 'claude-code' | 'codex';
@@ -20,6 +21,8 @@ export interface SessionInfo {
   modifiedAt: number;
   /** Written to within the last {@link GROWING_WINDOW_MS}: probably still running. */
   growing: boolean;
+  /** Subagents whose own files belong to this session (attached and imported with it, never listed apart). */
+  subagents: number;
 }
 
 export interface SessionRoots {
@@ -54,7 +57,7 @@ export function defaultSessionRoots(env: NodeJS.ProcessEnv = process.env, home =
  */
 export function discoverSessions(roots: SessionRoots, o: { now?: number; limit?: number } = {}): SessionInfo[] {
   const now = o.now ?? Date.now();
-  const found = new Map<string, SessionInfo>();
+  const found = new Map<string, SessionInfo & { parentThread?: string; threadId?: string }>();
   const consider = (path: string, expected?: SessionTool) => {
     if (found.has(path)) return;
     const info = describeSession(path, now, expected);
@@ -63,7 +66,11 @@ export function discoverSessions(roots: SessionRoots, o: { now?: number; limit?:
   if (roots.claude) for (const f of jsonlFiles(roots.claude, 1)) consider(f, 'claude-code');
   if (roots.codex) for (const f of jsonlFiles(roots.codex, MAX_DEPTH)) if (basename(f).startsWith('rollout-')) consider(f, 'codex');
   for (const dir of roots.extra ?? []) for (const f of jsonlFiles(dir, MAX_DEPTH)) consider(f);
-  return [...found.values()].sort((a, b) => b.modifiedAt - a.modifiedAt || a.path.localeCompare(b.path)).slice(0, o.limit ?? 200);
+  // A Codex subagent's rollout is part of its parent's session: counted there, not listed.
+  const children = new Map<string, number>();
+  for (const info of found.values()) if (info.parentThread) children.set(info.parentThread, (children.get(info.parentThread) ?? 0) + 1);
+  const sessions = [...found.values()].filter((info) => !info.parentThread).map(({ parentThread: _p, threadId, ...info }) => ({ ...info, subagents: info.subagents + (threadId ? (children.get(threadId) ?? 0) : 0) }));
+  return sessions.sort((a, b) => b.modifiedAt - a.modifiedAt || a.path.localeCompare(b.path)).slice(0, o.limit ?? 200);
 }
 
 /** `.jsonl` files below `dir`, at most `depth` folders down; nothing when `dir` cannot be read. */
@@ -84,14 +91,15 @@ function jsonlFiles(dir: string, depth: number): string[] {
     } catch {
       continue;
     }
-    if (st.isDirectory() && depth > 0) out.push(...jsonlFiles(full, depth - 1));
+    // A Claude Code session's `subagents/` folder holds its subagents' files: part of that session.
+    if (st.isDirectory() && depth > 0 && name !== 'subagents') out.push(...jsonlFiles(full, depth - 1));
     else if (st.isFile() && name.endsWith('.jsonl')) out.push(full);
   }
   return out;
 }
 
 /** The session a file holds, from its first lines; undefined when neither tool wrote it. */
-export function describeSession(path: string, now: number, expected?: SessionTool): SessionInfo | undefined {
+export function describeSession(path: string, now: number, expected?: SessionTool): (SessionInfo & { parentThread?: string; threadId?: string }) | undefined {
   let st;
   try {
     st = statSync(path);
@@ -106,7 +114,21 @@ export function describeSession(path: string, now: number, expected?: SessionToo
   if (!tool) return undefined;
   const cwd = meta.cwd;
   const project = cwd ? lastSegment(cwd) : tool === 'claude-code' ? basename(join(path, '..')) : basename(path, '.jsonl');
-  return { path, tool, project, cwd, model: meta.model, startedAt: meta.startedAt, size: st.size, modifiedAt: st.mtimeMs, growing: now - st.mtimeMs < GROWING_WINDOW_MS };
+  const subagents = tool === 'claude-code' ? listSubagentFiles(path).length : 0;
+  return {
+    path,
+    tool,
+    project,
+    cwd,
+    model: meta.model,
+    startedAt: meta.startedAt,
+    size: st.size,
+    modifiedAt: st.mtimeMs,
+    growing: now - st.mtimeMs < GROWING_WINDOW_MS,
+    subagents,
+    ...(meta.threadId ? { threadId: meta.threadId } : {}),
+    ...(meta.parentThread ? { parentThread: meta.parentThread } : {}),
+  };
 }
 
 function readHead(path: string): string | undefined {
@@ -135,7 +157,9 @@ function lastSegment(cwd: string): string {
 }
 
 /** What the first complete lines say: which tool, working folder, model and start time. */
-export function sessionMeta(head: string): { tool: SessionTool | undefined; cwd: string | null; model: string | null; startedAt: number | null } {
+export function sessionMeta(head: string): { tool: SessionTool | undefined; cwd: string | null; model: string | null; startedAt: number | null; threadId?: string; parentThread?: string } {
+  let threadId: string | undefined;
+  let parentThread: string | undefined;
   let tool: SessionTool | undefined;
   let cwd: string | null = null;
   let model: string | null = null;
@@ -158,11 +182,13 @@ export function sessionMeta(head: string): { tool: SessionTool | undefined; cwd:
     const stamp = v.type === 'session_meta' && typeof payload.timestamp === 'string' ? payload.timestamp : v.timestamp;
     const at = typeof stamp === 'string' ? Date.parse(stamp) : Number.NaN;
     if ((startedAt === null || v.type === 'session_meta') && Number.isFinite(at)) startedAt = at;
+    if (v.type === 'session_meta' && typeof payload.id === 'string') threadId ??= payload.id;
+    if (v.type === 'session_meta' && typeof payload.parent_thread_id === 'string') parentThread ??= payload.parent_thread_id;
     if (cwd === null && typeof v.cwd === 'string') cwd = v.cwd;
     if (cwd === null && typeof payload.cwd === 'string') cwd = payload.cwd;
     if (model === null && typeof payload.model === 'string') model = payload.model;
     if (model === null && typeof message.model === 'string' && message.model !== '<synthetic>') model = message.model;
     if (tool && cwd !== null && model !== null && startedAt !== null) break;
   }
-  return { tool, cwd, model, startedAt };
+  return { tool, cwd, model, startedAt, ...(threadId ? { threadId } : {}), ...(parentThread ? { parentThread } : {}) };
 }

@@ -145,6 +145,7 @@ function SessionRow({ s, attachedAs, disabled, pending, onAttach }: { s: Session
         </span>
         <span className="attach__meta">
           {s.model ?? 'model unknown'} · {when} · {fileSize(s.size)}
+          {s.subagents > 0 && ` · ${s.subagents} subagent${s.subagents === 1 ? '' : 's'}`}
         </span>
       </div>
       <button type="button" className="btn btn--small" disabled={disabled} onClick={() => onAttach(s.path)} aria-label={`Attach ${TOOL_LABEL[s.tool]} session ${s.project}, ${when}`}>
