@@ -19,6 +19,7 @@ import type { StrategyName } from '../../engine/strategies/Strategy';
 import { compareRows, formatCompareTable, usd, type CompareRow } from '../../engine/traces/compare/compareTable';
 import { formatRecordedTable, RECORDED_NOTE } from '../../engine/traces/compare/recordedTable';
 import { compareJobs, notesOf, recordedOf, traceFiles } from '../../engine/traces/compare/runCompare';
+import { importTraceFile } from '../../engine/traces/importTraceFile';
 import { failedJobs, jobName, runCompareJobs, withPeerJobs } from './compare/compareWorker';
 import { benchPeerAdapters, mastraTokenLimiterOwnEncoder } from './compare/peers';
 
@@ -78,8 +79,11 @@ const lines: string[] = [];
 const traceName = (f: string) => basename(f);
 const withUsage = all.filter((r) => r.strategy === 'as_recorded' && r.recorded);
 const stepMismatch = withUsage.filter((r) => r.totals.steps !== r.recorded!.callsWithUsage);
+// No call is split or merged: every usage event the importer emitted is the usage of one step of its own.
+const usageEvents = new Map(withUsage.map((r) => [traceOf(r), importTraceFile(traceOf(r)).events.filter((e) => e.type === 'usage').length]));
+const splitOrMerged = withUsage.filter((r) => usageEvents.get(traceOf(r)) !== r.recorded!.callsWithUsage);
 lines.push(
-  `step count = recorded calls on ${withUsage.length - stepMismatch.length} of ${withUsage.length} traces that record calls${stepMismatch.length ? `; not on ${stepMismatch.map((r) => `${traceName(traceOf(r))} (${r.totals.steps} steps, ${r.recorded!.callsWithUsage} with usage)`).join(', ')}` : ''}`,
+  `step count = recorded calls on ${withUsage.length - stepMismatch.length} of ${withUsage.length} traces that record calls; every recorded usage is one step of its own on ${withUsage.length - splitOrMerged.length} of ${withUsage.length}${stepMismatch.length ? `; steps without a recorded usage (model output the recording kept, its usage not): ${stepMismatch.map((r) => `${traceName(traceOf(r))} ${r.totals.steps - r.recorded!.callsWithUsage} of ${r.totals.steps}`).join(', ')}` : ''}`,
 );
 // The agent as recorded against what its provider billed, per trace.
 const perTrace = recorded.filter((r) => r.trace !== 'all traces' && r.asRecorded?.promptError !== null && r.asRecorded?.promptError !== undefined);
@@ -88,9 +92,14 @@ const allRow = recorded.find((r) => r.trace === 'all traces');
 lines.push(
   `as-recorded baseline within 5% of billed prompt tokens on ${within.length} of ${perTrace.length} traces with usage (aggregate ${signed(allRow?.asRecorded?.promptError ?? null)}; full history ${signed(allRow?.fullHistory?.promptError ?? null)})${perTrace.length > within.length ? `; missed on ${perTrace.filter((r) => !within.includes(r)).map((r) => `${r.trace} ${signed(r.asRecorded!.promptError)}`).join(', ')}` : ''}`,
 );
-const billedUsd = recorded.find((r) => r.trace === 'all traces')?.costUsd ?? null;
 const asRecordedRow = rows.find((r) => r.name === 'as_recorded');
-if (asRecordedRow) lines.push(`as-recorded baseline priced by the cache model: prompt ${usd(asRecordedRow.promptUsd)}, total ${usd(asRecordedRow.totalUsd)} over ${asRecordedRow.pricedTraces} priced traces; the recordings were billed ${usd(billedUsd)} (their own usage at list prices)`);
+// Dollars on the same traces: those whose recorded model has a list price.
+const billed = withUsage.filter((r) => r.recorded!.costUsd && r.totals.costUsd);
+if (billed.length > 0) {
+  const sumBilled = billed.reduce((n, r) => n + r.recorded!.costUsd!.total, 0);
+  const sumModel = billed.reduce((n, r) => n + r.totals.costUsd!.total, 0);
+  lines.push(`the agent as recorded, priced by the cache model, costs ${usd(sumModel)} where its provider billed ${usd(sumBilled)} (${signed(sumModel / sumBilled - 1)}), over the ${billed.length} traces whose recorded model has a list price`);
+}
 const long = all.filter((r) => r.strategy === 'variable' && r.totals.steps > 50);
 for (const budget of BUDGETS) {
   const at = long.filter((r) => r.budget === budget);

@@ -10,7 +10,7 @@ export const STRATEGY_LABEL: Record<ComparisonStrategy, string> = {
   aggressive_refresh: 'aggressive refresh',
   role_optimized: 'role optimized',
   full_history_baseline: 'baseline (transcript)',
-  as_recorded: 'as recorded (the agent as it ran)',
+  as_recorded: 'as recorded',
 };
 
 /** One colour per strategy, from the theme's variables only. */
