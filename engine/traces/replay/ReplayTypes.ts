@@ -15,6 +15,7 @@ import type { RecordedSummary } from './recordedTruth';
 import type { FixedPrefixSummary } from './fixedPrefix';
 import type { TtlChoice } from './cacheTtl';
 import type { ModelSource } from './replayDefaults';
+import type { WindowChoice } from './replayWindow';
 
 /** Milliseconds from an arbitrary origin; only differences are used (engine overhead). */
 export type Timer = () => number;
@@ -207,6 +208,8 @@ export interface ReplayResult {
   repairs: ReplayRepairs;
   /** How the fixed prefix every row sends was obtained (recorded, or a calibrated stand-in marked estimated). */
   prefix: FixedPrefixSummary;
+  /** The context window the requests were held against and why (`[replay-window-default]`): set by `runReplayJob` when the job asks for one. */
+  window?: WindowChoice;
   capture?: ReplayCapture;
   /**
    * What the recording agent's provider billed for the trace, and on the baseline how close the
