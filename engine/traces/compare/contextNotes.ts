@@ -54,33 +54,35 @@ const sameFigures = (a: ReplayResult, b: ReplayResult) =>
   });
 
 /**
- * Per trace, the roles its replayed agents were given (for a trace with subagents), and for each
- * budget where `role_optimized` and `variable` both ran and priced the same tokens at every step,
+ * Per trace, the roles its replayed agents were given (for a trace with subagents); and where
+ * `role_optimized` and `variable` both ran at a budget and priced the same tokens at every step,
  * why: no agent in a role it cuts for (a primary, a probe), or, when there is one, that nothing it
- * cuts reached the agent.
+ * cuts reached the agent. Traces with the same reason at the same budgets share one line.
  */
 export function roleNotes(entries: readonly { trace: string; result: ReplayResult }[]): string[] {
   const lines: string[] = [];
-  const traces = [...new Set(entries.map((e) => e.trace))];
-  for (const trace of traces) {
+  const same = new Map<string, { reason: string; at: string; traces: string[] }>();
+  for (const trace of [...new Set(entries.map((e) => e.trace))]) {
     const mine = entries.filter((e) => e.trace === trace).map((e) => e.result);
     const agents = mine.find((r) => r.agents)?.agents;
     if (!agents) continue;
     const main = agents.find((a) => a.agentId === null);
     const subs = agents.filter((a) => a.agentId !== null);
     if (subs.length > 0) lines.push(`agent roles on ${trace}: ${main ? `main agent ${main.role} (${main.why})` : 'no main agent'}; subagents ${count(subs.map((a) => `${a.role} (${a.why})`))}`);
+    const budgets = mine.filter((ro) => ro.strategy === 'role_optimized' && mine.some((v) => v.strategy === 'variable' && v.budget === ro.budget && sameFigures(v, ro))).map((r) => r.budget);
+    if (budgets.length === 0) continue;
     const cutting = agents.filter((a) => a.role === 'primary' || a.role === 'probe');
-    for (const ro of mine.filter((r) => r.strategy === 'role_optimized')) {
-      const v = mine.find((r) => r.strategy === 'variable' && r.budget === ro.budget);
-      if (!v || !sameFigures(v, ro)) continue;
-      const at = ro.budget === null ? '' : ` at ${ro.budget.toLocaleString('en-US')}`;
-      const who = agents.length === 1 ? `one agent, role ${agents[0]!.role}` : `${agents.length} agents, roles ${count(agents.map((a) => a.role))}`;
-      lines.push(
-        cutting.length === 0
-          ? `role_optimized = variable on ${trace}${at}: ${who}; role_optimized differs only for a primary (it leaves out raw code and tool output) and for probes (unrelated reports)`
-          : `role_optimized = variable on ${trace}${at}: ${who}; nothing role_optimized leaves out for the ${count(cutting.map((a) => a.role))} reached them`,
-      );
-    }
+    const who = agents.length === 1 ? `one agent, role ${agents[0]!.role}` : `${agents.length} agents, roles ${count(agents.map((a) => a.role))}`;
+    const reason =
+      cutting.length === 0
+        ? `${who}; role_optimized differs only for a primary (it leaves out raw code and tool output) and for probes (unrelated reports)`
+        : `${who}; nothing role_optimized leaves out for the ${count(cutting.map((a) => a.role))} reached them`;
+    const at = budgets.some((b) => b !== null) ? ` at ${budgets.map((b) => (b === null ? 'no budget' : b.toLocaleString('en-US'))).join(' and ')}` : '';
+    const key = `${reason}\u0000${at}`;
+    const group = same.get(key) ?? { reason, at, traces: [] };
+    group.traces.push(trace);
+    same.set(key, group);
   }
+  for (const { reason, at, traces } of same.values()) lines.push(`role_optimized = variable on ${traces.length === 1 ? traces[0] : `${traces.length} traces`}${at}${traces.length === 1 ? '' : ` (${names(traces)})`}: ${reason}`);
   return lines;
 }

@@ -129,4 +129,32 @@ describe('[replay-roles] the role each replayed agent gets', () => {
     expect(roleNotes([{ trace: 'single.jsonl', result: ro }])).toEqual([]);
     expect(roleNotes([{ trace: 'single.jsonl', result: v }, { trace: 'single.jsonl', result: replayTrace(ev, opts({ strategy: 'role_optimized', budget: 900 })) }])).toEqual([]);
   });
+
+  it('[replay-roles] traces with the same reason share one note; a primary that nothing was cut from is said so, not passed off as a difference', () => {
+    const single = multiAgent().filter((e) => e.agentId === undefined && e.type !== 'subagent_spawn' && e.type !== 'subagent_return');
+    const pair = (trace: string, ev: TraceEvent[]) => [
+      { trace, result: replayTrace(ev, opts()) },
+      { trace, result: replayTrace(ev, opts({ strategy: 'role_optimized' })) },
+    ];
+    expect(roleNotes([...pair('a.jsonl', single), ...pair('b.jsonl', single)])).toEqual([
+      'role_optimized = variable on 2 traces at 20,000 (a.jsonl, b.jsonl): one agent, role worker; role_optimized differs only for a primary (it leaves out raw code and tool output) and for probes (unrelated reports)',
+    ]);
+    // The main agent launches a subagent but reads nothing itself: it is the primary, and role_optimized has nothing to leave out.
+    clock = 0;
+    const quiet: TraceEvent[] = [
+      { type: 'user_input', text: 'Find who calls saveToken.', at: at(), source },
+      call('t1', 'Agent', { subagent_type: 'general-purpose', prompt: 'find callers' }, 0),
+      { type: 'subagent_spawn', agentId: 's1', parentCallId: 't1', label: 'general-purpose: find callers', at: at(), source },
+      { type: 'user_input', text: 'find callers of saveToken', agentId: 's1', at: at(), source },
+      say('Searching.', 1, 's1'),
+      { type: 'subagent_return', agentId: 's1', at: at(), source },
+      result('t1', 'saveToken is called in src/auth/store.ts:12.'),
+      say('It is called once, in src/auth/store.ts.', 2),
+    ];
+    const notes = roleNotes(pair('quiet.jsonl', quiet));
+    expect(notes).toEqual([
+      'agent roles on quiet.jsonl: main agent primary (main agent, launches 1 subagent); subagents worker (subagent type general-purpose)',
+      'role_optimized = variable on quiet.jsonl at 20,000: 2 agents, roles primary, worker; nothing role_optimized leaves out for the primary reached them',
+    ]);
+  });
 });
