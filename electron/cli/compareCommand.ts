@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { COMPARISON_BUDGET } from '../../engine/contract';
+import { COMPARISON_BUDGET, COMPARISON_WINDOW } from '../../engine/contract';
 import type { CacheProvider, CacheTtl } from '../../engine/providers/cacheModel';
 import { strategies } from '../../engine/strategies/strategies';
 import type { StrategyName } from '../../engine/strategies/Strategy';
@@ -21,6 +21,11 @@ export const compareUsage = `strata compare <files or folders> [options]
   --provider <name>      anthropic (default) or openai: whose prompt cache prices the calls
   --ttl <5m|1h>          the lifetime of every cache breakpoint; default: the one the recording
                          wrote its cache with (Claude Code's 1-hour writes), else 5m
+  --window <tokens>      the context window every request is held against: a larger prompt (the
+                         fixed prefix included) is refused as the provider would and the engine
+                         refreshes; default: the window the recording states (Codex), else the
+                         priced model's documented one (the table and its sources:
+                         engine/models/contextWindows.ts), else none; the notes say which
   --model <name>         price every trace as this model (cache rules and list price); default:
                          each trace's recorded model. Dollars are list prices (the table and its
                          sources: engine/pricing/listPrices.ts); a model without one is left out
@@ -37,6 +42,7 @@ interface CompareArgs {
   budgets: number[];
   provider: CacheProvider;
   ttl?: CacheTtl;
+  window?: number;
   model?: string;
   json?: string;
   csv?: string;
@@ -77,6 +83,13 @@ export function parseCompareArgs(argv: readonly string[]): CompareArgs {
         const t = value();
         if (t !== '5m' && t !== '1h') throw new UsageError(`--ttl is 5m or 1h (got "${t}").`);
         out.ttl = t;
+        break;
+      }
+      case '--window': {
+        const raw = value();
+        const w = Number(raw.trim());
+        if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(w) || w < COMPARISON_WINDOW.min || w > COMPARISON_WINDOW.max) throw new UsageError(`--window takes one whole token count from ${COMPARISON_WINDOW.min} to ${COMPARISON_WINDOW.max} (got "${raw}").`);
+        out.window = w;
         break;
       }
       case '--model': {
@@ -172,6 +185,7 @@ export async function compareCommand(argv: readonly string[], root = checkoutRoo
     provider: args.provider,
     ...(args.model ? { model: args.model } : {}),
     ...(args.ttl ? { ttl: args.ttl } : {}),
+    ...(args.window !== undefined ? { window: args.window } : {}),
     inThread: true,
     onProgress: (p) => process.stderr.write(progressLine(p.done, p.total, p.strategy, p.budget, p.trace)),
   });

@@ -161,6 +161,17 @@ export const CacheTtlSchema = z.enum(['5m', '1h']);
 /** A replay's cache lifetime and why: from the recording, chosen in the options, or the 5-minute default. */
 export const CacheTtlChoiceSchema = z.object({ ttl: CacheTtlSchema, source: z.enum(['recording', 'option', 'default']) });
 
+/**
+ * A replay's context window and where it came from: `--window` (the option), what the recording
+ * states, the model table (`engine/models/contextWindows.ts`), or none known (`tokens` null).
+ */
+export const WindowChoiceSchema = z.object({
+  tokens: z.number().int().positive().nullable(),
+  source: z.enum(['option', 'recording', 'table', 'none']),
+  model: z.string(),
+  why: z.string(),
+});
+
 /** US dollars at list prices, per billed part: prompt = input + cacheRead + cacheWrite, total = prompt + output. */
 export const CostUsdDtoSchema = z.object({
   input: z.number().nonnegative(),
@@ -173,6 +184,8 @@ export const CostUsdDtoSchema = z.object({
 
 /** Budgets a comparison accepts (the same bounds as `strata compare --budget`). */
 export const COMPARISON_BUDGET = { min: 1000, max: 2_000_000 } as const;
+/** Context windows a comparison accepts (the same bounds as `strata compare --window`). */
+export const COMPARISON_WINDOW = { min: 1000, max: 10_000_000 } as const;
 /** Traces and strategies one comparison may name (at most 20 × 6 replays). */
 export const COMPARISON_MAX_TRACES = 20;
 
@@ -196,6 +209,8 @@ export const StartComparisonArgsSchema = z
     ttl: CacheTtlSchema.optional(),
     /** Price every trace as this model (as `strata compare --model`); default each trace's recorded model. */
     model: z.string().trim().min(1).max(200).optional(),
+    /** The context window every request is held against (as `strata compare --window`); default the recording's, else the priced model's documented one, else none. */
+    window: z.number().int().min(COMPARISON_WINDOW.min).max(COMPARISON_WINDOW.max).optional(),
   })
   .strict();
 
@@ -220,6 +235,8 @@ export const ComparisonTotalsDtoSchema = z.object({
   priceNote: z.string(),
   /** The cache breakpoints' lifetime and why. */
   cacheTtl: CacheTtlChoiceSchema,
+  /** The context window requests were held against and where it came from; null when the replay checked none. */
+  window: WindowChoiceSchema.nullable(),
   hitRate: z.number().min(0).max(1),
   prefixReuse: z.number().min(0).max(1),
   /** Bytes of the prompts after the first and of their prefixes shared with the previous prompt (prefixReuse = reused / prompt). */
@@ -313,6 +330,8 @@ export const ComparisonDtoSchema = z.object({
   /** The TTL and model asked for (null: each trace's recorded one). */
   ttl: CacheTtlSchema.nullable(),
   model: z.string().nullable(),
+  /** The context window asked for (null: each trace's recorded or documented one; each result says which). */
+  window: z.number().int().positive().nullable(),
   /** Milliseconds since the epoch; `finishedAt` is null while running. */
   startedAt: z.number(),
   finishedAt: z.number().nullable(),
@@ -324,7 +343,7 @@ export const ComparisonDtoSchema = z.object({
   errors: z.array(z.object({ traceId: z.string(), strategy: ComparisonStrategySchema, error: z.string() })),
   /** Per trace that records its provider's usage, what the real agent was billed; empty while running. */
   recorded: z.array(RecordedTraceDtoSchema),
-  /** What the dollars and cache TTLs rest on (units, list prices with sources and dates, unpriced models, TTL per trace); empty while running. */
+  /** What the dollars, cache TTLs, context windows and agent roles rest on (units, list prices with sources and dates, unpriced models, TTL and window per trace, roles, why role_optimized equals variable where it does); empty while running. */
   notes: z.array(z.string()),
 });
 export type ComparisonDto = z.infer<typeof ComparisonDtoSchema>;

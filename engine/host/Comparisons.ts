@@ -66,7 +66,7 @@ export class Comparisons {
     const running = [...this.#all.values()].filter((c) => c.dto.status === 'running').length;
     if (running >= COMPARISONS_RUNNING) throw new StrataError('conflict', `${running} comparisons are running; wait for one to finish.`);
     const provider = args.provider ?? 'anthropic';
-    const pricing = { ...(args.model ? { model: args.model } : {}), ...(args.ttl ? { ttl: args.ttl } : {}) };
+    const pricing = { ...(args.model ? { model: args.model } : {}), ...(args.ttl ? { ttl: args.ttl } : {}), window: args.window ?? ('model' as const) };
     const jobs: ReplayJob[] = args.traceIds.flatMap((trace) => {
       const events = this.deps.catalog.traceEvents(trace) ?? [];
       return args.strategies.map((strategy) => ({ trace, events, strategy, budget: args.budget, provider, ...pricing, recorded: true }));
@@ -82,6 +82,7 @@ export class Comparisons {
         provider,
         ttl: args.ttl ?? null,
         model: args.model ?? null,
+        window: args.window ?? null,
         startedAt: this.deps.clock.now(),
         finishedAt: null,
         progress: { done: 0, total: jobs.length },
@@ -145,7 +146,7 @@ export class Comparisons {
     }));
     const name = (id: string) => this.deps.catalog.getTrace(id)?.name ?? id;
     const named = done.flatMap((d) => (d.result ? [{ trace: name(d.job.trace), result: d.result }] : []));
-    const notes = compareNotes(named, { ttl: 'the TTL option', model: 'the model option' });
+    const notes = compareNotes(named, { ttl: 'the TTL option', model: 'the model option', window: 'the window option' });
     c.dto = { ...c.dto, status, finishedAt: this.deps.clock.now(), progress: { done: total, total }, results, errors, recorded, notes };
     this.#progress.push({ comparisonId: c.dto.comparisonId, done: total, total, status });
   }
@@ -179,6 +180,7 @@ function toResultDto(traceId: string, r: ReplayResult): ComparisonResultDto {
       model: r.model,
       priceNote: r.totals.pricing.note,
       cacheTtl: r.cacheTtl,
+      window: r.window ?? null,
       hitRate: row.hitRate,
       prefixReuse: row.prefixReuse,
       reuseBytes: { reused: r.totals.reusedBytes, prompt: r.totals.promptBytes - (r.steps[0]?.promptBytes ?? 0) },

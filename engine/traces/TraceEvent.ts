@@ -103,6 +103,11 @@ export interface UsageEvent extends EventBase {
   output: number;
   model?: string;
   /**
+   * The context window the client said it ran the model with, in tokens, when the recording states
+   * one (Codex `model_context_window`, Claude Code's `modelUsage[model].contextWindow`).
+   */
+  contextWindow?: number;
+  /**
    * `'compaction'`: the call that wrote a compaction summary, which the transcript shows only as
    * the summary (its usage found from the client's billed totals, or recorded by the client).
    */

@@ -25,7 +25,9 @@
  *   text it recorded (`rendered`, `renderedRole`), or rebuilt from the data and marked estimated
  *   (`claudeCodeAttachment.ts`).
  * - `cost-state` lines are the client's running billed totals (all models, subagents included): a
- *   billed_total event each, from which `joinSubagents` finds the compaction call's usage.
+ *   billed_total event each, from which `joinSubagents` finds the compaction call's usage. Where
+ *   its `modelUsage` entry states a model's `contextWindow`, the file's usage events of that model
+ *   carry it.
  * - A `compact_boundary` records which earlier messages the client kept after the summary
  *   (`compactMetadata.preservedMessages.uuids`): the compaction event names their lines.
  * - Bookkeeping lines (`file-history-snapshot`, `queue-operation`, `last-prompt`,
@@ -142,6 +144,8 @@ export function importClaudeCode(text: string, file: string, options: ClaudeCode
 
   let shapeSeen: string | undefined;
   let snapshotSeen = false;
+  // The window the client states per model (`cost-state` modelUsage, keys without a `[1m]`-style suffix).
+  const windowOf = new Map<string, number>();
   const fileAgent = ownFile ? options.agentId : undefined;
   if (fileAgent !== undefined) agent = fileAgent;
 
@@ -202,6 +206,8 @@ export function importClaudeCode(text: string, file: string, options: ClaudeCode
     if (type === 'cost-state') {
       countKind(skipped, type);
       const t = billedTotal(record);
+      const byModel = isRecord(record['modelUsage']) ? record['modelUsage'] : {};
+      for (const [m, u] of Object.entries(byModel)) if (isRecord(u) && asCount(u['contextWindow']) > 0) windowOf.set(m.replace(/\[[^\]]*\]$/, ''), asCount(u['contextWindow']));
       const usd = typeof record['totalCostUSD'] === 'number' && Number.isFinite(record['totalCostUSD']) ? record['totalCostUSD'] : undefined;
       if (t) events.push({ type: 'billed_total', ...t, ...(usd !== undefined ? { costUsd: usd } : {}), ...(at ? { at } : {}), ...(fileAgent !== undefined ? { agentId: fileAgent } : {}), source });
       continue;
@@ -293,5 +299,6 @@ export function importClaudeCode(text: string, file: string, options: ClaudeCode
     else countKind(unknown, type);
   }
   if (agent !== undefined && fileAgent === undefined) events.push({ type: 'subagent_return', agentId: agent, source: lastSource });
+  for (const e of events) if (e.type === 'usage' && e.model && windowOf.has(e.model)) e.contextWindow = windowOf.get(e.model);
   return { format: 'claude-code-jsonl', file, events, skipped, unknown };
 }

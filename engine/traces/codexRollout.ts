@@ -16,6 +16,8 @@
  * - `compacted` lines replaced the model's history (`message` is the summary; `replacement_history`
  *   is the new history, which restates earlier items): one compaction event with the summary.
  * - `session_meta` gives the base instructions (an instructions event); `turn_context` the model.
+ * - `task_started` (and `token_count` info) state the context window the client ran the model with
+ *   (`model_context_window`): the usage events after it carry it (`contextWindow`).
  * - Current rollouts (0.17x) write a `token_usage_record` for every model response (`response_id`,
  *   the call's own `usage`) right after its output items, while `token_count` now follows the
  *   tool outputs. When a file has such records, each record is one call (one step) and closes it,
@@ -114,6 +116,7 @@ export function importCodexRollout(text: string, file: string): TraceImport {
   const unknown: Record<string, number> = {};
   const events: TraceEvent[] = [];
   let model: string | undefined;
+  let contextWindow = 0;
   let steps = 0;
   let step: number | undefined;
   let inStep = false;
@@ -153,6 +156,7 @@ export function importCodexRollout(text: string, file: string): TraceImport {
         cacheWrite: written,
         output: asCount(u['output_tokens']),
         ...(model ? { model } : {}),
+        ...(contextWindow > 0 ? { contextWindow } : {}),
         ...base,
         step: stepNo,
       };
@@ -194,6 +198,8 @@ export function importCodexRollout(text: string, file: string): TraceImport {
       }
       case 'event_msg': {
         const kind = String(payload['type']);
+        const stated = asCount(kind === 'task_started' ? payload['model_context_window'] : isRecord(payload['info']) ? payload['info']['model_context_window'] : undefined);
+        if (stated > 0) contextWindow = stated;
         if (kind !== 'token_count' || byRecord) {
           countKind(skipped, `event_msg:${kind}`);
           break;

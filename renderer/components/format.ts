@@ -45,3 +45,7 @@ export function usd(dollars: number | null): string {
 
 /** A replay's cache TTL and why, as the CLI says it: "1h: from the recording", "5m: default", "1h: chosen". */
 export const ttlText = (c: { ttl: string; source: 'recording' | 'option' | 'default' }): string => `${c.ttl}: ${c.source === 'recording' ? 'from the recording' : c.source === 'option' ? 'chosen' : 'default'}`;
+
+/** A replay's context window and where it came from: "200,000: model table", "258,400: from the recording", "150,000: chosen", "none known". */
+export const windowText = (w: { tokens: number | null; source: 'option' | 'recording' | 'table' | 'none' } | null): string =>
+  w === null ? '—' : w.tokens === null ? 'none known' : `${w.tokens.toLocaleString('en-US')}: ${w.source === 'recording' ? 'from the recording' : w.source === 'option' ? 'chosen' : 'model table'}`;

@@ -22,10 +22,11 @@ export interface ComparisonsState {
   progress: Record<string, ComparisonProgress>;
   /**
    * The form: which traces (at most MAX_COMPARISON_TRACES), strategies and budget the next run uses,
-   * and its pricing options: the cache TTL (`''`: each recording's, else 5m) and the model priced
-   * (`''`: each trace's recorded model).
+   * and its pricing options: the cache TTL (`''`: each recording's, else 5m), the model priced
+   * (`''`: each trace's recorded model) and the context window as typed (`''`: each recording's,
+   * else its model's documented one).
    */
-  form: { traceIds: string[]; strategies: ComparisonStrategy[]; budget: number; ttl: '' | '5m' | '1h'; model: string };
+  form: { traceIds: string[]; strategies: ComparisonStrategy[]; budget: number; ttl: '' | '5m' | '1h'; model: string; window: string };
   /** The trace the current comparison's charts show; null: its first trace with results. */
   chartTraceId: string | null;
   starting: boolean;
@@ -39,7 +40,7 @@ export const comparisonsInitialState: ComparisonsState = {
   currentId: null,
   byId: {},
   progress: {},
-  form: { traceIds: [], strategies: DEFAULT_STRATEGIES, budget: DEFAULT_BUDGET, ttl: '', model: '' },
+  form: { traceIds: [], strategies: DEFAULT_STRATEGIES, budget: DEFAULT_BUDGET, ttl: '', model: '', window: '' },
   chartTraceId: null,
   starting: false,
   error: null,

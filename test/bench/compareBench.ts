@@ -9,10 +9,13 @@
 // leave the peers out, `-- --mastra-own-encoder` to add Mastra's limiter counting with its own
 // encoder: off by default, since it is not our tokenizer and costs more than all the rest;
 // `-- --ttl 5m` or `-- --ttl 1h` to force every breakpoint's cache lifetime instead of the one each
-// recording used). Dollars are list prices (engine/pricing/listPrices.ts, with sources and dates).
+// recording used; `-- --window 200000` to hold every request against that context window instead of
+// the one each recording states, else its model's documented one). Dollars are list prices
+// (engine/pricing/listPrices.ts, with sources and dates); windows engine/models/contextWindows.ts.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { COMPARISON_WINDOW } from '../../engine/contract';
 import type { CacheProvider, CacheTtl } from '../../engine/providers/cacheModel';
 import { strategies } from '../../engine/strategies/strategies';
 import type { StrategyName } from '../../engine/strategies/Strategy';
@@ -32,7 +35,14 @@ if (ttlValue !== undefined && ttlValue !== '5m' && ttlValue !== '1h') {
   process.exit(2);
 }
 const ttl: CacheTtl | undefined = ttlValue;
-const paths = args.filter((a, i) => !a.startsWith('--') && !(ttlArg >= 0 && i === ttlArg + 1));
+const windowArg = args.indexOf('--window');
+const windowValue = windowArg >= 0 ? args[windowArg + 1] : undefined;
+if (windowArg >= 0 && !(windowValue !== undefined && /^\d+$/.test(windowValue) && Number(windowValue) >= COMPARISON_WINDOW.min && Number(windowValue) <= COMPARISON_WINDOW.max)) {
+  console.error(`bench:compare: --window takes one whole token count from ${COMPARISON_WINDOW.min} to ${COMPARISON_WINDOW.max} (got "${windowValue ?? ''}")`);
+  process.exit(2);
+}
+const window = windowValue === undefined ? undefined : Number(windowValue);
+const paths = args.filter((a, i) => !a.startsWith('--') && !(ttlArg >= 0 && i === ttlArg + 1) && !(windowArg >= 0 && i === windowArg + 1));
 const tracesDir = process.env.STRATA_TRACES_DIR ?? resolve(root, '../shared/traces');
 if (paths.length === 0 && !existsSync(tracesDir)) {
   console.log(`bench:compare: no traces (${tracesDir} does not exist; pass files or set STRATA_TRACES_DIR)`);
@@ -45,7 +55,7 @@ const provider: CacheProvider = 'anthropic';
 const engineStrategies = Object.keys(strategies) as StrategyName[];
 const peers = args.includes('--no-peers') ? [] : [...benchPeerAdapters, ...(args.includes('--mastra-own-encoder') ? [mastraTokenLimiterOwnEncoder] : [])];
 const pricing = ttl ? { ttl } : {};
-const engineJobs = compareJobs({ files, strategies: [...engineStrategies, 'full_history_baseline', 'as_recorded'], budgets: BUDGETS, provider, ...pricing });
+const engineJobs = compareJobs({ files, strategies: [...engineStrategies, 'full_history_baseline', 'as_recorded'], budgets: BUDGETS, provider, ...pricing, ...(window !== undefined ? { window } : {}) });
 // Trace by trace: the engine's jobs first (in runCompare's order, so `variable` counts its trace cold), then the peers'.
 const jobs = withPeerJobs(engineJobs, peers, BUDGETS, provider, pricing);
 
@@ -133,6 +143,13 @@ for (const budget of BUDGETS) {
   // The same ratio against the peers that keep at least variable's recall (the trade the target asks for), for context.
   const asGood = v ? peerRows.filter((r) => (r.neededReferenceRecall ?? 0) >= (v.neededReferenceRecall ?? 0)).sort((a, b) => a.uncachedTokens - b.uncachedTokens)[0] : undefined;
   if (v && best) lines.push(`variable @ ${budget} vs the cheapest peer with recall no lower than variable's: ${asGood ? `${asGood.name}, ${(asGood.uncachedTokens / Math.max(1, v.uncachedTokens)).toFixed(2)}x fewer uncached prompt tokens; recall ${fmt(v.neededReferenceRecall)} vs ${fmt(asGood.neededReferenceRecall)}` : 'none'}`);
+  // role_optimized against variable, trace by trace: it can differ only where a primary or a probe was replayed (`[replay-roles]`).
+  const ofTrace = (strategy: string) => new Map(done.flatMap((d) => (d.result && d.result.strategy === strategy && d.result.budget === budget ? [[d.job.trace, d.result] as const] : [])));
+  const variableOf = ofTrace('variable');
+  const pairs = [...ofTrace('role_optimized')].flatMap(([trace, ro]) => (variableOf.has(trace) ? [{ ro, v: variableOf.get(trace)! }] : []));
+  const same = (a: (typeof pairs)[number]) => a.ro.totals.promptTokens === a.v.totals.promptTokens && a.ro.totals.cacheRead === a.v.totals.cacheRead && a.ro.totals.input === a.v.totals.input;
+  const cutting = pairs.filter((p) => p.ro.agents?.some((a) => a.role === 'primary' || a.role === 'probe'));
+  lines.push(`role_optimized @ ${budget}: differs from variable on ${pairs.filter((p) => !same(p)).length} of ${pairs.length} traces; ${cutting.length} replay a primary or a probe (the roles it cuts for), ${cutting.filter((p) => !same(p)).length} of them differ`);
   const p50 = at.map((r) => r.totals.overheadP50Ms).sort((a, b) => a - b);
   lines.push(`variable @ ${budget}: per-step engine overhead p50 ${p50[Math.floor(p50.length / 2)]?.toFixed(1)} ms (median over traces; target < 5 ms)`);
 }

@@ -1,12 +1,14 @@
 /**
  * What a comparison's money and cache lifetimes rest on, as lines printed under its table
  * (`[compare-money]`): the unit, each priced model's list prices with their source and date, the
- * models without one, and each trace's cache TTL with why. Pure.
+ * models without one, and each trace's cache TTL with why; then its context windows and agent
+ * roles (`contextNotes.ts`). Pure.
  */
 import { listPriceOf } from '../../pricing/costUsd';
 import type { PriceProvider } from '../../pricing/listPrices';
 import { ttlLabel, type TtlChoice } from '../replay/cacheTtl';
 import type { ReplayResult } from '../replay/ReplayTypes';
+import { roleNotes, windowNotes } from './contextNotes';
 
 /** The TTLs of several replays, grouped: `1h: from the recording` for one kind, `1h: from the recording ×3; 5m: default ×1` for several. */
 export function ttlSummary(choices: readonly TtlChoice[], optionName?: string): string {
@@ -43,7 +45,7 @@ const names = (traces: readonly string[]) => (traces.length <= 4 ? traces.join('
  * the traces by cache TTL; `options` names where a TTL or a model is set (`--ttl`, `--model` on the
  * command line).
  */
-export function compareNotes(entries: readonly { trace: string; result: ReplayResult }[], options: { ttl: string; model: string } = { ttl: '--ttl', model: '--model' }): string[] {
+export function compareNotes(entries: readonly { trace: string; result: ReplayResult }[], options: { ttl: string; model: string; window?: string } = { ttl: '--ttl', model: '--model', window: '--window' }): string[] {
   const lines = [MONEY_NOTE];
   const prices = new Map<string, { note: string; source: ReplayResult['modelSource']; traces: Set<string> }>();
   const unpriced = new Map<string, Set<string>>();
@@ -77,5 +79,5 @@ export function compareNotes(entries: readonly { trace: string; result: ReplayRe
   const byTtl = [...ttls].map(([label, traces]) => `${label} (${traces.size === all ? (all === 1 ? [...traces][0] : 'every trace') : names([...traces])})`);
   if (byTtl.length > 0) lines.push(`cache TTL of the breakpoints: ${byTtl.join('; ')}`);
   if (entries.some((e) => e.result.provider === 'openai')) lines.push("the OpenAI cache model has no lifetime choice: the TTL only changes Anthropic's caching and write price");
-  return lines;
+  return [...lines, ...windowNotes(entries, options.window), ...roleNotes(entries)];
 }

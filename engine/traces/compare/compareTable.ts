@@ -3,6 +3,7 @@ import { reuseRatio } from '../../metrics/prefixReuse';
 import { addCosts } from '../../pricing/costUsd';
 import type { ReplayResult } from '../replay/ReplayTypes';
 import { ttlSummary } from './compareNotes';
+import { windowSummary } from './contextNotes';
 
 /** Per strategy (or peer), the comparison's figures summed over the traces of a run. */
 export interface CompareRow {
@@ -30,6 +31,8 @@ export interface CompareRow {
   models: string;
   /** The cache TTL of the traces and why (`[replay-ttl]`), e.g. `1h: from the recording ×3; 5m: default ×1`. */
   ttl: string;
+  /** The context window of the traces and where it came from (`[replay-window-default]`), e.g. `1,000,000 (model table) ×2; 258,400 (recording) ×1`. */
+  window: string;
   /** `cacheHitRate` of the summed tokens. */
   hitRate: number;
   /** Byte-weighted prefix reuse over every step after each trace's first (`reuseRatio` of the sums). */
@@ -75,6 +78,7 @@ export function compareRows(results: readonly ReplayResult[]): CompareRow[] {
       pricedTraces: priced.length,
       models: models.join(', '),
       ttl: ttlSummary(rs.map((r) => r.cacheTtl)),
+      window: windowSummary(rs.map((r) => r.window)),
       hitRate: cacheHitRate({ input: sum((r) => r.totals.input), cacheRead: read, cacheWrite: sum((r) => r.totals.cacheWrite) }),
       prefixReuse: reuseRatio(sum((r) => r.totals.reusedBytes), promptBytes),
       neededReferenceRecall: recallSteps.length ? recallSteps.reduce((a, b) => a + b, 0) / recallSteps.length : null,

@@ -44,6 +44,8 @@ export interface CompareOptions {
   model?: string;
   /** The breakpoints' lifetime for every trace (`--ttl`); default each recording's, else 5 minutes. */
   ttl?: CacheTtl;
+  /** The context window for every trace (`--window`); default each recording's, else its model's documented one (`[replay-window-default]`). */
+  window?: number;
   workers?: number;
   /**
    * Run in the calling thread (one job after another, yielding between jobs) instead of worker
@@ -85,8 +87,8 @@ export function notesOf(done: readonly { job: { trace: string }; result?: Replay
 }
 
 /** The jobs of a comparison, trace by trace: every strategy at every budget, the baseline (which has none) once. */
-export function compareJobs(o: Pick<CompareOptions, 'files' | 'strategies' | 'budgets' | 'provider' | 'model' | 'ttl'>): ReplayJob[] {
-  const pricing = { ...(o.model ? { model: o.model } : {}), ...(o.ttl ? { ttl: o.ttl } : {}) };
+export function compareJobs(o: Pick<CompareOptions, 'files' | 'strategies' | 'budgets' | 'provider' | 'model' | 'ttl' | 'window'>): ReplayJob[] {
+  const pricing = { ...(o.model ? { model: o.model } : {}), ...(o.ttl ? { ttl: o.ttl } : {}), window: o.window ?? ('model' as const) };
   return o.files.flatMap((trace) => o.strategies.flatMap((strategy) => (strategy === 'full_history_baseline' || strategy === 'as_recorded' ? [o.budgets[0] ?? 0] : o.budgets).map((budget) => ({ trace, strategy, budget, provider: o.provider, ...pricing, recorded: true }))));
 }
 

@@ -3,6 +3,7 @@
  * a trace, and what that would have cost. Plain data (structured-cloneable), so a worker thread
  * can post it as it is.
  */
+import type { AgentRole } from '../../contract';
 import type { Generation, Layer } from '../../generations/Generation';
 import type { PromptParts } from '../../prompt/composeParts';
 import type { Scope } from '../../pack/Scope';
@@ -15,6 +16,7 @@ import type { RecordedSummary } from './recordedTruth';
 import type { FixedPrefixSummary } from './fixedPrefix';
 import type { TtlChoice } from './cacheTtl';
 import type { ModelSource } from './replayDefaults';
+import type { WindowChoice } from './replayWindow';
 
 /** Milliseconds from an arbitrary origin; only differences are used (engine overhead). */
 export type Timer = () => number;
@@ -207,6 +209,10 @@ export interface ReplayResult {
   repairs: ReplayRepairs;
   /** How the fixed prefix every row sends was obtained (recorded, or a calibrated stand-in marked estimated). */
   prefix: FixedPrefixSummary;
+  /** Engine replays: every replayed agent (`agentId` null for the main one) with the role it was given and why (`[replay-roles]`). */
+  agents?: { agentId: string | null; role: AgentRole; why: string }[];
+  /** The context window the requests were held against and why (`[replay-window-default]`): set by `runReplayJob` when the job asks for one. */
+  window?: WindowChoice;
   capture?: ReplayCapture;
   /**
    * What the recording agent's provider billed for the trace, and on the baseline how close the

@@ -1,7 +1,7 @@
 /**
  * Counterfactual replay (`[replay-counterfactual]`): a recorded session replayed through the engine.
  * Every agent of the trace (the main agent, and each subagent as an engine agent of its own whose
- * parent is the main one) is replayed: at each of its recorded steps the engine builds the context
+ * parent is the main one, each in the role the recording supports: `agentRoles.ts`) is replayed: at each of its recorded steps the engine builds the context
  * it would have given that agent (strategy, budget) from what the agent observed so far as pool
  * items addressed to it (`traceItems.ts`); the request is the fixed prefix the recording sent
  * (`fixedPrefix.ts`, the same for every row) followed by that prompt (`replayRequest.ts`), priced
@@ -23,6 +23,7 @@ import type { Tokenizer } from '../../tokens/Tokenizer';
 import type { TraceEvent } from '../TraceEvent';
 import { DEFAULT_REPLAY_MODEL, modelSourceOf, defaultTimer, outputTokens, recordedModel } from './replayDefaults';
 import { actionReferences, heldReferences } from './actionReferences';
+import { replayRoles } from './agentRoles';
 import { chooseTtl } from './cacheTtl';
 import { engineSegments, renderedResults, SegmentPricer, type RequestSegment } from './replayRequest';
 import { replayTotals } from './replayTotals';
@@ -34,7 +35,7 @@ import { walkTrace, type AgentKey } from './walkTrace';
 import { fixedPrefix, prefixSegments, segmentsText } from './fixedPrefix';
 import { AgentTranscript } from './transcript';
 
-/** The replayed agent: one worker doing the recorded coding task. */
+/** The replayed main agent (its subagents are `replay-agent/<key>`). */
 export const REPLAY_AGENT_ID = 'replay-agent';
 const TASK_ID = 'replay-task';
 const PHASE = 'implement';
@@ -83,6 +84,7 @@ export function replayTrace(events: readonly TraceEvent[], options: ReplayOption
   const firstInputs = new Map<AgentKey, string>();
   for (const e of events) if (e.type === 'user_input' && e.text.trim() !== '' && !firstInputs.has(e.agentId)) firstInputs.set(e.agentId, e.text);
   const agents = new Map<AgentKey, AgentReplay>();
+  const roles = replayRoles(events);
   const agentOf = (key: AgentKey): AgentReplay => {
     let a = agents.get(key);
     if (a) return a;
@@ -91,7 +93,7 @@ export function replayTrace(events: readonly TraceEvent[], options: ReplayOption
     const identity: AgentIdentity = {
       agentId: engineId,
       parent: key === undefined ? null : REPLAY_AGENT_ID,
-      role: 'worker',
+      role: roles.get(key)?.role ?? 'worker',
       taskId,
       task: (firstInputs.get(key) ?? '').slice(0, 1000),
       scope: options.scope ?? {},
@@ -245,7 +247,8 @@ export function replayTrace(events: readonly TraceEvent[], options: ReplayOption
       if (e.summary !== undefined && e.summary.trim() !== '') add(a, compactionItem(e.summary, i, ctx(a, at)));
     },
   });
-  const result: ReplayResult = { strategy, budget, provider, model, modelSource: modelSourceOf(events, options.model), cacheTtl, steps, totals: replayTotals(steps, model), repairs, prefix: prefix.summary };
+  const replayed = [...agents.keys()].map((key) => ({ agentId: key ?? null, ...(roles.get(key) ?? { role: 'worker' as const, why: 'no role recorded' }) }));
+  const result: ReplayResult = { strategy, budget, provider, model, modelSource: modelSourceOf(events, options.model), cacheTtl, steps, totals: replayTotals(steps, model), repairs, prefix: prefix.summary, agents: replayed };
   if (options.capture) result.capture = { generations: engine.generations(REPLAY_AGENT_ID), prompt: engine.lastPromptParts(REPLAY_AGENT_ID) ?? null };
   return result;
 }

@@ -23,7 +23,8 @@ import type { Tokenizer } from '../../tokens/Tokenizer';
 import { importTraceFile } from '../importTraceFile';
 import type { TraceEvent } from '../TraceEvent';
 import { recordedSummary } from './recordedTruth';
-import { providerOfModel, recordedModel } from './replayDefaults';
+import { DEFAULT_REPLAY_MODEL, modelSourceOf, providerOfModel, recordedModel } from './replayDefaults';
+import { chooseWindow } from './replayWindow';
 import { replayAsRecorded, replayFullHistoryBaseline } from './replayTranscript';
 import { replayTrace } from './replayTrace';
 import type { BaselineName, ReplayResult } from './ReplayTypes';
@@ -42,7 +43,12 @@ export interface ReplayJob {
   model?: string;
   /** The breakpoints' lifetime (`--ttl`); default the recording's, else 5 minutes (`[replay-ttl]`). */
   ttl?: CacheTtl;
-  window?: number;
+  /**
+   * The context window requests are held against (`[replay-window-default]`): a number of tokens
+   * (`--window`), `'model'` for the one the recording states, else the priced model's documented
+   * one (`chooseWindow`); absent, none (a live session's shadow). The result says which (`ReplayResult.window`).
+   */
+  window?: number | 'model';
   /** Tokenizer encoding (default o200k_base). */
   encoding?: TiktokenEncodingName;
   /**
@@ -117,9 +123,12 @@ export function sharedTokenizer(encoding: TiktokenEncodingName = 'o200k_base'): 
 export function runReplayJob(job: ReplayJob, events: readonly TraceEvent[], tokenizer: Tokenizer = job.coldTokenizer ? memoTokenizer(job.encoding) : sharedTokenizer(job.encoding)): ReplayResult {
   const common = { tokenizer, provider: job.provider, ...(job.model ? { model: job.model } : {}), ...(job.ttl ? { ttl: job.ttl } : {}) };
   const baseline = job.strategy === 'full_history_baseline' ? replayFullHistoryBaseline : job.strategy === 'as_recorded' ? replayAsRecorded : undefined;
+  const model = job.model ?? recordedModel(events) ?? DEFAULT_REPLAY_MODEL[job.provider];
+  const window = job.window === undefined ? undefined : chooseWindow(events, model, modelSourceOf(events, job.model), job.window === 'model' ? undefined : job.window);
   const result = baseline
     ? baseline(events, common)
-    : replayTrace(events, { ...common, strategy: job.strategy as StrategyName, budget: job.budget, ...(job.window !== undefined ? { window: job.window } : {}), ...(job.capture ? { capture: true } : {}) });
+    : replayTrace(events, { ...common, strategy: job.strategy as StrategyName, budget: job.budget, ...(window?.tokens != null ? { window: window.tokens } : {}), ...(job.capture ? { capture: true } : {}) });
+  if (window) result.window = window;
   if (!job.recorded) return result;
   // The cache model is judged against the recording with the provider that billed it.
   const own = baseline ? providerOfModel(recordedModel(events)) : undefined;

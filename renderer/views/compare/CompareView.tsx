@@ -17,7 +17,7 @@ import { comparisonCsv, comparisonJson, exportName } from './exportResults';
 import { downloadText } from './download';
 import { ProgressBar } from './ProgressBar';
 import { RecordedTable } from './RecordedTable';
-import { BUDGET_LIMITS, STRATEGIES, STRATEGY_LABEL } from './strategies';
+import { BUDGET_LIMITS, STRATEGIES, STRATEGY_LABEL, WINDOW_LIMITS } from './strategies';
 import { TotalsTable } from './TotalsTable';
 import { TracePicker } from './TracePicker';
 import './compare.css';
@@ -42,8 +42,11 @@ export function CompareView() {
 
   const budget = Number(budgetText);
   const budgetValid = Number.isInteger(budget) && budget >= BUDGET_LIMITS.min && budget <= BUDGET_LIMITS.max;
+  const windowInput = form.window.trim();
+  const windowTokens = Number(windowInput);
+  const windowValid = windowInput === '' || (/^\d+$/.test(windowInput) && windowTokens >= WINDOW_LIMITS.min && windowTokens <= WINDOW_LIMITS.max);
   const traceIds = useMemo(() => pickedTraceIds(traces, form.traceIds), [traces, form.traceIds]);
-  const canRun = traceIds.length > 0 && form.strategies.length > 0 && budgetValid && !running;
+  const canRun = traceIds.length > 0 && form.strategies.length > 0 && budgetValid && windowValid && !running;
   const toggle = (s: ComparisonStrategy, on: boolean) => {
     const next = on ? STRATEGIES.filter((x) => x === s || form.strategies.includes(x)) : form.strategies.filter((x) => x !== s);
     dispatch({ type: 'compare.form', form: { strategies: next } });
@@ -52,7 +55,7 @@ export function CompareView() {
     if (!canRun) return;
     dispatch({ type: 'compare.form', form: { budget } });
     const model = form.model.trim();
-    void controller.startComparison({ traceIds, strategies: form.strategies, budget, ...(form.ttl ? { ttl: form.ttl } : {}), ...(model ? { model } : {}) });
+    void controller.startComparison({ traceIds, strategies: form.strategies, budget, ...(form.ttl ? { ttl: form.ttl } : {}), ...(model ? { model } : {}), ...(windowInput ? { window: windowTokens } : {}) });
   };
   const results = comparison?.results ?? [];
   const finished = comparison && comparison.status !== 'running';
@@ -123,6 +126,27 @@ export function CompareView() {
             </label>
             <input id="cmp-model" className="cmp__input" type="text" placeholder="the recorded model" value={form.model} maxLength={200} onChange={(e) => dispatch({ type: 'compare.form', form: { model: e.target.value } })} />
           </div>
+          <div className="cmp__row">
+            <label className="cmp__label" htmlFor="cmp-window">
+              Context window (tokens)
+            </label>
+            <input
+              id="cmp-window"
+              className="cmp__input"
+              type="text"
+              inputMode="numeric"
+              placeholder="the recording’s, else the model’s"
+              value={form.window}
+              aria-invalid={!windowValid}
+              aria-describedby="cmp-window-help"
+              onChange={(e) => dispatch({ type: 'compare.form', form: { window: e.target.value } })}
+            />
+          </div>
+          <p id="cmp-window-help" className={windowValid ? 'cmp__note' : 'cmp__error'}>
+            {windowValid
+              ? 'A request over it is refused as the provider would and the engine refreshes. Empty: the window the recording states, else the priced model’s documented one (engine/models/contextWindows.ts, with sources), else none; the notes say which.'
+              : `Empty, or a whole number from ${WINDOW_LIMITS.min.toLocaleString('en-US')} to ${WINDOW_LIMITS.max.toLocaleString('en-US')}.`}
+          </p>
           <p className="cmp__note">Costs are US dollars at the model’s list price (the price table and its sources are in engine/pricing/listPrices.ts); a model without one is said so and left out of the dollars.</p>
         </fieldset>
       </form>
@@ -158,6 +182,7 @@ export function CompareView() {
             <span className="cmp__note">
               {comparison.comparisonId} · budget {comparison.budget.toLocaleString('en-US')} · priced by the {comparison.provider} cache model
               {comparison.model ? ` as ${comparison.model}` : ''}
+              {comparison.window ? ` · window ${comparison.window.toLocaleString('en-US')} tokens` : ''}
             </span>
             <button type="button" className="cmp__btn" onClick={() => downloadText(comparisonCsv(comparison, traces), exportName(comparison, 'csv'), 'text/csv')}>
               Export CSV

@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import type { ComparisonResultDto, ComparisonStrategy, TraceDto } from '../../../engine/contract';
-import { percent, ttlText, usd } from '../../components/format';
+import { percent, ttlText, usd, windowText } from '../../components/format';
 import { allTracesTotals } from '../../store/compareMemorySelectors';
 import { STRATEGY_COLOR, STRATEGY_LABEL } from './strategies';
 
@@ -15,7 +15,7 @@ const StrategyCell = ({ strategy }: { strategy: ComparisonStrategy }) => (
 
 /**
  * One row per replay: the figures `strata compare` prints, money in US dollars at list prices with
- * each replay's cache TTL and why. With several traces, a row per strategy over all of them follows
+ * each replay's cache TTL and context window with why. With several traces, a row per strategy over all of them follows
  * (in the footer), as `strata compare <folder>` sums them. `notes` (the host's) say what the dollars
  * and TTLs rest on.
  */
@@ -42,6 +42,7 @@ export function TotalsTable({ results, traces, notes = [] }: { results: Comparis
             <th scope="col">prompt USD</th>
             <th scope="col">total USD</th>
             <th scope="col">cache TTL</th>
+            <th scope="col">window</th>
             <th scope="col">hit rate</th>
             <th scope="col">prefix reuse</th>
             <th scope="col">recall</th>
@@ -67,6 +68,7 @@ export function TotalsTable({ results, traces, notes = [] }: { results: Comparis
               <td title={r.totals.priceNote}>{usd(r.totals.costUsd?.prompt ?? null)}</td>
               <td title={r.totals.priceNote}>{usd(r.totals.costUsd?.total ?? null)}</td>
               <td>{ttlText(r.totals.cacheTtl)}</td>
+              <td title={r.totals.window?.why}>{windowText(r.totals.window)}</td>
               <td>{percent(r.totals.hitRate)}</td>
               <td>{percent(r.totals.prefixReuse)}</td>
               <td>{r.totals.neededReferenceRecall === null ? '—' : percent(r.totals.neededReferenceRecall)}</td>
@@ -94,6 +96,7 @@ export function TotalsTable({ results, traces, notes = [] }: { results: Comparis
                   {usd(a.totalUsd)}
                 </td>
                 <td>{a.ttl}</td>
+                <td>—</td>
                 <td>{percent(a.hitRate)}</td>
                 <td>{percent(a.prefixReuse)}</td>
                 <td>{a.neededReferenceRecall === null ? '—' : percent(a.neededReferenceRecall)}</td>

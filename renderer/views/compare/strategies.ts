@@ -25,3 +25,5 @@ export const STRATEGY_COLOR: Record<ComparisonStrategy, string> = {
 };
 
 export const BUDGET_LIMITS = { min: 1000, max: 2_000_000 } as const;
+/** The context windows a comparison accepts (the contract's `COMPARISON_WINDOW`). */
+export const WINDOW_LIMITS = { min: 1000, max: 10_000_000 } as const;

@@ -36,6 +36,49 @@ describe('strata compare', () => {
     expect(parseCompareArgs(['a', 'b', '--strategies', 'variable,full_history_baseline', '--budget', '32000,100000'])).toMatchObject({ paths: ['a', 'b'], strategies: ['variable', 'full_history_baseline'], budgets: [32000, 100000], provider: 'anthropic' });
   });
 
+  it('[replay-window-default] --window takes one whole token count from 1,000 to 10,000,000; anything else is refused with what it takes, before any replay', async () => {
+    expect(parseCompareArgs(['x', '--window', '150000'])).toMatchObject({ window: 150_000 });
+    expect(parseCompareArgs(['x', '--window', '1000'])).toMatchObject({ window: 1000 });
+    expect(parseCompareArgs(['x'])).not.toHaveProperty('window');
+    for (const bad of ['0', '999', '10000001', '1e6', '150000.5', '-5', 'abc', '150,000', ' ', '0x1000']) {
+      expect(() => parseCompareArgs(['x', '--window', bad]), bad).toThrow(/^--window takes one whole token count from 1000 to 10000000 \(got "/);
+    }
+    expect(() => parseCompareArgs(['x', '--window'])).toThrow(/--window needs a value/);
+    expect(() => parseCompareArgs(['x', '--window', '--json', 'r.json'])).toThrow(/--window needs a value/);
+    tmp = tempDir();
+    const json = join(tmp.dir, 'r.json');
+    const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    await expect(compareCommand([writeSyntheticTrace(tmp.dir), '--window', '12', '--json', json])).rejects.toThrow(UsageError);
+    expect(err).not.toHaveBeenCalled();
+    expect(log).not.toHaveBeenCalled();
+    expect(existsSync(json)).toBe(false);
+  });
+
+  it('[replay-window-default] [replay-roles] the notes state each trace\'s window and where it came from, the agents\' roles, and where role_optimized equals variable, why', async () => {
+    tmp = tempDir();
+    const recordedFile = join(tmp.dir, 'made-up.jsonl');
+    writeFileSync(recordedFile, `${madeUpSession(6).join('\n')}\n`);
+    const out: string[] = [];
+    vi.spyOn(console, 'log').mockImplementation((s: string) => void out.push(s));
+    vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    const json = join(tmp.dir, 'r.json');
+    expect(await compareCommand([recordedFile, writeSyntheticTrace(tmp.dir), '--strategies', 'variable,role_optimized', '--json', json])).toBe(0);
+    const printed = out.join('\n');
+    expect(printed).toMatch(/^context window none: no known window for claude-made-up-1 \(no request is checked against a window\) \(made-up\.jsonl\)$/m);
+    expect(printed).toMatch(/^context window 200,000: default model \(the trace names none\) claude-sonnet-4-5 \(https:\/\/platform\.claude\.com\/docs\/en\/models\/sonnet-4-5\/overview, read 2026-12-01\) \(session\.json\)$/m);
+    expect(printed).toMatch(/^agent roles on made-up\.jsonl: main agent primary \(main agent, launches 1 subagent\); subagents worker \(subagent of unrecorded type\)$/m);
+    expect(printed).toMatch(/^role_optimized = variable on session\.json at 32,000: one agent, role worker; role_optimized differs only for a primary/m);
+    expect(printed).not.toMatch(/^role_optimized = variable on made-up\.jsonl/m);
+    const written = JSON.parse(readFileSync(json, 'utf8')) as { rows: { name: string; window: string }[]; results: { window: { tokens: number | null; source: string } }[] };
+    expect(written.rows.map((r) => r.window)).toEqual(['none ×1; 200,000 (model table) ×1', 'none ×1; 200,000 (model table) ×1']);
+    expect(written.results.map((r) => r.window.source).sort()).toEqual(['none', 'none', 'table', 'table']);
+    // --window for every trace, said so.
+    out.length = 0;
+    expect(await compareCommand([recordedFile, '--strategies', 'variable', '--window', '150000'])).toBe(0);
+    expect(out.join('\n')).toMatch(/^context window 150,000: --window \(made-up\.jsonl\)$/m);
+  }, 60_000);
+
   it('[replay-truth-reported] [compare-money] prints what the recording agent was billed under the table, with the baseline as the cache model prices it, and writes it to the JSON', async () => {
     tmp = tempDir();
     const recordedFile = join(tmp.dir, 'made-up.jsonl');

@@ -60,7 +60,11 @@ describe('traces and comparisons through the host', () => {
     ['a budget too large', { traceIds: ['tr_a'], strategies: ['variable'], budget: 2_000_001 }, 'budget'],
     ['a fractional budget', { traceIds: ['tr_a'], strategies: ['variable'], budget: 32_000.5 }, 'budget'],
     ['an unknown provider', { traceIds: ['tr_a'], strategies: ['variable'], budget: 32_000, provider: 'gemini' }, 'provider'],
-    ['an unknown key', { traceIds: ['tr_a'], strategies: ['variable'], budget: 32_000, window: 1 }, ''],
+    ['a window too small', { traceIds: ['tr_a'], strategies: ['variable'], budget: 32_000, window: 999 }, 'window'],
+    ['a window too large', { traceIds: ['tr_a'], strategies: ['variable'], budget: 32_000, window: 10_000_001 }, 'window'],
+    ['a fractional window', { traceIds: ['tr_a'], strategies: ['variable'], budget: 32_000, window: 200_000.5 }, 'window'],
+    ['a window as text', { traceIds: ['tr_a'], strategies: ['variable'], budget: 32_000, window: '200000' }, 'window'],
+    ['an unknown key', { traceIds: ['tr_a'], strategies: ['variable'], budget: 32_000, limit: 1 }, ''],
   ])('[trace-compare] startComparison with %s is invalid_args and starts nothing', async (_what, args, path) => {
     const refused = await error('startComparison', args);
     expect(refused.code).toBe('invalid_args');

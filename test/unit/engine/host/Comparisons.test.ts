@@ -111,6 +111,7 @@ describe('Comparisons', () => {
         model: r.result!.model,
         priceNote: t.pricing.note,
         cacheTtl: r.result!.cacheTtl,
+        window: r.result!.window,
         hitRate: row.hitRate,
         prefixReuse: row.prefixReuse,
         reuseBytes: { reused: t.reusedBytes, prompt: t.promptBytes - r.result!.steps[0]!.promptBytes },
@@ -152,6 +153,30 @@ describe('Comparisons', () => {
     expect(batches[1]!.jobs[0]).not.toHaveProperty('ttl');
     expect(batches[1]!.jobs[0]).not.toHaveProperty('model');
     expect(comparisons.get('cmp-2')).toMatchObject({ ttl: null, model: null });
+  });
+
+  it('[replay-window-default] [trace-compare] every replay is held against the window asked for, else the recorded model\'s, and each result and the notes say which', async () => {
+    comparisons.start({ traceIds: [traceId], strategies: ['variable', 'full_history_baseline'], budget: 32_000, window: 150_000 });
+    const [batch] = batches as [Batch];
+    expect(batch.jobs.map((j) => j.window)).toEqual([150_000, 150_000]);
+    expect(comparisons.get('cmp-1')).toMatchObject({ window: 150_000 });
+    batch.resolve(replayed(batch.jobs));
+    await settle();
+    const done = comparisons.get('cmp-1');
+    expect(done.results.map((r) => r.totals.window)).toEqual([
+      { tokens: 150_000, source: 'option', model: 'claude-sonnet-4-5', why: 'the window option' },
+      { tokens: 150_000, source: 'option', model: 'claude-sonnet-4-5', why: 'the window option' },
+    ]);
+    const name = catalog.getTrace(traceId)!.name;
+    expect(done.notes).toContain(`context window 150,000: the window option (${name})`);
+    // Without one: the priced model's (the synthetic trace names none, so the default model's, said so).
+    comparisons.start({ traceIds: [traceId], strategies: ['variable'], budget: 32_000 });
+    expect(batches[1]!.jobs.map((j) => j.window)).toEqual(['model']);
+    expect(comparisons.get('cmp-2')).toMatchObject({ window: null });
+    batches[1]!.resolve(replayed(batches[1]!.jobs));
+    await settle();
+    expect(comparisons.get('cmp-2').results[0]?.totals.window).toMatchObject({ tokens: 200_000, source: 'table', model: 'claude-sonnet-4-5' });
+    expect(comparisons.get('cmp-2').notes.some((n) => n.startsWith('context window 200,000: default model (the trace names none) claude-sonnet-4-5 (https://'))).toBe(true);
   });
 
   it('[trace-compare] failed replays are listed with why; a comparison whose replays all fail is failed', async () => {

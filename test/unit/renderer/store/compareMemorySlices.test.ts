@@ -64,7 +64,7 @@ describe('comparisonsSlice', () => {
 
   it('keeps the form and shows a refusal', () => {
     let s = reduceComparisons(comparisonsInitialState, { type: 'compare.form', form: { traceIds: ['tr_a', 'tr_b'], strategies: ['summary'] } });
-    expect(s.form).toEqual({ traceIds: ['tr_a', 'tr_b'], strategies: ['summary'], budget: 32_000, ttl: '', model: '' });
+    expect(s.form).toEqual({ traceIds: ['tr_a', 'tr_b'], strategies: ['summary'], budget: 32_000, ttl: '', model: '', window: '' });
     // The pricing options: the recording's TTL and model unless chosen.
     s = reduceComparisons(s, { type: 'compare.form', form: { ttl: '1h', model: 'claude-opus-4-6' } });
     expect(s.form).toMatchObject({ strategies: ['summary'], ttl: '1h', model: 'claude-opus-4-6' });

@@ -4,6 +4,7 @@ import type { StrategyName } from '../../../../../engine/strategies/Strategy';
 import type { Tokenizer } from '../../../../../engine/tokens/Tokenizer';
 import { replayTrace } from '../../../../../engine/traces/replay/replayTrace';
 import { replayTotals } from '../../../../../engine/traces/replay/replayTotals';
+import { compareRows } from '../../../../../engine/traces/compare/compareTable';
 import { reuseBreak } from '../../../../../engine/traces/replay/reuseBreak';
 import type { ReplayOptions, StepMetrics } from '../../../../../engine/traces/replay/ReplayTypes';
 import type { TraceEvent } from '../../../../../engine/traces/TraceEvent';
@@ -194,6 +195,38 @@ describe('replayTrace on synthetic sessions', () => {
     }
     expect(r.totals.refreshes).toBeGreaterThanOrEqual(2);
     expect(r.steps[5]?.generation).toBeGreaterThanOrEqual(3);
+  });
+
+  it('[replay-window] a built request over the window is refused and refreshed, at most twice a step, and every refresh is counted once per boundary', () => {
+    // No usage: the recorded prompts say nothing, so only the requests the engine builds cross the window.
+    const ev = session(10).filter((e) => e.type !== 'usage');
+    const window = 3000;
+    const r = replayTrace(ev, opts({ budget: 20_000, window, capture: true }));
+    const refreshGenerations = (r.capture?.generations ?? []).filter((g) => g.boundary.kind === 'refresh');
+    expect(refreshGenerations.length).toBeGreaterThanOrEqual(2);
+    // The steps' counts add up to the engine's own refresh boundaries, in the totals and in a comparison row.
+    expect(r.totals.refreshes).toBe(refreshGenerations.length);
+    expect(r.totals.limitRefreshes).toBe(refreshGenerations.length);
+    expect(compareRows([r])[0]?.refreshes).toBe(refreshGenerations.length);
+    for (const s of r.steps) {
+      expect(s.recordedOverWindow).toBe(false);
+      expect(s.refreshes).toBe(s.limitRefreshes);
+      expect(s.limitRefreshes).toBeLessThanOrEqual(2);
+      if (s.limitRefreshes > 0) expect(s.boundary).toBe('refresh');
+      // Priced over the window only when two refreshes could not bring it under.
+      if (s.promptTokens > window) expect(s.limitRefreshes).toBe(2);
+    }
+    // A generation per refresh: the last step's number counts them (no budget rebuild at 20,000).
+    expect(r.steps.filter((s) => s.boundary === 'rebuild')).toEqual([]);
+    expect(r.steps.at(-1)?.generation).toBe(1 + refreshGenerations.length);
+    // A window no refresh can get under (the objective alone is larger): two refreshes a step, then priced over it.
+    const tight = replayTrace(ev, opts({ budget: 20_000, window: 100, capture: true }));
+    expect(tight.steps.map((s) => [s.limitRefreshes, s.refreshes, s.promptTokens > 100])).toEqual(tight.steps.map(() => [2, 2, true]));
+    expect(tight.totals.refreshes).toBe((tight.capture?.generations ?? []).filter((g) => g.boundary.kind === 'refresh').length);
+    expect(tight.totals.refreshes).toBe(2 * tight.steps.length);
+    // The same replay without a window, or with one nothing reaches, refreshes nothing.
+    expect(replayTrace(ev, opts({ budget: 20_000 })).totals.refreshes).toBe(0);
+    expect(replayTrace(ev, opts({ budget: 20_000, window: 1_000_000 })).totals.refreshes).toBe(0);
   });
 
   it('[replay-time] steps without a recorded time are priced 30 s apart', () => {

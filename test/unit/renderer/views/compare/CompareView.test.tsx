@@ -39,6 +39,29 @@ describe('compare view', () => {
     expect(controller.startComparison).toHaveBeenLastCalledWith({ traceIds: ['tr_a'], strategies: ['variable', 'full_history_baseline'], budget: 32_000, ttl: '1h', model: 'claude-opus-4-6' });
   });
 
+  it('[replay-window-default] sends the context window when one is typed, refuses one out of bounds, and shows each replay\'s window with where it came from', () => {
+    const { controller } = renderWithStore(<CompareView />, state());
+    const input = screen.getByLabelText('Context window (tokens)') as HTMLInputElement;
+    expect(input.value).toBe('');
+    for (const bad of ['999', '10000001', '150000.5', '1e6', 'abc']) {
+      fireEvent.change(input, { target: { value: bad } });
+      expect((screen.getByRole('button', { name: 'Run comparison' }) as HTMLButtonElement).disabled, bad).toBe(true);
+      expect(screen.getByText('Empty, or a whole number from 1,000 to 10,000,000.')).toBeTruthy();
+    }
+    fireEvent.click(screen.getByRole('button', { name: 'Run comparison' }));
+    expect(controller.startComparison).not.toHaveBeenCalled();
+    fireEvent.change(input, { target: { value: ' 150000 ' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Run comparison' }));
+    expect(controller.startComparison).toHaveBeenLastCalledWith({ traceIds: ['tr_a'], strategies: ['variable', 'full_history_baseline'], budget: 32_000, window: 150_000 });
+    cleanup();
+    renderWithStore(<CompareView />, state({ comparisons: { ...comparisonsInitialState, currentId: 'cmp-1', byId: { 'cmp-1': makeComparison({ window: 150_000 }) } } }));
+    const table = screen.getByRole('table', { name: 'Comparison totals' });
+    expect([...table.querySelectorAll('thead th')].map((th) => th.textContent)).toContain('window');
+    const cell = [...table.querySelectorAll('tbody td')].find((td) => td.textContent === '200,000: model table');
+    expect(cell?.getAttribute('title')).toMatch(/^recorded model claude-sonnet-4-5 \(https:/);
+    expect(screen.getByText(/window 150,000 tokens/)).toBeTruthy();
+  });
+
   it('[compare-money] lists the host’s notes under the totals: what the dollars and the cache TTLs rest on', () => {
     const notes = ['USD: US dollars at list prices …', 'price: claude-sonnet-4-5 (Claude Sonnet 4.5, 4.6): $3 input … (https://platform.claude.com/docs/en/about-claude/pricing, read 2026-12-01)', 'cache TTL of the breakpoints: 5m: default (session.jsonl)'];
     renderWithStore(<CompareView />, state({ comparisons: { ...comparisonsInitialState, currentId: 'cmp-1', byId: { 'cmp-1': makeComparison({ notes }) } } }));
@@ -209,11 +232,11 @@ describe('compare view: several traces', () => {
     const cells = (tr: Element) => [...tr.querySelectorAll('th, td')].map((c) => c.textContent);
     expect([...table.querySelectorAll('tbody tr')].map((r) => `${r.getAttribute('data-trace')}/${r.getAttribute('data-strategy')}`)).toEqual(['tr_a/variable', 'tr_a/full_history_baseline', 'tr_b/variable', 'tr_b/full_history_baseline']);
     // Dollars at the fixture's claude-sonnet-4-5 prices: 450 uncached at $3 and 50 read at $0.30 per million.
-    expect(cells(table.querySelectorAll('tbody tr')[2]!)).toEqual(['newer.jsonl', 'variable', '32,000', '2', '500', '450', '$0.0014', '$0.0014', '5m: default', '10%', '50%', '75%', '3', '2']);
+    expect(cells(table.querySelectorAll('tbody tr')[2]!)).toEqual(['newer.jsonl', 'variable', '32,000', '2', '500', '450', '$0.0014', '$0.0014', '5m: default', '200,000: model table', '10%', '50%', '75%', '3', '2']);
     const all = [...table.querySelectorAll('tfoot tr')];
     expect(all.map(cells)).toEqual([
-      ['all 2 traces', 'variable', '32,000', '5', '1,100', '780', '$0.0024', '$0.0024', '5m: default', '29%', '60%', '50%', '4', '2'],
-      ['all 2 traces', 'baseline (transcript)', '—', '5', '1,650', '1,650', '$0.0050', '$0.0050', '5m: default', '0%', '50%', '—', '2', '0'],
+      ['all 2 traces', 'variable', '32,000', '5', '1,100', '780', '$0.0024', '$0.0024', '5m: default', '—', '29%', '60%', '50%', '4', '2'],
+      ['all 2 traces', 'baseline (transcript)', '—', '5', '1,650', '1,650', '$0.0050', '$0.0050', '5m: default', '—', '0%', '50%', '—', '2', '0'],
     ]);
     expect(screen.getByText(/their prefix reuse byte-weighted over every step after each trace’s first/)).toBeTruthy();
     expect([...table.querySelectorAll('thead th')].map((th) => th.textContent)).toEqual(expect.arrayContaining(['prompt USD', 'total USD', 'cache TTL']));
