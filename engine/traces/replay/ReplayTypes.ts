@@ -179,6 +179,12 @@ export interface ReplayRepairs {
   reorderedResults: number;
   /** Subagent events left out of the main thread. */
   subagentEvents: number;
+  /**
+   * Transcript rows (baselines, peers) only: calls the recording never answered before the agent's
+   * next call, sent with a stand-in result, and results recorded after that, which replace it (`transcript.ts`).
+   */
+  standInResults?: number;
+  lateResults?: number;
 }
 
 /** The replayed agent's engine state at the end of a replay (`ReplayOptions.capture`): plain data. */

@@ -25,7 +25,7 @@ import { replayTotals } from './replayTotals';
 import { reuseBreak, type LayerEnds } from './reuseBreak';
 import { DEFAULT_REPLAY_MODEL, modelSourceOf, outputTokens, recordedModel } from './replayDefaults';
 import type { BaselineOptions, ReplayResult, StepMetrics } from './ReplayTypes';
-import { hiddenTokens, keepsReasoning, messageText, transcriptVisitor, type TranscriptMessage, type TranscriptMode } from './transcript';
+import { hiddenTokens, keepsReasoning, messageText, transcriptRepairs, transcriptVisitor, type AgentTranscript, type TranscriptMessage, type TranscriptMode } from './transcript';
 import { recordedPrompt, type TraceStep } from './traceSteps';
 import { walkTrace, type AgentKey } from './walkTrace';
 
@@ -114,7 +114,8 @@ function replayTranscript(events: readonly TraceEvent[], options: BaselineOption
   const count = (segments: readonly RequestSegment[]) => segments.reduce((n, seg) => n + pricer.segment(seg).tokens, 0);
   const strategy = mode === 'as_recorded' ? 'as_recorded' : 'full_history_baseline';
 
-  const repairs = walkTrace(
+  const transcripts = new Map<AgentKey, AgentTranscript>();
+  const walked = walkTrace(
     events,
     transcriptVisitor(events, mode, {
       ...(keepsReasoning(recordedModel(events)) ? { hidden: (s: TraceStep) => hiddenTokens(s, (x) => tokenizer.count(x)) } : {}),
@@ -155,8 +156,9 @@ function replayTranscript(events: readonly TraceEvent[], options: BaselineOption
         previous.set(t.agent, { text, ends });
         steps.push(m);
       },
-    }),
+    }, transcripts),
   );
+  const repairs = { ...walked, ...transcriptRepairs(transcripts.values()) };
   return { strategy, budget: null, provider, model, modelSource: modelSourceOf(events, options.model), cacheTtl, steps, totals: replayTotals(steps, model), repairs, prefix: prefix.summary };
 }
 

@@ -19,7 +19,7 @@ import { SegmentPricer, type RequestSegment } from '../../../engine/traces/repla
 import { replayTotals } from '../../../engine/traces/replay/replayTotals';
 import type { ReplayResult, StepMetrics } from '../../../engine/traces/replay/ReplayTypes';
 import type { TraceStep } from '../../../engine/traces/replay/traceSteps';
-import { transcriptVisitor } from '../../../engine/traces/replay/transcript';
+import { transcriptRepairs, transcriptVisitor, type AgentTranscript } from '../../../engine/traces/replay/transcript';
 import { walkTrace, type AgentKey } from '../../../engine/traces/replay/walkTrace';
 import type { PeerAdapter } from './peers/PeerAdapter';
 
@@ -31,12 +31,19 @@ export async function replayPeer(events: readonly TraceEvent[], peer: PeerAdapte
   const pricer = new SegmentPricer(createCacheModel({ provider }), (t) => Math.round(tokenizer.count(t) * prefix.tokenScale.value), cacheTtl.ttl);
   // walkTrace is synchronous and the peers are async: collect the steps with the history as it was, then select.
   const snapshots: { head: RequestSegment[]; messages: Message[]; s: TraceStep; index: number; at: number; agent: AgentKey }[] = [];
-  const repairs = walkTrace(
+  const transcripts = new Map<AgentKey, AgentTranscript>();
+  const walked = walkTrace(
     events,
-    transcriptVisitor(events, 'full_history', {
-      step: (t, s, index, at) => snapshots.push({ head: prefixSegments(t, prefix.standIns.get(t.agent)), messages: t.messages(), s, index, at, agent: t.agent }),
-    }),
+    transcriptVisitor(
+      events,
+      'full_history',
+      {
+        step: (t, s, index, at) => snapshots.push({ head: prefixSegments(t, prefix.standIns.get(t.agent)), messages: t.messages(), s, index, at, agent: t.agent }),
+      },
+      transcripts,
+    ),
   );
+  const repairs = { ...walked, ...transcriptRepairs(transcripts.values()) };
   const steps: StepMetrics[] = [];
   const previous = new Map<AgentKey, string>();
   for (const { head, messages, s, index, at, agent } of snapshots) {
