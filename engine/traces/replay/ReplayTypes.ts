@@ -15,6 +15,7 @@ import type { RecordedSummary } from './recordedTruth';
 import type { FixedPrefixSummary } from './fixedPrefix';
 import type { TtlChoice } from './cacheTtl';
 import type { ModelSource } from './replayDefaults';
+import type { InvalidReason } from './requestValidity';
 
 /** Milliseconds from an arbitrary origin; only differences are used (engine overhead). */
 export type Timer = () => number;
@@ -52,6 +53,8 @@ export interface ReplayOptions extends ReplayCommonOptions {
 export interface BaselineOptions extends ReplayCommonOptions {
   /** Send the fixed prefix (`fixedPrefix.ts`) first, as the recording agent did (default true). */
   instructions?: boolean;
+  /** The model's context window in tokens: a request over it is invalid (`[replay-invalid]`). Absent: no window check. */
+  window?: number;
 }
 
 /** What happened at one recorded step (one LLM call of the main agent). */
@@ -100,6 +103,12 @@ export interface StepMetrics {
   /** Tool results rendered in the request, and those whose call is not rendered in it. */
   toolResults: number;
   orphanedToolResults: number;
+  /**
+   * Why a provider would refuse the request (`requestValidity.ts`, `[replay-invalid]`); absent when
+   * it would accept it. A refused request is priced as nothing sent (every token count 0, no
+   * bytes, the cache model untouched).
+   */
+  invalid?: InvalidReason;
   /** The generation the request was built in (1 for the baseline's single transcript). */
   generation: number;
   /** The kind of boundary this step's build began with, if it began a generation. */
@@ -154,6 +163,9 @@ export interface ReplayTotals {
   pooledReferenceRecall?: number;
   toolResults: number;
   orphanedToolResults: number;
+  /** Steps whose request a provider would refuse (`[replay-invalid]`), and how many for each reason. */
+  invalidRequests: number;
+  invalidReasons: Record<InvalidReason, number>;
   /** Generations the run went through (the last step's generation number). */
   generations: number;
   rebuilds: number;

@@ -42,6 +42,7 @@ export interface ReplayJob {
   model?: string;
   /** The breakpoints' lifetime (`--ttl`); default the recording's, else 5 minutes (`[replay-ttl]`). */
   ttl?: CacheTtl;
+  /** The model's context window in tokens: engine rows refresh at it, and every row counts a request over it as invalid (`[replay-invalid]`). */
   window?: number;
   /** Tokenizer encoding (default o200k_base). */
   encoding?: TiktokenEncodingName;
@@ -118,7 +119,7 @@ export function runReplayJob(job: ReplayJob, events: readonly TraceEvent[], toke
   const common = { tokenizer, provider: job.provider, ...(job.model ? { model: job.model } : {}), ...(job.ttl ? { ttl: job.ttl } : {}) };
   const baseline = job.strategy === 'full_history_baseline' ? replayFullHistoryBaseline : job.strategy === 'as_recorded' ? replayAsRecorded : undefined;
   const result = baseline
-    ? baseline(events, common)
+    ? baseline(events, { ...common, ...(job.window !== undefined ? { window: job.window } : {}) })
     : replayTrace(events, { ...common, strategy: job.strategy as StrategyName, budget: job.budget, ...(job.window !== undefined ? { window: job.window } : {}), ...(job.capture ? { capture: true } : {}) });
   if (!job.recorded) return result;
   // The cache model is judged against the recording with the provider that billed it.
