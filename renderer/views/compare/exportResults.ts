@@ -24,6 +24,7 @@ export const CSV_COLUMNS = [
   'prefix_reuse',
   'needed_reference_recall',
   'orphans',
+  'invalid',
   'refreshes',
   'overhead_p50_ms',
 ] as const;
@@ -61,6 +62,7 @@ export function comparisonCsv(c: ComparisonDto, traces: readonly TraceDto[]): st
       r.totals.prefixReuse,
       r.totals.neededReferenceRecall,
       r.totals.orphans,
+      r.totals.invalid,
       r.totals.refreshes,
       r.totals.overheadP50Ms,
     ]
