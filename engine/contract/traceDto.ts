@@ -244,6 +244,8 @@ export const ComparisonTotalsDtoSchema = z.object({
   /** Mean needed-reference recall over the steps whose action names a file or symbol; null when none does. */
   neededReferenceRecall: z.number().min(0).max(1).nullable(),
   orphans: z.number().int().nonnegative(),
+  /** Requests a provider would refuse (nothing after the fixed prefix, an orphaned result, an unanswered call, over the window), priced as nothing sent. */
+  invalid: z.number().int().nonnegative(),
   refreshes: z.number().int().nonnegative(),
   /** Median wall time of the engine's work per step (machine-dependent). */
   overheadP50Ms: z.number().nonnegative(),

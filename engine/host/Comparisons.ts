@@ -186,6 +186,7 @@ function toResultDto(traceId: string, r: ReplayResult): ComparisonResultDto {
       reuseBytes: { reused: r.totals.reusedBytes, prompt: r.totals.promptBytes - (r.steps[0]?.promptBytes ?? 0) },
       neededReferenceRecall: row.neededReferenceRecall,
       orphans: row.orphans,
+      invalid: row.invalid,
       refreshes: row.refreshes,
       overheadP50Ms: r.totals.overheadP50Ms,
     },

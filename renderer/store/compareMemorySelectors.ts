@@ -125,12 +125,13 @@ export interface AllTracesTotals {
   neededReferenceRecall: number | null;
   refreshes: number;
   orphans: number;
+  invalid: number;
 }
 
 /**
  * The all-traces row of each strategy, in the order the strategies first appear in `results`, as
  * `strata compare` sums a folder: sums of steps, tokens, dollars (over the priced traces),
- * refreshes and orphans; the hit rate of the summed tokens and the reuse of the summed bytes (the
+ * refreshes, orphans and invalid requests; the hit rate of the summed tokens and the reuse of the summed bytes (the
  * engine's definitions); recall as the mean over the steps that have one.
  */
 export function allTracesTotals(results: readonly ComparisonResultDto[]): AllTracesTotals[] {
@@ -160,6 +161,7 @@ export function allTracesTotals(results: readonly ComparisonResultDto[]): AllTra
       neededReferenceRecall: recalls.length > 0 ? recalls.reduce((a, b) => a + b, 0) / recalls.length : null,
       refreshes: sum((r) => r.totals.refreshes),
       orphans: sum((r) => r.totals.orphans),
+      invalid: sum((r) => r.totals.invalid),
     };
   });
 }

@@ -5,6 +5,8 @@
 // threads (compare/compareWorker.ts: a trace's jobs stay on one worker, the largest trace first).
 // Prints one table per budget and the issue's targets with what was measured; writes
 // bench/results/compare.json and compare.md; progress on stderr. Not a test: it asserts nothing.
+// A request a provider would refuse is counted in the `invalid` column and priced as nothing sent;
+// the targets list each peer's invalid requests with their reasons.
 // Run with `npm run bench:compare` (`-- <files or folders>` to pick traces, `-- --no-peers` to
 // leave the peers out, `-- --mastra-own-encoder` to add Mastra's limiter counting with its own
 // encoder: off by default, since it is not our tokenizer and costs more than all the rest;
@@ -139,10 +141,13 @@ for (const budget of BUDGETS) {
   if (v && full) lines.push(`variable @ ${budget} vs full_history @ ${budget}: prompt ${usd(v.promptUsd)} vs ${usd(full.promptUsd)}${ratio(v.promptUsd, full.promptUsd)}`);
   const peerRows = rows.filter((r) => r.budget === budget && peers.some((p) => p.name === r.name) && r.name !== 'fullHistory');
   const best = peerRows.sort((a, b) => a.uncachedTokens - b.uncachedTokens)[0];
-  if (v && best) lines.push(`variable @ ${budget} vs best peer (${best.name}): ${(best.uncachedTokens / Math.max(1, v.uncachedTokens)).toFixed(2)}x fewer uncached prompt tokens (target 3x); recall ${fmt(v.neededReferenceRecall)} vs ${fmt(best.neededReferenceRecall)}`);
+  if (v && best) lines.push(`variable @ ${budget} vs best peer (${best.name}, ${best.invalid} invalid requests): ${(best.uncachedTokens / Math.max(1, v.uncachedTokens)).toFixed(2)}x fewer uncached prompt tokens (target 3x); recall ${fmt(v.neededReferenceRecall)} vs ${fmt(best.neededReferenceRecall)}`);
+  // A peer whose requests a provider would refuse is partly cheap by failing (nothing sent is priced at 0): the same against the peers with none.
+  const bestValid = peerRows.filter((r) => r.invalid === 0)[0];
+  if (v && best) lines.push(`variable @ ${budget} vs best peer without invalid requests: ${bestValid ? `${bestValid.name}, ${(bestValid.uncachedTokens / Math.max(1, v.uncachedTokens)).toFixed(2)}x fewer uncached prompt tokens; recall ${fmt(v.neededReferenceRecall)} vs ${fmt(bestValid.neededReferenceRecall)}` : 'none'}`);
   // The same ratio against the peers that keep at least variable's recall (the trade the target asks for), for context.
   const asGood = v ? peerRows.filter((r) => (r.neededReferenceRecall ?? 0) >= (v.neededReferenceRecall ?? 0)).sort((a, b) => a.uncachedTokens - b.uncachedTokens)[0] : undefined;
-  if (v && best) lines.push(`variable @ ${budget} vs the cheapest peer with recall no lower than variable's: ${asGood ? `${asGood.name}, ${(asGood.uncachedTokens / Math.max(1, v.uncachedTokens)).toFixed(2)}x fewer uncached prompt tokens; recall ${fmt(v.neededReferenceRecall)} vs ${fmt(asGood.neededReferenceRecall)}` : 'none'}`);
+  if (v && best) lines.push(`variable @ ${budget} vs the cheapest peer with recall no lower than variable's: ${asGood ? `${asGood.name} (${asGood.invalid} invalid requests), ${(asGood.uncachedTokens / Math.max(1, v.uncachedTokens)).toFixed(2)}x fewer uncached prompt tokens; recall ${fmt(v.neededReferenceRecall)} vs ${fmt(asGood.neededReferenceRecall)}` : 'none'}`);
   // role_optimized against variable, trace by trace: it can differ only where a primary or a probe was replayed (`[replay-roles]`).
   const ofTrace = (strategy: string) => new Map(done.flatMap((d) => (d.result && d.result.strategy === strategy && d.result.budget === budget ? [[d.job.trace, d.result] as const] : [])));
   const variableOf = ofTrace('variable');
@@ -150,6 +155,19 @@ for (const budget of BUDGETS) {
   const same = (a: (typeof pairs)[number]) => a.ro.totals.promptTokens === a.v.totals.promptTokens && a.ro.totals.cacheRead === a.v.totals.cacheRead && a.ro.totals.input === a.v.totals.input;
   const cutting = pairs.filter((p) => p.ro.agents?.some((a) => a.role === 'primary' || a.role === 'probe'));
   lines.push(`role_optimized @ ${budget}: differs from variable on ${pairs.filter((p) => !same(p)).length} of ${pairs.length} traces; ${cutting.length} replay a primary or a probe (the roles it cuts for), ${cutting.filter((p) => !same(p)).length} of them differ`);
+  // Requests a provider would refuse (`[replay-invalid]`), priced as nothing sent: per peer, with the reasons.
+  const peerResults = all.filter((r) => r.budget === budget && peers.some((p) => p.name === r.strategy));
+  if (peerResults.length > 0) {
+    const invalid = peers.map((p) => {
+      const rs = peerResults.filter((r) => r.strategy === p.name);
+      const reasons = new Map<string, number>();
+      for (const r of rs) for (const [reason, n] of Object.entries(r.totals.invalidReasons)) if (n > 0) reasons.set(reason, (reasons.get(reason) ?? 0) + n);
+      const total = rs.reduce((n, r) => n + r.totals.invalidRequests, 0);
+      const steps = rs.reduce((n, r) => n + r.totals.steps, 0);
+      return `${p.name} ${total} of ${steps}${reasons.size > 0 ? ` (${[...reasons].map(([k, n]) => `${k} ${n}`).join(', ')})` : ''}`;
+    });
+    lines.push(`peers @ ${budget}: invalid requests (priced as nothing sent): ${invalid.join('; ')}`);
+  }
   const p50 = at.map((r) => r.totals.overheadP50Ms).sort((a, b) => a - b);
   lines.push(`variable @ ${budget}: per-step engine overhead p50 ${p50[Math.floor(p50.length / 2)]?.toFixed(1)} ms (median over traces; target < 5 ms)`);
 }

@@ -40,6 +40,8 @@ export interface CompareRow {
   /** Mean needed-reference recall over the steps whose action names a file or symbol. */
   neededReferenceRecall: number | null;
   orphans: number;
+  /** Requests a provider would refuse (`[replay-invalid]`), priced as nothing sent. */
+  invalid: number;
   refreshes: number;
 }
 
@@ -83,6 +85,7 @@ export function compareRows(results: readonly ReplayResult[]): CompareRow[] {
       prefixReuse: reuseRatio(sum((r) => r.totals.reusedBytes), promptBytes),
       neededReferenceRecall: recallSteps.length ? recallSteps.reduce((a, b) => a + b, 0) / recallSteps.length : null,
       orphans: sum((r) => r.totals.orphanedToolResults),
+      invalid: sum((r) => r.totals.invalidRequests),
       refreshes: sum((r) => r.totals.refreshes),
     };
   });
@@ -110,9 +113,9 @@ export function alignTable(head: readonly string[], body: readonly string[][]): 
  * row has (some had no list price). `compareNotes` says what the dollars and TTLs rest on.
  */
 export function formatCompareTable(rows: readonly CompareRow[]): string {
-  const head = ['strategy', 'budget', 'traces', 'steps', 'prompt tokens', 'mean prompt', 'uncached', 'prompt USD', 'total USD', 'hit rate', 'prefix reuse', 'recall', 'orphans', 'refreshes'];
+  const head = ['strategy', 'budget', 'traces', 'steps', 'prompt tokens', 'mean prompt', 'uncached', 'prompt USD', 'total USD', 'hit rate', 'prefix reuse', 'recall', 'orphans', 'invalid', 'refreshes'];
   const partial = (r: CompareRow) => (r.pricedTraces > 0 && r.pricedTraces < r.traces ? '*' : '');
-  const body = rows.map((r) => [r.name, r.budget === null ? '-' : int(r.budget), String(r.traces), int(r.steps), int(r.promptTokens), int(r.meanPromptTokens), int(r.uncachedTokens), `${partial(r)}${usd(r.promptUsd)}`, `${partial(r)}${usd(r.totalUsd)}`, pct(r.hitRate), pct(r.prefixReuse), r.neededReferenceRecall === null ? '-' : pct(r.neededReferenceRecall), String(r.orphans), String(r.refreshes)]);
+  const body = rows.map((r) => [r.name, r.budget === null ? '-' : int(r.budget), String(r.traces), int(r.steps), int(r.promptTokens), int(r.meanPromptTokens), int(r.uncachedTokens), `${partial(r)}${usd(r.promptUsd)}`, `${partial(r)}${usd(r.totalUsd)}`, pct(r.hitRate), pct(r.prefixReuse), r.neededReferenceRecall === null ? '-' : pct(r.neededReferenceRecall), String(r.orphans), String(r.invalid), String(r.refreshes)]);
   return alignTable(head, body);
 }
 

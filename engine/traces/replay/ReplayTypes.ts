@@ -17,6 +17,7 @@ import type { FixedPrefixSummary } from './fixedPrefix';
 import type { TtlChoice } from './cacheTtl';
 import type { ModelSource } from './replayDefaults';
 import type { WindowChoice } from './replayWindow';
+import type { InvalidReason } from './requestValidity';
 
 /** Milliseconds from an arbitrary origin; only differences are used (engine overhead). */
 export type Timer = () => number;
@@ -54,6 +55,8 @@ export interface ReplayOptions extends ReplayCommonOptions {
 export interface BaselineOptions extends ReplayCommonOptions {
   /** Send the fixed prefix (`fixedPrefix.ts`) first, as the recording agent did (default true). */
   instructions?: boolean;
+  /** The model's context window in tokens: a request over it is invalid (`[replay-invalid]`). Absent: no window check. */
+  window?: number;
 }
 
 /** What happened at one recorded step (one LLM call of the main agent). */
@@ -102,6 +105,12 @@ export interface StepMetrics {
   /** Tool results rendered in the request, and those whose call is not rendered in it. */
   toolResults: number;
   orphanedToolResults: number;
+  /**
+   * Why a provider would refuse the request (`requestValidity.ts`, `[replay-invalid]`); absent when
+   * it would accept it. A refused request is priced as nothing sent (every token count 0, no
+   * bytes, the cache model untouched).
+   */
+  invalid?: InvalidReason;
   /** The generation the request was built in (1 for the baseline's single transcript). */
   generation: number;
   /** The kind of boundary this step's build began with, if it began a generation. */
@@ -156,6 +165,9 @@ export interface ReplayTotals {
   pooledReferenceRecall?: number;
   toolResults: number;
   orphanedToolResults: number;
+  /** Steps whose request a provider would refuse (`[replay-invalid]`), and how many for each reason. */
+  invalidRequests: number;
+  invalidReasons: Record<InvalidReason, number>;
   /** Generations the run went through (the last step's generation number). */
   generations: number;
   rebuilds: number;
@@ -181,6 +193,12 @@ export interface ReplayRepairs {
   reorderedResults: number;
   /** Subagent events left out of the main thread. */
   subagentEvents: number;
+  /**
+   * Transcript rows (baselines, peers) only: calls the recording never answered before the agent's
+   * next call, sent with a stand-in result, and results recorded after that, which replace it (`transcript.ts`).
+   */
+  standInResults?: number;
+  lateResults?: number;
 }
 
 /** The replayed agent's engine state at the end of a replay (`ReplayOptions.capture`): plain data. */

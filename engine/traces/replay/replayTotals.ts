@@ -2,6 +2,7 @@ import { cacheHitRate } from '../../metrics/cacheHitRate';
 import { agentReuseOfCalls } from '../../metrics/prefixReuse';
 import { priceRun } from '../../pricing/costUsd';
 import type { ReplayTotals, StepMetrics } from './ReplayTypes';
+import { invalidCounts } from './requestValidity';
 import { REUSE_BREAKS, type ReuseBreak } from './reuseBreak';
 
 /** The `p`th percentile (nearest rank) of `xs`; 0 for none. */
@@ -61,6 +62,8 @@ export function replayTotals(steps: readonly StepMetrics[], model?: string): Rep
     referencesHeld,
     toolResults: sum(steps, (s) => s.toolResults),
     orphanedToolResults: sum(steps, (s) => s.orphanedToolResults),
+    invalidRequests: steps.filter((s) => s.invalid !== undefined).length,
+    invalidReasons: invalidCounts(steps.map((s) => s.invalid)),
     generations: steps.at(-1)?.generation ?? 0,
     rebuilds: steps.filter((s) => s.boundary === 'rebuild').length,
     refreshes: sum(steps, (s) => s.refreshes),

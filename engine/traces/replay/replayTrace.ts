@@ -27,6 +27,7 @@ import { replayRoles } from './agentRoles';
 import { chooseTtl } from './cacheTtl';
 import { engineSegments, renderedResults, SegmentPricer, type RequestSegment } from './replayRequest';
 import { replayTotals } from './replayTotals';
+import { refusedStep, refusedUsage, requestInvalidity } from './requestValidity';
 import { engineLayerEnds, reuseBreak, type LayerEnds } from './reuseBreak';
 import type { ReplayOptions, ReplayResult, StepMetrics, Timer } from './ReplayTypes';
 import { assistantTextItem, compactionItem, contextItem, toolItem, userInputItem, type ItemContext } from './traceItems';
@@ -157,21 +158,23 @@ export function replayTrace(events: readonly TraceEvent[], options: ReplayOption
       segments = [...head, ...engineSegments((builds.at(-1) as BuildResult).prompt)];
     }
     const built = builds.at(-1) as BuildResult;
-    const usage = pricer.price(segments, { at, model, cacheKey: `replay:${a.engineId}`, outputTokens: outputTokens(s, tokenizer) });
+    const rendered = renderedResults(built.text);
+    // The provider reads the engine's tail as the one user message; its tool results are rendered text (`[replay-invalid]`).
+    const invalid = requestInvalidity({ messages: [{ id: 'tail', role: 'user', content: (segments.at(-1) as RequestSegment).text }], tokens: sizeOf(), renderedOrphans: rendered.orphans }, options.window);
+    const usage = invalid ? refusedUsage() : pricer.price(segments, { at, model, cacheKey: `replay:${a.engineId}`, outputTokens: outputTokens(s, tokenizer) });
     const headText = segmentsText(head);
     const headBytes = utf8Length(headText);
     const text = headText + built.text;
     const promptBytes = utf8Length(text);
     const previous = a.previousText;
-    a.previousText = text;
+    if (!invalid) a.previousText = text;
     const reusedBytes = previous === undefined ? 0 : commonPrefixBytes(previous, text);
     const inner = engineLayerEnds(built.prompt, promptBytes - headBytes);
     const ends: LayerEnds = { l0: inner.l0 + headBytes, static: inner.static + headBytes, l2: inner.l2 + headBytes, total: promptBytes };
     const breakKind = a.previousEnds === undefined ? undefined : reuseBreak(reusedBytes, a.previousEnds, ends);
-    a.previousEnds = ends;
+    if (!invalid) a.previousEnds = ends;
     const refs = actionReferences(s.texts, s.calls);
     const held = heldReferences(built.text, refs);
-    const rendered = renderedResults(built.text);
     const started = builds.filter((b) => b.started);
     const m: StepMetrics = {
       index,
@@ -211,7 +214,7 @@ export function replayTrace(events: readonly TraceEvent[], options: ReplayOption
       m.boundary = last.generation.boundary.kind;
       m.boundaryReason = last.generation.boundary.reason;
     }
-    steps.push(m);
+    steps.push(invalid ? refusedStep(m, invalid) : m);
   };
   const sizeOfHead = (head: readonly RequestSegment[]) => head.reduce((n, seg) => n + pricer.segment(seg).tokens, 0);
 

@@ -9,7 +9,8 @@
  * Each request is the fixed prefix (`fixedPrefix.ts`: recorded system prompt and tools, or a
  * calibrated stand-in, marked estimated) with a breakpoint, then the history in recorded order
  * (user input, client-injected context, one assistant message per step with its text and calls,
- * the calls' results) with a breakpoint on the last message. Pure.
+ * the calls' results) with a breakpoint on the last message. A request a provider would refuse
+ * (`requestValidity.ts`) is counted invalid and never priced (`[replay-invalid]`). Pure.
  */
 import type { Message } from '../../conversation/Message';
 import { reuseRatio } from '../../metrics/prefixReuse';
@@ -22,10 +23,11 @@ import { CLEARING_DROP } from './clearing';
 import { fixedPrefix, prefixSegments, segmentsText } from './fixedPrefix';
 import { SegmentPricer, type RequestSegment } from './replayRequest';
 import { replayTotals } from './replayTotals';
+import { refusedStep, refusedUsage, requestInvalidity, type InvalidReason } from './requestValidity';
 import { reuseBreak, type LayerEnds } from './reuseBreak';
 import { DEFAULT_REPLAY_MODEL, modelSourceOf, outputTokens, recordedModel } from './replayDefaults';
 import type { BaselineOptions, ReplayResult, StepMetrics } from './ReplayTypes';
-import { hiddenTokens, keepsReasoning, messageText, transcriptVisitor, type TranscriptMessage, type TranscriptMode } from './transcript';
+import { hiddenTokens, keepsReasoning, messageText, transcriptRepairs, transcriptVisitor, type AgentTranscript, type TranscriptMessage, type TranscriptMode } from './transcript';
 import { recordedPrompt, type TraceStep } from './traceSteps';
 import { walkTrace, type AgentKey } from './walkTrace';
 
@@ -58,6 +60,8 @@ export function messagesStepMetrics(i: {
   /** Tokens of the fixed prefix in the request (outside the budget). */
   prefixTokens: number;
   budget?: number;
+  /** Why a provider would refuse the request (`requestInvalidity`): the step is then `refusedStep`'s, and `usage` is `refusedUsage()`. */
+  invalid?: InvalidReason;
 }): StepMetrics {
   const promptBytes = utf8Length(i.text);
   const reusedBytes = i.previousText === undefined ? 0 : commonPrefixBytes(i.previousText, i.text);
@@ -92,7 +96,7 @@ export function messagesStepMetrics(i: {
     tokenizeMs: 0,
   };
   if (refs.length > 0) m.neededReferenceRecall = held / refs.length;
-  return m;
+  return i.invalid ? refusedStep(m, i.invalid) : m;
 }
 
 /** A transcript's history as request segments (a breakpoint on the last), hidden reasoning tokens included. */
@@ -114,7 +118,8 @@ function replayTranscript(events: readonly TraceEvent[], options: BaselineOption
   const count = (segments: readonly RequestSegment[]) => segments.reduce((n, seg) => n + pricer.segment(seg).tokens, 0);
   const strategy = mode === 'as_recorded' ? 'as_recorded' : 'full_history_baseline';
 
-  const repairs = walkTrace(
+  const transcripts = new Map<AgentKey, AgentTranscript>();
+  const walked = walkTrace(
     events,
     transcriptVisitor(events, mode, {
       ...(keepsReasoning(recordedModel(events)) ? { hidden: (s: TraceStep) => hiddenTokens(s, (x) => tokenizer.count(x)) } : {}),
@@ -138,25 +143,31 @@ function replayTranscript(events: readonly TraceEvent[], options: BaselineOption
           cleared = t.clearOldestResults(target, () => count(build().segments));
           ({ texts, segments } = build());
         }
-        if (segments.length === 0) segments.push({ text: '', breakpoint: false });
-        const usage = pricer.price(segments, { at, model, cacheKey: `replay:${strategy}:${t.agent ?? 'main'}`, outputTokens: outputTokens(s, tokenizer) });
-        if (billed !== undefined) billedBefore.set(t.agent, { billed, modelled: usage.promptTokens, compactions: t.compactions });
+        const messages = t.messages();
+        const tokens = count(segments);
+        // A request the provider would refuse is counted, never priced: the cache model never sees it (`[replay-invalid]`).
+        const invalid = requestInvalidity({ messages, tokens }, options.window);
+        const usage = invalid ? refusedUsage() : pricer.price(segments, { at, model, cacheKey: `replay:${strategy}:${t.agent ?? 'main'}`, outputTokens: outputTokens(s, tokenizer) });
+        if (billed !== undefined) billedBefore.set(t.agent, { billed, modelled: tokens, compactions: t.compactions });
         const headText = segmentsText(head);
         const text = headText + texts.join('');
         const last = previous.get(t.agent);
-        const m = messagesStepMetrics({ index, step: s, at, usage, text, previousText: last?.text, messages: t.messages(), prefixTokens: count(head) });
+        const m = messagesStepMetrics({ index, step: s, at, usage, text, previousText: last?.text, messages, prefixTokens: count(head), ...(invalid ? { invalid } : {}) });
         if (cleared > 0) m.clearedResults = cleared;
-        // The prefix is static; the history only appends between compactions.
-        const ends: LayerEnds = { l0: 0, static: utf8Length(headText), l2: m.promptBytes, total: m.promptBytes };
-        if (last) {
-          const kind = reuseBreak(m.reusedBytes, last.ends, ends);
-          if (kind !== undefined) m.reuseBreak = kind;
+        if (!invalid) {
+          // The prefix is static; the history only appends between compactions.
+          const ends: LayerEnds = { l0: 0, static: utf8Length(headText), l2: m.promptBytes, total: m.promptBytes };
+          if (last) {
+            const kind = reuseBreak(m.reusedBytes, last.ends, ends);
+            if (kind !== undefined) m.reuseBreak = kind;
+          }
+          previous.set(t.agent, { text, ends });
         }
-        previous.set(t.agent, { text, ends });
         steps.push(m);
       },
-    }),
+    }, transcripts),
   );
+  const repairs = { ...walked, ...transcriptRepairs(transcripts.values()) };
   return { strategy, budget: null, provider, model, modelSource: modelSourceOf(events, options.model), cacheTtl, steps, totals: replayTotals(steps, model), repairs, prefix: prefix.summary };
 }
 

@@ -126,7 +126,7 @@ export function runReplayJob(job: ReplayJob, events: readonly TraceEvent[], toke
   const model = job.model ?? recordedModel(events) ?? DEFAULT_REPLAY_MODEL[job.provider];
   const window = job.window === undefined ? undefined : chooseWindow(events, model, modelSourceOf(events, job.model), job.window === 'model' ? undefined : job.window);
   const result = baseline
-    ? baseline(events, common)
+    ? baseline(events, { ...common, ...(window?.tokens != null ? { window: window.tokens } : {}) })
     : replayTrace(events, { ...common, strategy: job.strategy as StrategyName, budget: job.budget, ...(window?.tokens != null ? { window: window.tokens } : {}), ...(job.capture ? { capture: true } : {}) });
   if (window) result.window = window;
   if (!job.recorded) return result;

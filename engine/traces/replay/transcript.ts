@@ -9,8 +9,18 @@
  *   summary followed by the messages the client kept verbatim (Claude Code `preservedMessages`),
  *   else the summary alone.
  * Client-injected context (attachments, environment context) is history as sent, with its role.
+ *
+ * Tool pairs as the clients send them (`[replay-invalid]`): every recorded request was accepted, so
+ * it answered every call in order. A user-role message recorded while the last assistant message's
+ * calls still wait for results (Codex writes its `Approved command prefix saved` note between a call
+ * and its output) is sent after those results; a call the recording never answers before the
+ * agent's next call gets a stand-in error result (`no result recorded`, as `toConversationGroups`
+ * does; Codex itself sends `aborted` for such a call), and a result recorded after that takes the
+ * stand-in's place for the later requests (the client had it by then). Both are counted
+ * (`ReplayRepairs.standInResults`, `lateResults`).
  */
 import type { AssistantMessage, HistoryMessage, Message } from '../../conversation/Message';
+import { NO_RESULT_RECORDED } from '../toConversationGroups';
 import type { CompactionEvent, ContextEvent, PrefixEvent, TraceEvent } from '../TraceEvent';
 import type { RecordedCall } from './traceItems';
 import type { TraceStep } from './traceSteps';
@@ -63,8 +73,57 @@ export class AgentTranscript {
     return { tools: [], system: this.restated.size === 0 ? this.instructions : this.instructions.filter((i) => !this.restated.has(i)) };
   }
 
+  /** The last assistant message's calls still waiting for a result, with where that message was recorded. */
+  private open = new Map<string, { file: string; lines: readonly number[] }>();
+  /** The stand-in result of each call that got one: a result recorded for it later takes its place. */
+  private readonly stoodIn = new Map<string, TranscriptMessage>();
+  /** User-role messages recorded while calls were open: sent after their results. */
+  private held: TranscriptMessage[] = [];
+  /** Calls given a stand-in result, and results recorded after it, which took its place (see the module comment). */
+  standInResults = 0;
+  lateResults = 0;
+
   push(message: UnsentMessage, file: string, lines: readonly number[], hidden?: number): void {
-    this.history.push({ message: { ...message, id: `m${this.ids++}` } as HistoryMessage, file, lines, ...(hidden ? { hidden } : {}) });
+    const entry: TranscriptMessage = { message: { ...message, id: `m${this.ids++}` } as HistoryMessage, file, lines, ...(hidden ? { hidden } : {}) };
+    if (message.role === 'tool') {
+      const standIn = this.open.delete(message.toolCallId) ? undefined : this.stoodIn.get(message.toolCallId);
+      if (standIn) {
+        standIn.message = { ...message, id: standIn.message.id };
+        this.stoodIn.delete(message.toolCallId);
+        this.lateResults++;
+        return;
+      }
+      this.history.push(entry);
+      if (this.open.size === 0) this.flushHeld();
+      return;
+    }
+    if (message.role === 'user' && this.open.size > 0) {
+      this.held.push(entry);
+      return;
+    }
+    if (message.role === 'assistant') this.settle();
+    this.history.push(entry);
+    if (message.role === 'assistant') this.open = new Map(message.toolCalls.map((c) => [c.id, { file, lines }]));
+  }
+
+  /**
+   * Before a request is sent (or the history is compacted): the open calls get their stand-in
+   * results and the held messages follow them, so the history answers every call in order.
+   */
+  settle(): void {
+    for (const [callId, at] of this.open) {
+      const standIn: TranscriptMessage = { message: { id: `m${this.ids++}`, role: 'tool', toolCallId: callId, content: NO_RESULT_RECORDED, isError: true }, file: at.file, lines: at.lines };
+      this.stoodIn.set(callId, standIn);
+      this.standInResults++;
+      this.history.push(standIn);
+    }
+    this.open = new Map();
+    this.flushHeld();
+  }
+
+  private flushHeld(): void {
+    this.history.push(...this.held);
+    this.held = [];
   }
 
   /** Compactions this agent went through (recorded ones, followed or not). */
@@ -72,7 +131,7 @@ export class AgentTranscript {
   /** The history just before the last compaction replaced it: what the compaction call itself sent. */
   preCompaction: TranscriptMessage[] | undefined;
 
-  /** Replaces the history (a compaction followed as recorded). */
+  /** Replaces the history (a compaction followed as recorded, after `settle`). */
   replace(messages: readonly TranscriptMessage[]): void {
     this.history.splice(0, this.history.length, ...messages);
   }
@@ -149,6 +208,7 @@ export function transcriptVisitor(events: readonly TraceEvent[], mode: Transcrip
   const sourceOf = (i: number) => (events[i] as TraceEvent).source;
   const compact = (t: AgentTranscript, e: CompactionEvent, i: number) => {
     const src = sourceOf(i);
+    t.settle();
     t.compactions++;
     t.preCompaction = [...t.history];
     if (mode === 'full_history') {
@@ -186,6 +246,7 @@ export function transcriptVisitor(events: readonly TraceEvent[], mode: Transcrip
     compaction: (e, i, _at, agent) => compact(of(agent), e, i),
     step: (s, index, at, agent) => {
       const t = of(agent);
+      t.settle();
       // A compaction call recorded after its compaction (Claude Code) sent the history before it.
       if (s.usage?.call === 'compaction' && t.preCompaction && mode === 'as_recorded') {
         const after = [...t.history];
@@ -199,4 +260,15 @@ export function transcriptVisitor(events: readonly TraceEvent[], mode: Transcrip
       if (m) t.push(m, s.file ?? '', s.lines, hooks.hidden?.(s));
     },
   };
+}
+
+/** What the transcripts had to stand in for or leave out (`AgentTranscript.standInResults`, `lateResults`), summed. */
+export function transcriptRepairs(transcripts: Iterable<AgentTranscript>): { standInResults: number; lateResults: number } {
+  let standInResults = 0;
+  let lateResults = 0;
+  for (const t of transcripts) {
+    standInResults += t.standInResults;
+    lateResults += t.lateResults;
+  }
+  return { standInResults, lateResults };
 }

@@ -48,6 +48,9 @@ export function TotalsTable({ results, traces, notes = [] }: { results: Comparis
             <th scope="col">recall</th>
             <th scope="col">refreshes</th>
             <th scope="col">orphans</th>
+            <th scope="col" title="Requests a provider would refuse, priced as nothing sent">
+              invalid
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -74,6 +77,7 @@ export function TotalsTable({ results, traces, notes = [] }: { results: Comparis
               <td>{r.totals.neededReferenceRecall === null ? '—' : percent(r.totals.neededReferenceRecall)}</td>
               <td>{r.totals.refreshes}</td>
               <td>{r.totals.orphans}</td>
+              <td>{r.totals.invalid}</td>
             </tr>
           ))}
         </tbody>
@@ -102,6 +106,7 @@ export function TotalsTable({ results, traces, notes = [] }: { results: Comparis
                 <td>{a.neededReferenceRecall === null ? '—' : percent(a.neededReferenceRecall)}</td>
                 <td>{a.refreshes}</td>
                 <td>{a.orphans}</td>
+                <td>{a.invalid}</td>
               </tr>
             ))}
           </tfoot>

@@ -26,6 +26,7 @@ export const CSV_COLUMNS = [
   'prefix_reuse',
   'needed_reference_recall',
   'orphans',
+  'invalid',
   'refreshes',
   'overhead_p50_ms',
 ] as const;
@@ -65,6 +66,7 @@ export function comparisonCsv(c: ComparisonDto, traces: readonly TraceDto[]): st
       r.totals.prefixReuse,
       r.totals.neededReferenceRecall,
       r.totals.orphans,
+      r.totals.invalid,
       r.totals.refreshes,
       r.totals.overheadP50Ms,
     ]

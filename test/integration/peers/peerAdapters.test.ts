@@ -10,7 +10,7 @@ import type { Message } from '../../../engine/conversation/Message';
 import { orphanedResults, unansweredCalls } from '../../../engine/conversation/providerValidity';
 import { memoTokenizer } from '../../../engine/tokens/memoTokenizer';
 import type { Tokenizer } from '../../../engine/tokens/Tokenizer';
-import { conversationTokens, fullHistory, langchainTrim, mastraTokenLimiter, mastraTokenLimiterOwnEncoder, peerAdapters, vercelPruneMessages } from '../../bench/compare/peers';
+import { conversationTokens, fullHistory, langchainTrim, langchainTrimValidTail, mastraTokenLimiter, mastraTokenLimiterOwnEncoder, peerAdapters, vercelPruneMessages } from '../../bench/compare/peers';
 import { fromLangChain, toLangChain } from '../../bench/compare/peers/langchainTrim';
 import { fromCoreMessages, toCoreMessages } from '../../bench/compare/peers/mastraTokenLimiter';
 import { originalsOf, RAW_ARGUMENTS_KEY } from '../../bench/compare/peers/messageCodec';
@@ -57,8 +57,8 @@ describe('peer adapters: conversion round trips', () => {
     expect(fromCoreMessages(toCoreMessages(history, originals), originals)).toEqual(history);
   });
 
-  it('with a budget larger than the conversation, LangChain, both Mastra variants and fullHistory return the conversation unchanged', async () => {
-    for (const adapter of [fullHistory, langchainTrim, mastraTokenLimiter, mastraTokenLimiterOwnEncoder]) {
+  it('with a budget larger than the conversation, both LangChain peers, both Mastra variants and fullHistory return the conversation unchanged', async () => {
+    for (const adapter of [fullHistory, langchainTrim, langchainTrimValidTail, mastraTokenLimiter, mastraTokenLimiterOwnEncoder]) {
       expect({ adapter: adapter.name, out: await adapter.select(conversation, 1_000_000, tokenizer) }).toEqual({ adapter: adapter.name, out: conversation });
     }
   }, 60_000);

@@ -12,6 +12,7 @@ import type { Message } from '../../../engine/conversation/Message';
 import { checkAnthropicOrder, checkOpenAIOrder, orphanedResults, unansweredCalls } from '../../../engine/conversation/providerValidity';
 import { withId } from '../../../engine/conversation/readGroup';
 import { memoTokenizer } from '../../../engine/tokens/memoTokenizer';
+import { requestInvalidity } from '../../../engine/traces/replay/requestValidity';
 import { importTraceFile } from '../../../engine/traces/importTraceFile';
 import { toConversationGroups } from '../../../engine/traces/toConversationGroups';
 import { conversationTokens, type PeerAdapter, peerAdapters } from '../../bench/compare/peers';
@@ -51,6 +52,8 @@ interface Figures {
   nothingSent: number;
   openaiInvalid: number;
   anthropicInvalid: number;
+  /** Steps `requestInvalidity` refuses (the replay's rules: no user-first requirement). */
+  invalid: number;
   keptTokens: number;
   ms: number;
 }
@@ -81,7 +84,7 @@ describe('peer adapters over a real trace', () => {
 
     const rows: Figures[] = [];
     for (const adapter of peerAdapters) {
-      const f: Figures = { adapter, steps: 0, errors: 0, firstError: '', stepsWithOrphans: 0, orphans: 0, maxOrphans: 0, unanswered: 0, overBudget: 0, newestDropped: 0, noHistory: 0, nothingSent: 0, openaiInvalid: 0, anthropicInvalid: 0, keptTokens: 0, ms: 0 };
+      const f: Figures = { adapter, steps: 0, errors: 0, firstError: '', stepsWithOrphans: 0, orphans: 0, maxOrphans: 0, unanswered: 0, overBudget: 0, newestDropped: 0, noHistory: 0, nothingSent: 0, openaiInvalid: 0, anthropicInvalid: 0, invalid: 0, keptTokens: 0, ms: 0 };
       const started = performance.now();
       for (const [step, input] of steps.entries()) {
         f.steps++;
@@ -108,6 +111,7 @@ describe('peer adapters over a real trace', () => {
         if (out.length === 0) f.nothingSent++;
         if (checkOpenAIOrder(out).length > 0) f.openaiInvalid++;
         if (checkAnthropicOrder(out).length > 0) f.anthropicInvalid++;
+        if (requestInvalidity({ messages: out, tokens }) !== undefined) f.invalid++;
         f.keptTokens += tokens;
       }
       f.ms = Math.round(performance.now() - started);
@@ -116,11 +120,16 @@ describe('peer adapters over a real trace', () => {
 
     // The baseline is the trace itself, which the conversion made valid: no orphans, nothing invalid.
     const full = rows.find((r) => r.adapter.name === 'fullHistory')!;
-    expect({ orphans: full.orphans, unanswered: full.unanswered, openaiInvalid: full.openaiInvalid, errors: full.errors }).toEqual({ orphans: 0, unanswered: 0, openaiInvalid: 0, errors: 0 });
+    expect({ orphans: full.orphans, unanswered: full.unanswered, openaiInvalid: full.openaiInvalid, invalid: full.invalid, errors: full.errors }).toEqual({ orphans: 0, unanswered: 0, openaiInvalid: 0, invalid: 0, errors: 0 });
+    // startOn "human" is empty wherever it keeps nothing, and the valid tail is never orphaned.
+    const human = rows.find((r) => r.adapter.name === 'langchainTrim')!;
+    const tail = rows.find((r) => r.adapter.name === 'langchainTrimValidTail')!;
+    expect(human.invalid).toBe(human.noHistory);
+    expect([tail.orphans, tail.unanswered, tail.invalid]).toEqual([0, 0, tail.noHistory]);
 
     const header = [
       `peers over ${path.basename(trace.file)}: ${groups.length} steps, ${conversation.length} messages, ${conversationTokens(conversation, tokenizer)} tokens at the end; budget ${BUDGET}; conversion repairs ${JSON.stringify(repairs)}`,
-      `  ${'adapter'.padEnd(29)} ${['steps', 'errors', 'orphan-steps', 'orphans', 'max', 'unanswered', 'over-budget', 'newest-dropped', 'no-history', 'nothing-sent', 'openai-invalid', 'anthropic-invalid', 'mean-tokens', 'ms'].join('  ')}`,
+      `  ${'adapter'.padEnd(29)} ${['steps', 'errors', 'orphan-steps', 'orphans', 'max', 'unanswered', 'over-budget', 'newest-dropped', 'no-history', 'nothing-sent', 'openai-invalid', 'anthropic-invalid', 'invalid', 'mean-tokens', 'ms'].join('  ')}`,
     ];
     const lines = rows.map((r) => {
       const ok = r.steps - r.errors;
@@ -137,6 +146,7 @@ describe('peer adapters over a real trace', () => {
         [r.nothingSent, 12],
         [r.openaiInvalid, 14],
         [r.anthropicInvalid, 17],
+        [r.invalid, 7],
         [ok === 0 ? 0 : Math.round(r.keptTokens / ok), 11],
         [r.ms, 2],
       ] as const;

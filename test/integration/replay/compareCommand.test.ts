@@ -132,11 +132,13 @@ describe('strata compare', () => {
     // The child process writes the table to this process's stdout; the files carry the same rows.
     const code = await compareCommand([trace, '--peers', '--strategies', 'variable', '--budget', '32000,100000', '--json', json, '--csv', csv]);
     expect(code).toBe(0);
-    const out = JSON.parse(readFileSync(json, 'utf8')) as { rows: { name: string; budget: number; steps: number; orphans: number }[]; errors: unknown[]; results: never[] };
+    const out = JSON.parse(readFileSync(json, 'utf8')) as { rows: { name: string; budget: number; steps: number; orphans: number; invalid: number }[]; errors: unknown[]; results: never[] };
     expect(out.errors).toEqual([]);
-    const names = ['variable', 'fullHistory', 'langchainTrim', 'mastraTokenLimiter', 'vercelPruneMessages'];
+    const names = ['variable', 'fullHistory', 'langchainTrim', 'langchainTrimValidTail', 'mastraTokenLimiter', 'vercelPruneMessages', 'vercelPrepareStep'];
     expect(out.rows.map((r) => `${r.name}@${r.budget}`).sort()).toEqual(names.flatMap((n) => [`${n}@32000`, `${n}@100000`]).sort());
     for (const r of out.rows) expect(r.steps).toBe(SYNTHETIC_TRACE.steps);
+    // Every row of the JSON says how many of its requests a provider would refuse.
+    for (const r of out.rows) expect(Number.isInteger(r.invalid)).toBe(true);
     expect(readFileSync(csv, 'utf8').trim().split('\n')).toEqual(compareCsv(compareRows(out.results)).trim().split('\n'));
   }, 120_000);
 

@@ -168,6 +168,7 @@ describe('traces and comparisons through the host', () => {
         prefixReuse: row.prefixReuse,
         neededReferenceRecall: row.neededReferenceRecall,
         orphans: row.orphans,
+        invalid: row.invalid,
         refreshes: row.refreshes,
         costUsd: inThread.totals.costUsd,
         model: inThread.model,

@@ -47,6 +47,7 @@ export function makeResult(traceId: string, strategy: ComparisonStrategy, prompt
       reuseBytes: { reused: bytes / 2, prompt: bytes },
       neededReferenceRecall: strategy === 'full_history_baseline' ? null : 0.75,
       orphans: 0,
+      invalid: 0,
       refreshes: 1,
       overheadP50Ms: 0.4,
     },
@@ -141,7 +142,7 @@ export function withStepRates(r: ComparisonResultDto, reuse: number[], recall: (
  * A finished comparison of two traces (tr_a, tr_b) under variable and the baseline. Over both traces,
  * variable has 5 steps, 1,100 prompt tokens, 780 uncached (hit rate 320/1,100), $0.002436 of prompt
  * (780 × $3 + 320 × $0.30 per million), prefix reuse by bytes (800·0.5 + 1,200·0.8 + 400·0.2)/2,400 = 0.6,
- * recall mean(1, 0.5, 0) = 0.5, 4 refreshes, 2 orphans; the baseline 5 steps, 1,650 tokens, all
+ * recall mean(1, 0.5, 0) = 0.5, 4 refreshes, 2 orphans, 3 invalid requests; the baseline 5 steps, 1,650 tokens, all
  * uncached ($0.00495), reuse 0.5, no recall, 2 refreshes.
  */
 export function makeTwoTraceComparison(over: Partial<ComparisonDto> = {}): ComparisonDto {
@@ -152,7 +153,7 @@ export function makeTwoTraceComparison(over: Partial<ComparisonDto> = {}): Compa
     results: [
       withStepRates(makeResult('tr_a', 'variable', [100, 200, 300], [0, 90, 180]), [0, 0.5, 0.8], [null, 1, 0.5]),
       makeResult('tr_a', 'full_history_baseline', [100, 250, 400]),
-      { ...bVariable, totals: { ...bVariable.totals, refreshes: 3, orphans: 2 } },
+      { ...bVariable, totals: { ...bVariable.totals, refreshes: 3, orphans: 2, invalid: 3 } },
       makeResult('tr_b', 'full_history_baseline', [400, 500]),
     ],
     ...over,

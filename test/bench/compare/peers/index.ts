@@ -3,16 +3,16 @@
  * signature (`PeerAdapter`). Dev-only: never import from engine/, electron/ or renderer/.
  */
 import { fullHistory } from './fullHistory';
-import { langchainTrim } from './langchainTrim';
+import { langchainTrim, langchainTrimValidTail } from './langchainTrim';
 import { mastraTokenLimiter, mastraTokenLimiterOwnEncoder } from './mastraTokenLimiter';
 import type { PeerAdapter } from './PeerAdapter';
-import { vercelPruneMessages } from './vercelPruneMessages';
+import { vercelPrepareStep, vercelPruneMessages } from './vercelPruneMessages';
 
 export { conversationTokens, type PeerAdapter } from './PeerAdapter';
-export { fullHistory, langchainTrim, mastraTokenLimiter, mastraTokenLimiterOwnEncoder, vercelPruneMessages };
+export { fullHistory, langchainTrim, langchainTrimValidTail, mastraTokenLimiter, mastraTokenLimiterOwnEncoder, vercelPrepareStep, vercelPruneMessages };
 
 /** Every adapter, the baseline first. */
-export const peerAdapters: readonly PeerAdapter[] = [fullHistory, langchainTrim, mastraTokenLimiter, mastraTokenLimiterOwnEncoder, vercelPruneMessages];
+export const peerAdapters: readonly PeerAdapter[] = [fullHistory, langchainTrim, langchainTrimValidTail, mastraTokenLimiter, mastraTokenLimiterOwnEncoder, vercelPruneMessages, vercelPrepareStep];
 
 /**
  * The peers `bench:compare` runs by default: every adapter on the same transcripts and OUR

@@ -7,6 +7,16 @@
  * pass the new user input as `newMessages`, which the limiter counts but never drops. The adapter
  * returns the system prompt followed by what the processor kept.
  *
+ * Configuration, against Mastra's docs (mastra.ai/docs/reference/memory/memory-processors, 0.x):
+ * the documented setup is one `new TokenLimiter(limit)` in the memory's `processors` ("to prevent
+ * errors caused by exceeding the LLM's context window limit ... removes the oldest messages until
+ * the total count is below the specified limit"), `ToolCallFilter` being an option for dropping tool
+ * traffic, not part of it; so the adapter is that processor alone, with the budget as its limit. In
+ * 0.x the processors see only what memory recalls, "not the new incoming user message" and not the
+ * messages of a running tool loop, so the replay hands it the whole history at every step, as if
+ * each step were a new turn recalling the thread. Mastra 1.x's `TokenLimiterProcessor` can also
+ * prune at every step of a loop (`processInputStep`, per its reference), but 1.x needs Node 22.
+ *
  * Tokenizer: the constructor takes only a limit and a js-tiktoken rank table (`encoding`), not a
  * counting function. `countTokens(message | text)` is a PUBLIC method of the class, and it is what
  * `process` counts with, so `mastraTokenLimiter` subclasses it and overrides `countTokens` to count

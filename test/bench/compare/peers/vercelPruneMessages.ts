@@ -1,5 +1,7 @@
 /**
- * Vercel AI SDK (`ai` 6.x): `pruneMessages`, combined exactly as the SDK's own docs show.
+ * Vercel AI SDK (`ai` 6.x): `pruneMessages` with the loop-control recipe (`vercelPruneMessages`), and
+ * the loop-control recipe alone (`vercelPrepareStep`), the one the SDK's agent docs give for long
+ * agent loops; they differ in what reaches the window, which decides the tool pairs, so both run.
  *
  * `pruneMessages` takes NO token budget. It removes reasoning parts and tool-call/tool-result parts
  * by POSITION (everything before the last N messages), then drops messages left empty. The SDK's
@@ -9,6 +11,12 @@
  *     `reasoning: 'before-last-message'`, `toolCalls: 'before-last-2-messages'`, `emptyMessages: 'remove'`;
  *  2. the "Context Management" recipe of `prepareStep` (node_modules/ai/docs/03-agents/04-loop-control.mdx): when
  *     there are more than 20 messages, send `messages[0]` (the system instructions) and the last 10.
+ * The agent docs (03-agents) show only the second, for a `ToolLoopAgent`; `pruneMessages` appears in
+ * the UI reference only, pruning a chat route's messages. `vercelPruneMessages` applies both, in that
+ * order; `vercelPrepareStep` applies the recipe alone. `prepareStep`'s messages apply to that step
+ * only, and the next step gets the whole history again, as every step of the replay does. In the
+ * benchmark the system prompt is the fixed prefix, outside the history, so `messages[0]` is the
+ * agent's first user message.
  *
  * What it does with pairs: step 1 removes a call and its result together, except calls whose ids
  * appear in the last 2 messages, which it keeps (with their results) wherever they are; step 2 cuts
@@ -17,6 +25,8 @@
  * message, and any result of an input whose call is already missing stays orphaned (it is never
  * repaired). Tool calls stripped from an assistant message come back as that message (same id) with
  * fewer `toolCalls`; messages left empty (a call-only assistant message, a tool message) are dropped.
+ * The recipe alone keeps every call and result of the last 10 messages, so a window that starts at a
+ * `tool` message sends those results without their call (orphans, never repaired).
  */
 import { type ModelMessage, pruneMessages, type TextPart, type ToolCallPart, type ToolResultPart } from 'ai';
 import type { Message, ToolCall, ToolResultMessage } from '../../../../engine/conversation/Message';
@@ -99,6 +109,12 @@ export function fromModelMessages(messages: readonly ModelMessage[], originals: 
   });
 }
 
+/** The `prepareStep` recipe: above `WINDOW_ABOVE` messages, the first and the last `WINDOW_KEEP_LAST`. */
+export function prepareStepWindow(messages: readonly ModelMessage[]): ModelMessage[] {
+  const first = messages[0];
+  return messages.length > WINDOW_ABOVE && first !== undefined ? [first, ...messages.slice(-WINDOW_KEEP_LAST)] : [...messages];
+}
+
 export const vercelPruneMessages: PeerAdapter = {
   name: PEER,
   peer: 'ai',
@@ -109,8 +125,18 @@ export const vercelPruneMessages: PeerAdapter = {
   async select(conversation: readonly Message[]): Promise<Message[]> {
     const originals = originalsOf(conversation);
     const pruned = pruneMessages({ messages: toModelMessages(conversation, originals), ...PRUNE_OPTIONS });
-    const first = pruned[0];
-    const windowed = pruned.length > WINDOW_ABOVE && first !== undefined ? [first, ...pruned.slice(-WINDOW_KEEP_LAST)] : pruned;
-    return fromModelMessages(windowed, originals);
+    return fromModelMessages(prepareStepWindow(pruned), originals);
+  },
+};
+
+export const vercelPrepareStep: PeerAdapter = {
+  name: 'vercelPrepareStep',
+  peer: 'ai',
+  promisesBudget: false,
+  budgetBehaviour: `ignores the budget: the SDK agent docs' prepareStep recipe alone (above ${WINDOW_ABOVE} messages, messages[0] and the last ${WINDOW_KEEP_LAST}, a run of results being one message)`,
+  toolPairs: 'cuts by message count and keeps every call and result in the window: when the window starts at a tool message, those results are sent without their call',
+  async select(conversation: readonly Message[]): Promise<Message[]> {
+    const originals = originalsOf(conversation);
+    return fromModelMessages(prepareStepWindow(toModelMessages(conversation, originals)), originals);
   },
 };

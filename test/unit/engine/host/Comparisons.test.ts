@@ -117,6 +117,7 @@ describe('Comparisons', () => {
         reuseBytes: { reused: t.reusedBytes, prompt: t.promptBytes - r.result!.steps[0]!.promptBytes },
         neededReferenceRecall: row.neededReferenceRecall,
         orphans: row.orphans,
+        invalid: row.invalid,
         refreshes: row.refreshes,
         overheadP50Ms: t.overheadP50Ms,
       });

@@ -82,6 +82,7 @@ describe('compare selectors', () => {
       neededReferenceRecall: 0.5,
       refreshes: 4,
       orphans: 2,
+      invalid: 3,
     });
     expect(baseline).toEqual({
       strategy: 'full_history_baseline',
@@ -99,6 +100,7 @@ describe('compare selectors', () => {
       neededReferenceRecall: null,
       refreshes: 2,
       orphans: 0,
+      invalid: 0,
     });
     expect(allTracesTotals([])).toEqual([]);
   });

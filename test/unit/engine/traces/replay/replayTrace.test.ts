@@ -213,15 +213,17 @@ describe('replayTrace on synthetic sessions', () => {
       expect(s.refreshes).toBe(s.limitRefreshes);
       expect(s.limitRefreshes).toBeLessThanOrEqual(2);
       if (s.limitRefreshes > 0) expect(s.boundary).toBe('refresh');
-      // Priced over the window only when two refreshes could not bring it under.
-      if (s.promptTokens > window) expect(s.limitRefreshes).toBe(2);
+      // Refused as over the window (and priced as nothing sent, `[replay-invalid]`) only when two refreshes could not bring it under.
+      if (s.invalid === 'over_window') expect(s.limitRefreshes).toBe(2);
+      expect(s.promptTokens).toBeLessThanOrEqual(window);
     }
     // A generation per refresh: the last step's number counts them (no budget rebuild at 20,000).
     expect(r.steps.filter((s) => s.boundary === 'rebuild')).toEqual([]);
     expect(r.steps.at(-1)?.generation).toBe(1 + refreshGenerations.length);
-    // A window no refresh can get under (the objective alone is larger): two refreshes a step, then priced over it.
+    // A window no refresh can get under (the objective alone is larger): two refreshes a step, then refused as over it.
     const tight = replayTrace(ev, opts({ budget: 20_000, window: 100, capture: true }));
-    expect(tight.steps.map((s) => [s.limitRefreshes, s.refreshes, s.promptTokens > 100])).toEqual(tight.steps.map(() => [2, 2, true]));
+    expect(tight.steps.map((s) => [s.limitRefreshes, s.refreshes, s.invalid, s.promptTokens])).toEqual(tight.steps.map(() => [2, 2, 'over_window', 0]));
+    expect(tight.totals.invalidRequests).toBe(tight.steps.length);
     expect(tight.totals.refreshes).toBe((tight.capture?.generations ?? []).filter((g) => g.boundary.kind === 'refresh').length);
     expect(tight.totals.refreshes).toBe(2 * tight.steps.length);
     // The same replay without a window, or with one nothing reaches, refreshes nothing.

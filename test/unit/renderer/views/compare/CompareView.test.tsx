@@ -232,14 +232,16 @@ describe('compare view: several traces', () => {
     const cells = (tr: Element) => [...tr.querySelectorAll('th, td')].map((c) => c.textContent);
     expect([...table.querySelectorAll('tbody tr')].map((r) => `${r.getAttribute('data-trace')}/${r.getAttribute('data-strategy')}`)).toEqual(['tr_a/variable', 'tr_a/full_history_baseline', 'tr_b/variable', 'tr_b/full_history_baseline']);
     // Dollars at the fixture's claude-sonnet-4-5 prices: 450 uncached at $3 and 50 read at $0.30 per million.
-    expect(cells(table.querySelectorAll('tbody tr')[2]!)).toEqual(['newer.jsonl', 'variable', '32,000', '2', '500', '450', '$0.0014', '$0.0014', '5m: default', '200,000: model table', '10%', '50%', '75%', '3', '2']);
+    expect(cells(table.querySelectorAll('tbody tr')[2]!)).toEqual(['newer.jsonl', 'variable', '32,000', '2', '500', '450', '$0.0014', '$0.0014', '5m: default', '200,000: model table', '10%', '50%', '75%', '3', '2', '3']);
     const all = [...table.querySelectorAll('tfoot tr')];
     expect(all.map(cells)).toEqual([
-      ['all 2 traces', 'variable', '32,000', '5', '1,100', '780', '$0.0024', '$0.0024', '5m: default', '—', '29%', '60%', '50%', '4', '2'],
-      ['all 2 traces', 'baseline (transcript)', '—', '5', '1,650', '1,650', '$0.0050', '$0.0050', '5m: default', '—', '0%', '50%', '—', '2', '0'],
+      ['all 2 traces', 'variable', '32,000', '5', '1,100', '780', '$0.0024', '$0.0024', '5m: default', '—', '29%', '60%', '50%', '4', '2', '3'],
+      ['all 2 traces', 'baseline (transcript)', '—', '5', '1,650', '1,650', '$0.0050', '$0.0050', '5m: default', '—', '0%', '50%', '—', '2', '0', '0'],
     ]);
     expect(screen.getByText(/their prefix reuse byte-weighted over every step after each trace’s first/)).toBeTruthy();
     expect([...table.querySelectorAll('thead th')].map((th) => th.textContent)).toEqual(expect.arrayContaining(['prompt USD', 'total USD', 'cache TTL']));
+    // Invalid requests (priced as nothing sent) sit beside the orphans.
+    expect([...table.querySelectorAll('thead th')].map((th) => th.textContent).slice(-3)).toEqual(['refreshes', 'orphans', 'invalid']);
     expect(table.textContent).not.toMatch(/cost units|est\. cost/);
     expect(screen.getByRole('alert').textContent).toContain('newer.jsonl, summary: worker crashed');
   });
