@@ -4,7 +4,7 @@
  * and the fixed prefix the recording sent (`fixedPrefix.ts`, the same for every row and outside
  * every row's budget) followed by what the peer would send is priced by the same provider cache
  * model and measured with the same metrics (prompt tokens, uncached, hit rate, prefix reuse,
- * needed-reference recall, orphaned tool results). Dev-only: the peers are benchmark
+ * needed-reference recall on content and forced re-reads, orphaned tool results). Dev-only: the peers are benchmark
  * dependencies, never shipped.
  */
 import type { Message } from '../../../engine/conversation/Message';
@@ -12,6 +12,7 @@ import { createCacheModel, type CacheProvider, type CacheTtl } from '../../../en
 import type { Tokenizer } from '../../../engine/tokens/Tokenizer';
 import type { TraceEvent } from '../../../engine/traces/TraceEvent';
 import { chooseTtl } from '../../../engine/traces/replay/cacheTtl';
+import { ContentRecall } from '../../../engine/traces/replay/contentRecall';
 import { fixedPrefix, prefixSegments, segmentsText } from '../../../engine/traces/replay/fixedPrefix';
 import { messagesStepMetrics, messageText } from '../../../engine/traces/replay/replayTranscript';
 import { DEFAULT_REPLAY_MODEL, modelSourceOf, outputTokens, recordedModel } from '../../../engine/traces/replay/replayDefaults';
@@ -39,6 +40,7 @@ export async function replayPeer(events: readonly TraceEvent[], peer: PeerAdapte
   );
   const steps: StepMetrics[] = [];
   const previous = new Map<AgentKey, string>();
+  const recall = new ContentRecall(events);
   for (const { head, messages, s, index, at, agent } of snapshots) {
     const selected = await peer.select(messages, budget, tokenizer);
     const texts = selected.map((m) => (m.role === 'system' ? m.content : messageText(m)));
@@ -48,7 +50,7 @@ export async function replayPeer(events: readonly TraceEvent[], peer: PeerAdapte
     const text = segmentsText(head) + texts.join('');
     // The budget is the peer's; the fixed prefix is sent on top of it, as for every row.
     const prefixTokens = head.reduce((n, seg) => n + pricer.segment(seg).tokens, 0);
-    const m = messagesStepMetrics({ index, step: s, at, usage, text, previousText: previous.get(agent), messages: selected, prefixTokens, budget });
+    const m = messagesStepMetrics({ index, step: s, at, usage, text, previousText: previous.get(agent), messages: selected, prefixTokens, budget, recall: recall.at(index, agent, text) });
     previous.set(agent, text);
     steps.push(m);
   }
