@@ -8,7 +8,7 @@ import type { CacheProvider, CacheTtl } from '../../engine/providers/cacheModel'
 import { strategies } from '../../engine/strategies/strategies';
 import type { StrategyName } from '../../engine/strategies/Strategy';
 import type { BaselineName } from '../../engine/traces/replay/ReplayTypes';
-import { compareCsv, formatCompareTable, type CompareRow } from '../../engine/traces/compare/compareTable';
+import { compareCsv, formatCompareTable, RECALL_NOTE, type CompareRow } from '../../engine/traces/compare/compareTable';
 import { formatRecordedTable, RECORDED_NOTE } from '../../engine/traces/compare/recordedTable';
 import { runCompare, traceFiles, type CompareRun } from '../../engine/traces/compare/runCompare';
 import { UsageError } from '../shared/shellOptions';
@@ -127,6 +127,7 @@ export function reportComparison(args: Pick<CompareArgs, 'json' | 'csv'>, files:
   process.stderr.write(`\rreplayed ${run.results.length} of ${run.results.length + run.errors.length} jobs over ${files.length} traces in ${run.seconds.toFixed(1)} s`.padEnd(100) + '\n');
   for (const e of run.errors) process.stderr.write(`  failed: ${e.trace} (${e.strategy} @ ${e.budget}): ${e.error}\n`);
   console.log(formatCompareTable(run.rows));
+  console.log(`\n${RECALL_NOTE}`);
   if (run.notes.length > 0) console.log(`\n${run.notes.join('\n')}`);
   if (run.recorded.length > 0) console.log(`\n${formatRecordedTable(run.recorded)}\n${RECORDED_NOTE}`);
   const write = (file: string, text: string) => {

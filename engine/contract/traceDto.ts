@@ -241,8 +241,18 @@ export const ComparisonTotalsDtoSchema = z.object({
   prefixReuse: z.number().min(0).max(1),
   /** Bytes of the prompts after the first and of their prefixes shared with the previous prompt (prefixReuse = reused / prompt). */
   reuseBytes: z.object({ reused: z.number().int().nonnegative(), prompt: z.number().int().nonnegative() }),
-  /** Mean needed-reference recall over the steps whose action names a file or symbol; null when none does. */
+  /**
+   * Needed-reference recall per step: the mean over the steps whose recorded action needs content
+   * (the lines a read returned, an edit's old lines, a failure it cites; a name alone does not
+   * count) of the share of it the request held; null when no step needs any.
+   */
   neededReferenceRecall: z.number().min(0).max(1).nullable(),
+  /** Needed-reference recall pooled: content references held / needed over every step; null when none is needed. */
+  pooledReferenceRecall: z.number().min(0).max(1).nullable(),
+  /** The content references needed and held over every step (pooled recall = held / needed), for sums over traces. */
+  references: z.object({ needed: z.number().int().nonnegative(), held: z.number().int().nonnegative() }),
+  /** Recorded re-reads of content the agent had seen that this replay's requests no longer held: re-reads it would force. */
+  rereadsForced: z.number().int().nonnegative(),
   orphans: z.number().int().nonnegative(),
   /** Requests a provider would refuse (nothing after the fixed prefix, an orphaned result, an unanswered call, over the window), priced as nothing sent. */
   invalid: z.number().int().nonnegative(),
@@ -261,7 +271,7 @@ export const ComparisonStepDtoSchema = z.object({
   /** promptTokens − cacheRead, as the totals count it. */
   uncached: z.number().int().nonnegative(),
   prefixReuse: z.number().min(0).max(1),
-  /** Needed-reference recall; null when the step's action names no file or symbol. */
+  /** Needed-reference recall on content; null when the step's action needs no content. */
   recall: z.number().min(0).max(1).nullable(),
 });
 
@@ -313,6 +323,8 @@ export const RecordedTraceDtoSchema = z.object({
   hitRate: z.number().min(0).max(1),
   /** The recorded usage (output included) at the recorded model's list price, in US dollars; null without one. */
   costUsd: z.number().nonnegative().nullable(),
+  /** Reads of a file (and range) the same agent had already read and seen, with no edit of it between: a sign of lost context. */
+  rereads: z.number().int().nonnegative(),
   /** The agent as it ran, its compactions followed (`as_recorded`). */
   asRecorded: ModelledBaselineDtoSchema,
   /** The no-limit full history (`full_history_baseline`). */

@@ -121,8 +121,12 @@ export interface AllTracesTotals {
   hitRate: number;
   /** `reuseRatio` of the summed bytes after each trace's first step: byte-weighted, as `strata compare`. */
   prefixReuse: number;
-  /** Mean needed-reference recall over every step (of every trace) that has one; null when none has. */
+  /** Recall per step: the mean over every step (of every trace) that has one; null when none has. */
   neededReferenceRecall: number | null;
+  /** Recall pooled: content references held over those needed, summed over the traces; null when none was needed. */
+  pooledReferenceRecall: number | null;
+  /** Re-reads the strategy's contexts would have forced, summed. */
+  rereadsForced: number;
   refreshes: number;
   orphans: number;
   invalid: number;
@@ -131,8 +135,9 @@ export interface AllTracesTotals {
 /**
  * The all-traces row of each strategy, in the order the strategies first appear in `results`, as
  * `strata compare` sums a folder: sums of steps, tokens, dollars (over the priced traces),
- * refreshes, orphans and invalid requests; the hit rate of the summed tokens and the reuse of the summed bytes (the
- * engine's definitions); recall as the mean over the steps that have one.
+ * refreshes, orphans and invalid requests; the hit rate of the summed tokens and the reuse of the summed bytes
+ * (the engine's definitions); recall pooled over the summed references and as the mean over the
+ * steps that have one.
  */
 export function allTracesTotals(results: readonly ComparisonResultDto[]): AllTracesTotals[] {
   const groups = new Map<ComparisonStrategy, ComparisonResultDto[]>();
@@ -141,6 +146,7 @@ export function allTracesTotals(results: readonly ComparisonResultDto[]): AllTra
     const sum = (f: (r: ComparisonResultDto) => number) => rs.reduce((n, r) => n + f(r), 0);
     const prompt = sum((r) => r.totals.promptTokens);
     const uncached = sum((r) => r.totals.uncachedTokens);
+    const needed = sum((r) => r.totals.references.needed);
     const recalls = rs.flatMap((r) => r.series.flatMap((step) => (step.recall === null ? [] : [step.recall])));
     const priced = rs.flatMap((r) => (r.totals.costUsd ? [r.totals.costUsd] : []));
     const ttls = new Map<string, number>();
@@ -159,6 +165,8 @@ export function allTracesTotals(results: readonly ComparisonResultDto[]): AllTra
       hitRate: cacheHitRate({ input: sum((r) => r.totals.input), cacheRead: sum((r) => r.totals.cacheRead), cacheWrite: sum((r) => r.totals.cacheWrite) }),
       prefixReuse: reuseRatio(sum((r) => r.totals.reuseBytes.reused), sum((r) => r.totals.reuseBytes.prompt)),
       neededReferenceRecall: recalls.length > 0 ? recalls.reduce((a, b) => a + b, 0) / recalls.length : null,
+      pooledReferenceRecall: needed > 0 ? sum((r) => r.totals.references.held) / needed : null,
+      rereadsForced: sum((r) => r.totals.rereadsForced),
       refreshes: sum((r) => r.totals.refreshes),
       orphans: sum((r) => r.totals.orphans),
       invalid: sum((r) => r.totals.invalid),

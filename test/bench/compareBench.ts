@@ -21,7 +21,7 @@ import { COMPARISON_WINDOW } from '../../engine/contract';
 import type { CacheProvider, CacheTtl } from '../../engine/providers/cacheModel';
 import { strategies } from '../../engine/strategies/strategies';
 import type { StrategyName } from '../../engine/strategies/Strategy';
-import { compareRows, formatCompareTable, usd, type CompareRow } from '../../engine/traces/compare/compareTable';
+import { compareRows, formatCompareTable, RECALL_NOTE, usd, type CompareRow } from '../../engine/traces/compare/compareTable';
 import { formatRecordedTable, RECORDED_NOTE } from '../../engine/traces/compare/recordedTable';
 import { compareJobs, notesOf, recordedOf, traceFiles } from '../../engine/traces/compare/runCompare';
 import { importTraceFile } from '../../engine/traces/importTraceFile';
@@ -77,6 +77,7 @@ for (const budget of BUDGETS) {
   console.log(`\nbudget ${budget.toLocaleString('en-US')} tokens (baseline: no truncation)`);
   console.log(formatCompareTable(rows.filter((r) => r.budget === budget || (r.budget === null && budget === BUDGETS[0]))));
 }
+console.log(`\n${RECALL_NOTE}`);
 // What the dollars and the cache TTLs rest on.
 const notes = notesOf(done);
 console.log(`\n${notes.join('\n')}`);
@@ -141,13 +142,13 @@ for (const budget of BUDGETS) {
   if (v && full) lines.push(`variable @ ${budget} vs full_history @ ${budget}: prompt ${usd(v.promptUsd)} vs ${usd(full.promptUsd)}${ratio(v.promptUsd, full.promptUsd)}`);
   const peerRows = rows.filter((r) => r.budget === budget && peers.some((p) => p.name === r.name) && r.name !== 'fullHistory');
   const best = peerRows.sort((a, b) => a.uncachedTokens - b.uncachedTokens)[0];
-  if (v && best) lines.push(`variable @ ${budget} vs best peer (${best.name}, ${best.invalid} invalid requests): ${(best.uncachedTokens / Math.max(1, v.uncachedTokens)).toFixed(2)}x fewer uncached prompt tokens (target 3x); recall ${fmt(v.neededReferenceRecall)} vs ${fmt(best.neededReferenceRecall)}`);
+  if (v && best) lines.push(`variable @ ${budget} vs best peer (${best.name}, ${best.invalid} invalid requests): ${(best.uncachedTokens / Math.max(1, v.uncachedTokens)).toFixed(2)}x fewer uncached prompt tokens (target 3x); recall ${recall(v)} vs ${recall(best)}`);
   // A peer whose requests a provider would refuse is partly cheap by failing (nothing sent is priced at 0): the same against the peers with none.
   const bestValid = peerRows.filter((r) => r.invalid === 0)[0];
-  if (v && best) lines.push(`variable @ ${budget} vs best peer without invalid requests: ${bestValid ? `${bestValid.name}, ${(bestValid.uncachedTokens / Math.max(1, v.uncachedTokens)).toFixed(2)}x fewer uncached prompt tokens; recall ${fmt(v.neededReferenceRecall)} vs ${fmt(bestValid.neededReferenceRecall)}` : 'none'}`);
-  // The same ratio against the peers that keep at least variable's recall (the trade the target asks for), for context.
-  const asGood = v ? peerRows.filter((r) => (r.neededReferenceRecall ?? 0) >= (v.neededReferenceRecall ?? 0)).sort((a, b) => a.uncachedTokens - b.uncachedTokens)[0] : undefined;
-  if (v && best) lines.push(`variable @ ${budget} vs the cheapest peer with recall no lower than variable's: ${asGood ? `${asGood.name} (${asGood.invalid} invalid requests), ${(asGood.uncachedTokens / Math.max(1, v.uncachedTokens)).toFixed(2)}x fewer uncached prompt tokens; recall ${fmt(v.neededReferenceRecall)} vs ${fmt(asGood.neededReferenceRecall)}` : 'none'}`);
+  if (v && best) lines.push(`variable @ ${budget} vs best peer without invalid requests: ${bestValid ? `${bestValid.name}, ${(bestValid.uncachedTokens / Math.max(1, v.uncachedTokens)).toFixed(2)}x fewer uncached prompt tokens; recall ${recall(v)} vs ${recall(bestValid)}` : 'none'}`);
+  // The same ratio against the peers that keep at least variable's pooled recall (the trade the target asks for), for context.
+  const asGood = v ? peerRows.filter((r) => (r.pooledReferenceRecall ?? 0) >= (v.pooledReferenceRecall ?? 0)).sort((a, b) => a.uncachedTokens - b.uncachedTokens)[0] : undefined;
+  if (v && best) lines.push(`variable @ ${budget} vs the cheapest peer with pooled recall no lower than variable's: ${asGood ? `${asGood.name} (${asGood.invalid} invalid requests), ${(asGood.uncachedTokens / Math.max(1, v.uncachedTokens)).toFixed(2)}x fewer uncached prompt tokens; recall ${recall(v)} vs ${recall(asGood)}` : 'none'}`);
   // role_optimized against variable, trace by trace: it can differ only where a primary or a probe was replayed (`[replay-roles]`).
   const ofTrace = (strategy: string) => new Map(done.flatMap((d) => (d.result && d.result.strategy === strategy && d.result.budget === budget ? [[d.job.trace, d.result] as const] : [])));
   const variableOf = ofTrace('variable');
@@ -168,6 +169,9 @@ for (const budget of BUDGETS) {
     });
     lines.push(`peers @ ${budget}: invalid requests (priced as nothing sent): ${invalid.join('; ')}`);
   }
+  // Re-reads the recorded agents made, and how many each row's context would have forced.
+  const forced = rows.filter((r) => r.budget === budget || r.budget === null).map((r) => `${r.name} ${r.rereadsForced}`);
+  lines.push(`re-reads @ ${budget}: the recorded agents made ${recorded.reduce((n, r) => n + (r.trace === 'all traces' ? 0 : r.rereads), 0)} (traces with usage); forced by each row: ${forced.join(', ')}`);
   const p50 = at.map((r) => r.totals.overheadP50Ms).sort((a, b) => a - b);
   lines.push(`variable @ ${budget}: per-step engine overhead p50 ${p50[Math.floor(p50.length / 2)]?.toFixed(1)} ms (median over traces; target < 5 ms)`);
 }
@@ -186,11 +190,16 @@ function fmt(x: number | null): string {
   return x === null ? '-' : `${(x * 100).toFixed(1)}%`;
 }
 
+/** A row's recall on content, pooled and per step. */
+function recall(r: CompareRow): string {
+  return `${fmt(r.pooledReferenceRecall)} pooled / ${fmt(r.neededReferenceRecall)} per step`;
+}
+
 const out = join(root, 'bench', 'results');
 mkdirSync(out, { recursive: true });
 // Each job's wall time in its worker, to see where the time goes without a profiler.
 const jobTimes = done.map((d) => ({ trace: basename(d.job.trace), name: jobName(d.job), budget: d.job.budget, ms: Math.round(d.ms) }));
 writeFileSync(join(out, 'compare.json'), `${JSON.stringify({ seconds, files, rows, notes, recorded, targets: lines, errors, jobTimes, results: all.map((r) => ({ ...r, steps: r.steps })) })}\n`);
-const md = [`# Strategy comparison`, '', `${files.length} traces, ${seconds.toFixed(0)} s.`, '', ...BUDGETS.flatMap((b) => [`## Budget ${b}`, '', '```', formatCompareTable(rows.filter((r: CompareRow) => r.budget === b || (r.budget === null && b === BUDGETS[0]))), '```', '']), '## Money and cache lifetime', '', ...notes.map((n) => `- ${n}`), '', ...(recorded.length > 0 ? ['## Recorded by the providers', '', '```', formatRecordedTable(recorded), '```', '', RECORDED_NOTE, ''] : []), '## Targets', '', ...lines.map((l) => `- ${l}`), ''].join('\n');
+const md = [`# Strategy comparison`, '', `${files.length} traces, ${seconds.toFixed(0)} s.`, '', ...BUDGETS.flatMap((b) => [`## Budget ${b}`, '', '```', formatCompareTable(rows.filter((r: CompareRow) => r.budget === b || (r.budget === null && b === BUDGETS[0]))), '```', '']), RECALL_NOTE, '', '## Money and cache lifetime', '', ...notes.map((n) => `- ${n}`), '', ...(recorded.length > 0 ? ['## Recorded by the providers', '', '```', formatRecordedTable(recorded), '```', '', RECORDED_NOTE, ''] : []), '## Targets', '', ...lines.map((l) => `- ${l}`), ''].join('\n');
 writeFileSync(join(out, 'compare.md'), md);
 console.log(`\nwrote bench/results/compare.json and compare.md`);

@@ -100,7 +100,7 @@ test('compares two strategies on a synthetic trace imported through the file inp
   const csvDownload = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Export CSV' }).click();
   const csv = readFileSync((await (await csvDownload).path()) as string, 'utf8');
-  expect(csv.split('\n')[0]).toBe('trace_id,trace_name,strategy,budget,steps,prompt_tokens,mean_prompt_tokens,uncached_tokens,prompt_usd,total_usd,input_usd,cache_read_usd,cache_write_usd,output_usd,priced_model,price_note,cache_ttl,cache_ttl_source,hit_rate,prefix_reuse,needed_reference_recall,orphans,invalid,refreshes,overhead_p50_ms');
+  expect(csv.split('\n')[0]).toBe('trace_id,trace_name,strategy,budget,steps,prompt_tokens,mean_prompt_tokens,uncached_tokens,prompt_usd,total_usd,input_usd,cache_read_usd,cache_write_usd,output_usd,priced_model,price_note,cache_ttl,cache_ttl_source,context_window,context_window_source,hit_rate,prefix_reuse,needed_reference_recall,pooled_reference_recall,references_needed,references_held,rereads_forced,orphans,invalid,refreshes,overhead_p50_ms');
   expect(csv).toMatch(/,e2e-session\.json,variable,4000,4,/);
   expect(csv).toMatch(/,e2e-session\.json,full_history_baseline,,4,/);
 

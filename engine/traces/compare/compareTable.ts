@@ -37,8 +37,15 @@ export interface CompareRow {
   hitRate: number;
   /** Byte-weighted prefix reuse over every step after each trace's first (`reuseRatio` of the sums). */
   prefixReuse: number;
-  /** Mean needed-reference recall over the steps whose action names a file or symbol. */
+  /** Needed-reference recall per step (`[replay-recall]`): the mean over the steps whose action needs content. */
   neededReferenceRecall: number | null;
+  /** Needed-reference recall pooled: content references held / needed over every step. */
+  pooledReferenceRecall: number | null;
+  /** Content references needed and held, summed (what the pooled recall divides). */
+  references: number;
+  referencesHeld: number;
+  /** Recorded re-reads whose content the row's request did not hold (`[replay-rereads]`). */
+  rereadsForced: number;
   orphans: number;
   /** Requests a provider would refuse (`[replay-invalid]`), priced as nothing sent. */
   invalid: number;
@@ -57,6 +64,7 @@ export function compareRows(results: readonly ReplayResult[]): CompareRow[] {
     const steps = sum((r) => r.totals.steps);
     const prompt = sum((r) => r.totals.promptTokens);
     const read = sum((r) => r.totals.cacheRead);
+    const references = sum((r) => r.totals.references);
     const recallSteps = rs.flatMap((r) => r.steps.flatMap((s) => (s.neededReferenceRecall === undefined ? [] : [s.neededReferenceRecall])));
     // Each trace's first step has no previous prompt (and no reused bytes): it stays out of reuse.
     const promptBytes = sum((r) => r.totals.promptBytes - (r.steps[0]?.promptBytes ?? 0));
@@ -84,6 +92,10 @@ export function compareRows(results: readonly ReplayResult[]): CompareRow[] {
       hitRate: cacheHitRate({ input: sum((r) => r.totals.input), cacheRead: read, cacheWrite: sum((r) => r.totals.cacheWrite) }),
       prefixReuse: reuseRatio(sum((r) => r.totals.reusedBytes), promptBytes),
       neededReferenceRecall: recallSteps.length ? recallSteps.reduce((a, b) => a + b, 0) / recallSteps.length : null,
+      pooledReferenceRecall: references > 0 ? sum((r) => r.totals.referencesHeld) / references : null,
+      references,
+      referencesHeld: sum((r) => r.totals.referencesHeld),
+      rereadsForced: sum((r) => r.totals.rereadsForced),
       orphans: sum((r) => r.totals.orphanedToolResults),
       invalid: sum((r) => r.totals.invalidRequests),
       refreshes: sum((r) => r.totals.refreshes),
@@ -110,14 +122,20 @@ export function alignTable(head: readonly string[], body: readonly string[][]): 
 /**
  * The rows as an aligned text table, as `strata compare` prints it: dollars at list prices
  * (`prompt USD` without output, `total USD` with it); a `*` marks a sum over fewer traces than the
- * row has (some had no list price). `compareNotes` says what the dollars and TTLs rest on.
+ * row has (some had no list price); recall on content pooled and per step, and the re-reads the
+ * row's context would have forced (`RECALL_NOTE`). `compareNotes` says what the dollars and TTLs
+ * rest on.
  */
 export function formatCompareTable(rows: readonly CompareRow[]): string {
-  const head = ['strategy', 'budget', 'traces', 'steps', 'prompt tokens', 'mean prompt', 'uncached', 'prompt USD', 'total USD', 'hit rate', 'prefix reuse', 'recall', 'orphans', 'invalid', 'refreshes'];
+  const head = ['strategy', 'budget', 'traces', 'steps', 'prompt tokens', 'mean prompt', 'uncached', 'prompt USD', 'total USD', 'hit rate', 'prefix reuse', 'recall pooled', 'recall/step', 'forced re-reads', 'orphans', 'invalid', 'refreshes'];
   const partial = (r: CompareRow) => (r.pricedTraces > 0 && r.pricedTraces < r.traces ? '*' : '');
-  const body = rows.map((r) => [r.name, r.budget === null ? '-' : int(r.budget), String(r.traces), int(r.steps), int(r.promptTokens), int(r.meanPromptTokens), int(r.uncachedTokens), `${partial(r)}${usd(r.promptUsd)}`, `${partial(r)}${usd(r.totalUsd)}`, pct(r.hitRate), pct(r.prefixReuse), r.neededReferenceRecall === null ? '-' : pct(r.neededReferenceRecall), String(r.orphans), String(r.invalid), String(r.refreshes)]);
+  const body = rows.map((r) => [r.name, r.budget === null ? '-' : int(r.budget), String(r.traces), int(r.steps), int(r.promptTokens), int(r.meanPromptTokens), int(r.uncachedTokens), `${partial(r)}${usd(r.promptUsd)}`, `${partial(r)}${usd(r.totalUsd)}`, pct(r.hitRate), pct(r.prefixReuse), r.pooledReferenceRecall === null ? '-' : pct(r.pooledReferenceRecall), r.neededReferenceRecall === null ? '-' : pct(r.neededReferenceRecall), String(r.rereadsForced), String(r.orphans), String(r.invalid), String(r.refreshes)]);
   return alignTable(head, body);
 }
+
+/** What the recall and re-read columns mean, printed under the table. */
+export const RECALL_NOTE =
+  "recall: of the content the recorded agent used next (the lines a read returned, an edit's old lines, a failure it cites), the share the row's request already held (80% of a reference's lines; a name alone does not count; a first read is never held), pooled over all references and as the mean per step. forced re-reads: the recorded agent's re-reads of content it had already seen that the row's request no longer held.";
 
 /** The rows as CSV (header first). */
 export function compareCsv(rows: readonly CompareRow[]): string {

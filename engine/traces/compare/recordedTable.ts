@@ -1,7 +1,7 @@
 /**
  * The recorded truth beside a comparison (`[replay-truth-reported]`): per trace that records its
  * provider's usage, what the real agents were billed (every agent's calls: prompt tokens,
- * uncached, hit rate), and for each baseline that ran (the agent as recorded, the no-limit full
+ * uncached, hit rate) and how often they re-read what they had read, and for each baseline that ran (the agent as recorded, the no-limit full
  * history) what the cache model makes of it over the same steps and how far it is from the
  * recording, with how the fixed prefix was obtained (recorded, or estimated) and the token scale.
  * Pure.
@@ -50,6 +50,8 @@ export interface RecordedRow {
    * list price (for several traces: the sum over those that have one).
    */
   costUsd: number | null;
+  /** Reads of what the same agent had already read (`[replay-rereads]`), every agent's. */
+  rereads: number;
   /** The agent as it ran (`as_recorded`); null when it was not part of the run. */
   asRecorded: ModelledBaseline | null;
   /** The no-limit full history (`full_history_baseline`); null when it was not part of the run. */
@@ -79,6 +81,7 @@ interface Sums {
   /** Dollars of the traces whose recorded model has a list price, and how many those are. */
   usd: number;
   priced: number;
+  rereads: number;
   /** Per baseline; absent when it did not run for every trace summed. */
   asRecorded?: Accuracy;
   fullHistory?: Accuracy;
@@ -116,6 +119,7 @@ function row(trace: string, model: string | null, s: Sums, prefix: RecordedRow['
     writesMissing,
     hitRate: cacheHitRate({ input: s.input, cacheRead: s.read, cacheWrite: s.write }),
     costUsd: s.priced > 0 ? s.usd : null,
+    rereads: s.rereads,
     asRecorded: modelled(s.asRecorded),
     fullHistory: modelled(s.fullHistory),
     prefix,
@@ -135,7 +139,7 @@ export function recordedRows(entries: readonly { trace: string; result: ReplayRe
     let t = byTrace.get(trace);
     if (!t) {
       const p = result.prefix;
-      t = { model: r.model ?? null, sums: { calls: r.callsWithUsage, prompt: r.promptTokens, input: r.input, read: r.cacheRead, write: r.cacheWrite, usd: r.costUsd?.total ?? 0, priced: r.costUsd ? 1 : 0 }, prefix: { note: p.note, estimated: p.estimated, tokenScale: p.tokenScale } };
+      t = { model: r.model ?? null, sums: { calls: r.callsWithUsage, prompt: r.promptTokens, input: r.input, read: r.cacheRead, write: r.cacheWrite, usd: r.costUsd?.total ?? 0, priced: r.costUsd ? 1 : 0, rereads: r.rereads }, prefix: { note: p.note, estimated: p.estimated, tokenScale: p.tokenScale } };
       byTrace.set(trace, t);
     }
     const a = r.accuracy;
@@ -147,7 +151,7 @@ export function recordedRows(entries: readonly { trace: string; result: ReplayRe
   const all = [...byTrace.values()];
   const total = all.slice(1).reduce<Sums>(
     (n, { sums: s }) => {
-      const sum: Sums = { calls: n.calls + s.calls, prompt: n.prompt + s.prompt, input: n.input + s.input, read: n.read + s.read, write: n.write + s.write, usd: n.usd + s.usd, priced: n.priced + s.priced };
+      const sum: Sums = { calls: n.calls + s.calls, prompt: n.prompt + s.prompt, input: n.input + s.input, read: n.read + s.read, write: n.write + s.write, usd: n.usd + s.usd, priced: n.priced + s.priced, rereads: n.rereads + s.rereads };
       const ar = addAccuracy(n.asRecorded, s.asRecorded);
       const fh = addAccuracy(n.fullHistory, s.fullHistory);
       if (ar) sum.asRecorded = ar;
@@ -164,7 +168,7 @@ const signed = (x: number | null) => (x === null ? '-' : `${x >= 0 ? '+' : ''}${
 
 /** The rows as an aligned text table, as `strata compare` prints it under the strategies' table (notes under it: estimated prefixes, missing cache writes). */
 export function formatRecordedTable(rows: readonly RecordedRow[]): string {
-  const head = ['recorded (provider)', 'model', 'calls', 'prompt tokens', 'uncached', 'hit rate', 'total USD', 'cache model', 'as recorded (model)', 'error', 'full history (model)', 'error', 'prefix'];
+  const head = ['recorded (provider)', 'model', 'calls', 'prompt tokens', 'uncached', 'hit rate', 'total USD', 're-reads', 'cache model', 'as recorded (model)', 'error', 'full history (model)', 'error', 'prefix'];
   const body = rows.map((r) => {
     const m = r.asRecorded ?? r.fullHistory;
     return [
@@ -175,6 +179,7 @@ export function formatRecordedTable(rows: readonly RecordedRow[]): string {
       int(r.uncachedTokens),
       `${r.writesMissing ? '*' : ''}${pct(r.hitRate)}`,
       usd(r.costUsd),
+      int(r.rereads),
       m ? (m.provider ?? 'mixed') : '-',
       r.asRecorded ? int(r.asRecorded.promptTokens) : '-',
       signed(r.asRecorded?.promptError ?? null),
@@ -192,4 +197,4 @@ export function formatRecordedTable(rows: readonly RecordedRow[]): string {
 
 /** What the recorded table's columns mean, printed under it. */
 export const RECORDED_NOTE =
-  "total USD: the recorded usage (output included) at the recorded model's list price, 1-hour cache writes at the 1-hour rate where the recording splits them ('-': no list price). as recorded: the agent as it ran (its compactions followed, context clearing inferred where the billed prompt fell); full history: no limit. Both priced over the steps that recorded usage by the cache model of the recording's provider (else the run's), with the fixed prefix (recorded, or a stand-in calibrated on the first call, marked estimated) and the token scale fitted on the recording (provider tokens per counted token); errors are (model - recorded) / recorded.";
+  "total USD: the recorded usage (output included) at the recorded model's list price, 1-hour cache writes at the 1-hour rate where the recording splits them ('-': no list price). re-reads: reads of a file (and range) the same agent had read and seen before, with no edit of it by that agent between (a sign of lost context, e.g. after a compaction). as recorded: the agent as it ran (its compactions followed, context clearing inferred where the billed prompt fell); full history: no limit. Both priced over the steps that recorded usage by the cache model of the recording's provider (else the run's), with the fixed prefix (recorded, or a stand-in calibrated on the first call, marked estimated) and the token scale fitted on the recording (provider tokens per counted token); errors are (model - recorded) / recorded.";

@@ -92,11 +92,17 @@ export interface StepMetrics {
   /** Of `cacheWrite`, the tokens written with a 1-hour lifetime. */
   cacheWrite1h: number;
   output: number;
-  /** Paths and symbols the recorded action names, and how many of them the request holds. */
+  /**
+   * Content references the recorded action needs (`[replay-recall]`: the lines a read returned, an
+   * edit's old lines, a cited failure's lines; a name alone is none), and how many of them the
+   * request holds (80% of their lines in it).
+   */
   references: number;
   referencesHeld: number;
-  /** referencesHeld / references; undefined when the action names none. */
+  /** referencesHeld / references; undefined when the action needs no content. */
   neededReferenceRecall?: number;
+  /** Recorded re-reads of content the request does not hold: re-reads this row would force (`[replay-rereads]`). */
+  rereadsForced: number;
   /**
    * `as_recorded` only: tool results it cleared at this step because the recorded prompt fell with
    * no compaction recorded (`CLEARING_DROP`), an inference from the billed usage.
@@ -159,10 +165,12 @@ export interface ReplayTotals {
   maxPromptTokens: number;
   references: number;
   referencesHeld: number;
-  /** Mean of the per-step recall over the steps whose action names something; undefined when none does. */
+  /** Recall per step: the mean of the per-step recall over the steps that need content; undefined when none does. */
   neededReferenceRecall?: number;
-  /** referencesHeld / references over all steps; undefined when there are none. */
+  /** Recall pooled: referencesHeld / references over all steps; undefined when there are none. */
   pooledReferenceRecall?: number;
+  /** Re-reads this row would force, over all steps (`[replay-rereads]`). */
+  rereadsForced: number;
   toolResults: number;
   orphanedToolResults: number;
   /** Steps whose request a provider would refuse (`[replay-invalid]`), and how many for each reason. */

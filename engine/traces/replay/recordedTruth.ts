@@ -8,6 +8,7 @@ import { cacheHitRate, cacheHitRateOfPrompt } from '../../metrics/cacheHitRate';
 import { priceRun, type CostUsd, type RunCost } from '../../pricing/costUsd';
 import type { CacheProvider } from '../../providers/cacheModel';
 import type { TraceEvent } from '../TraceEvent';
+import { recordedRereads } from './neededContent';
 import type { ReplayResult } from './ReplayTypes';
 import { recordedPrompt, traceSteps } from './traceSteps';
 
@@ -164,11 +165,15 @@ export function modelAccuracy(recorded: RecordedTruth, replay: ReplayResult): Mo
 
 /**
  * What a comparison reports beside a replay of a trace (`[replay-truth-reported]`): the recorded
- * usage's totals, and for the baselines (the as-recorded one is the reference; the full-history
+ * usage's totals and re-reads, and for the baselines (the as-recorded one is the reference; the full-history
  * one shows what compaction saved) the cache model's accuracy, both without their per-step
  * lists. Undefined when the trace records no usage.
  */
-export type RecordedSummary = Omit<RecordedTruth, 'perStep'> & { accuracy?: Omit<ModelAccuracy, 'perStep'> & { provider: CacheProvider } };
+export type RecordedSummary = Omit<RecordedTruth, 'perStep'> & {
+  /** Reads of what the same agent had already read and seen (`recordedRereads`, `[replay-rereads]`). */
+  rereads: number;
+  accuracy?: Omit<ModelAccuracy, 'perStep'> & { provider: CacheProvider };
+};
 
 /**
  * The summary to attach to `replay`. For a baseline, the accuracy is measured on `reference`: the
@@ -179,7 +184,8 @@ export type RecordedSummary = Omit<RecordedTruth, 'perStep'> & { accuracy?: Omit
 export function recordedSummary(events: readonly TraceEvent[], replay: ReplayResult, reference: ReplayResult = replay): RecordedSummary | undefined {
   const truth = recordedTruth(events);
   if (truth.callsWithUsage === 0) return undefined;
-  const { perStep: _steps, ...totals } = truth;
+  const { perStep: _steps, ...usage } = truth;
+  const totals = { ...usage, rereads: recordedRereads(events) };
   const isBaseline = (r: ReplayResult) => r.strategy === 'full_history_baseline' || r.strategy === 'as_recorded';
   if (!isBaseline(replay) || reference.strategy !== replay.strategy) return totals;
   const { perStep: _accuracySteps, ...accuracy } = modelAccuracy(truth, reference);

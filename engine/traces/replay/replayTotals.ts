@@ -60,6 +60,7 @@ export function replayTotals(steps: readonly StepMetrics[], model?: string): Rep
     maxPromptTokens: steps.reduce((m, s) => Math.max(m, s.promptTokens), 0),
     references,
     referencesHeld,
+    rereadsForced: sum(steps, (s) => s.rereadsForced),
     toolResults: sum(steps, (s) => s.toolResults),
     orphanedToolResults: sum(steps, (s) => s.orphanedToolResults),
     invalidRequests: steps.filter((s) => s.invalid !== undefined).length,

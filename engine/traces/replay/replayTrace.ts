@@ -22,9 +22,9 @@ import { commonPrefixBytes, utf8Length } from '../../text/utf8';
 import type { Tokenizer } from '../../tokens/Tokenizer';
 import type { TraceEvent } from '../TraceEvent';
 import { DEFAULT_REPLAY_MODEL, modelSourceOf, defaultTimer, outputTokens, recordedModel } from './replayDefaults';
-import { actionReferences, heldReferences } from './actionReferences';
 import { replayRoles } from './agentRoles';
 import { chooseTtl } from './cacheTtl';
+import { ContentRecall } from './contentRecall';
 import { engineSegments, renderedResults, SegmentPricer, type RequestSegment } from './replayRequest';
 import { replayTotals } from './replayTotals';
 import { refusedStep, refusedUsage, requestInvalidity } from './requestValidity';
@@ -112,6 +112,7 @@ export function replayTrace(events: readonly TraceEvent[], options: ReplayOption
   const pricer = new SegmentPricer(createCacheModel({ provider }), (t) => Math.round(engine.tokens.count(t) * prefix.tokenScale.value), cacheTtl.ttl);
 
   const steps: StepMetrics[] = [];
+  const recall = new ContentRecall(events);
   const ctx = (a: AgentReplay, at: number): ItemContext => ({ agentId: a.engineId, taskId: a.taskId, at });
   const add = (a: AgentReplay, input: ItemInput) => {
     a.historyStarted = true;
@@ -173,8 +174,7 @@ export function replayTrace(events: readonly TraceEvent[], options: ReplayOption
     const ends: LayerEnds = { l0: inner.l0 + headBytes, static: inner.static + headBytes, l2: inner.l2 + headBytes, total: promptBytes };
     const breakKind = a.previousEnds === undefined ? undefined : reuseBreak(reusedBytes, a.previousEnds, ends);
     if (!invalid) a.previousEnds = ends;
-    const refs = actionReferences(s.texts, s.calls);
-    const held = heldReferences(built.text, refs);
+    const needed = recall.at(index, key, text);
     const started = builds.filter((b) => b.started);
     const m: StepMetrics = {
       index,
@@ -194,8 +194,7 @@ export function replayTrace(events: readonly TraceEvent[], options: ReplayOption
       cacheWrite: usage.cacheWrite,
       cacheWrite1h: usage.cacheWriteByTtl['1h'],
       output: usage.output,
-      references: refs.length,
-      referencesHeld: held,
+      ...needed,
       toolResults: rendered.results,
       orphanedToolResults: rendered.orphans,
       generation: built.generation.number,
@@ -207,7 +206,7 @@ export function replayTrace(events: readonly TraceEvent[], options: ReplayOption
       overheadMs,
       tokenizeMs,
     };
-    if (refs.length > 0) m.neededReferenceRecall = held / refs.length;
+    if (needed.references > 0) m.neededReferenceRecall = needed.referencesHeld / needed.references;
     if (breakKind !== undefined) m.reuseBreak = breakKind;
     const last = started.at(-1);
     if (last) {

@@ -17,8 +17,8 @@ import { reuseRatio } from '../../metrics/prefixReuse';
 import { createCacheModel, type CacheTtl } from '../../providers/cacheModel';
 import { commonPrefixBytes, utf8Length } from '../../text/utf8';
 import type { TraceEvent } from '../TraceEvent';
-import { actionReferences, heldReferences } from './actionReferences';
 import { chooseTtl } from './cacheTtl';
+import { ContentRecall, type StepRecall } from './contentRecall';
 import { CLEARING_DROP } from './clearing';
 import { fixedPrefix, prefixSegments, segmentsText } from './fixedPrefix';
 import { SegmentPricer, type RequestSegment } from './replayRequest';
@@ -46,8 +46,8 @@ export function orphanedResults(messages: readonly Message[]): number {
 
 /**
  * The metrics of one step whose request is a list of provider messages (a baseline, a peer's
- * selection): prompt and reuse from the request text, usage as priced, recall against the text,
- * tool results and orphans counted in the messages themselves. Engine-specific fields are neutral.
+ * selection): prompt and reuse from the request text, usage as priced, recall as the caller's
+ * `ContentRecall` found it on the text, tool results and orphans counted in the messages themselves. Engine-specific fields are neutral.
  */
 export function messagesStepMetrics(i: {
   index: number;
@@ -62,11 +62,11 @@ export function messagesStepMetrics(i: {
   budget?: number;
   /** Why a provider would refuse the request (`requestInvalidity`): the step is then `refusedStep`'s, and `usage` is `refusedUsage()`. */
   invalid?: InvalidReason;
+  /** What the recorded action needs and the request holds (`ContentRecall.at` on `text`). */
+  recall: StepRecall;
 }): StepMetrics {
   const promptBytes = utf8Length(i.text);
   const reusedBytes = i.previousText === undefined ? 0 : commonPrefixBytes(i.previousText, i.text);
-  const refs = actionReferences(i.step.texts, i.step.calls);
-  const held = heldReferences(i.text, refs);
   const m: StepMetrics = {
     index: i.index,
     step: i.step.step,
@@ -83,8 +83,7 @@ export function messagesStepMetrics(i: {
     cacheWrite: i.usage.cacheWrite,
     cacheWrite1h: i.usage.cacheWriteByTtl['1h'],
     output: i.usage.output,
-    references: refs.length,
-    referencesHeld: held,
+    ...i.recall,
     toolResults: i.messages.filter((x) => x.role === 'tool').length,
     orphanedToolResults: orphanedResults(i.messages),
     generation: 1,
@@ -95,7 +94,7 @@ export function messagesStepMetrics(i: {
     overheadMs: 0,
     tokenizeMs: 0,
   };
-  if (refs.length > 0) m.neededReferenceRecall = held / refs.length;
+  if (i.recall.references > 0) m.neededReferenceRecall = i.recall.referencesHeld / i.recall.references;
   return i.invalid ? refusedStep(m, i.invalid) : m;
 }
 
@@ -115,6 +114,7 @@ function replayTranscript(events: readonly TraceEvent[], options: BaselineOption
   const previous = new Map<AgentKey, { text: string; ends: LayerEnds }>();
   const billedBefore = new Map<AgentKey, { billed: number; modelled: number; compactions: number }>();
   const steps: StepMetrics[] = [];
+  const recall = new ContentRecall(events);
   const count = (segments: readonly RequestSegment[]) => segments.reduce((n, seg) => n + pricer.segment(seg).tokens, 0);
   const strategy = mode === 'as_recorded' ? 'as_recorded' : 'full_history_baseline';
 
@@ -152,7 +152,7 @@ function replayTranscript(events: readonly TraceEvent[], options: BaselineOption
         const headText = segmentsText(head);
         const text = headText + texts.join('');
         const last = previous.get(t.agent);
-        const m = messagesStepMetrics({ index, step: s, at, usage, text, previousText: last?.text, messages, prefixTokens: count(head), ...(invalid ? { invalid } : {}) });
+        const m = messagesStepMetrics({ index, step: s, at, usage, text, previousText: last?.text, messages, prefixTokens: count(head), recall: recall.at(index, t.agent, text), ...(invalid ? { invalid } : {}) });
         if (cleared > 0) m.clearedResults = cleared;
         if (!invalid) {
           // The prefix is static; the history only appends between compactions.

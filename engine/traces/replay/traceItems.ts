@@ -18,7 +18,7 @@
  */
 import type { ItemInput } from '../../items/createItem';
 import { estimateTokens } from '../../tokens/estimateTokens';
-import { actionReferences, pathsIn } from './actionReferences';
+import { actionPaths, pathsIn } from './actionPaths';
 import { classifyToolCall, testFailed } from './classifyToolCall';
 
 export interface ItemContext {
@@ -142,7 +142,7 @@ export function toolItem(call: RecordedCall, result: { content: string; isError:
   const showArgs = info.kind === 'edit' || info.kind === 'plan' || info.kind === 'agent' || call.arguments.length > info.summary.length + 40;
   const output = result.content.trim() === '' ? '(no output)' : result.content;
   const content = `${resultMarker(call.callId)}${result.isError ? ' (error)' : ''}]\n${showArgs ? `arguments:\n${argumentLines(call.arguments)}\n---\n` : ''}${output}`;
-  const argPaths = actionReferences([], [call]).flatMap((r) => (r.kind === 'path' ? [r.value] : []));
+  const argPaths = actionPaths([], [call]);
   const outPaths = info.kind === 'search' || info.kind === 'shell' || info.kind === 'test' ? pathsIn(output) : [];
   const base = {
     id: `tool:${call.callId}`,

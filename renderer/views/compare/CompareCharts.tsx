@@ -56,12 +56,12 @@ export function CostChart({ results, fileName, exportTitle }: { results: Compari
 const RATES = [
   { key: 'hitRate', label: 'hit rate', color: 'var(--ok)' },
   { key: 'prefixReuse', label: 'prefix reuse', color: 'var(--accent)' },
-  { key: 'recall', label: 'needed-reference recall', color: 'var(--refresh)' },
+  { key: 'recall', label: 'needed-reference recall (pooled)', color: 'var(--refresh)' },
 ] as const;
 
-/** Hit rate, prefix reuse and needed-reference recall per strategy, as grouped bars. */
+/** Hit rate, prefix reuse and needed-reference recall (pooled over the replay's references) per strategy, as grouped bars. */
 export function RatesChart({ results, fileName, exportTitle }: { results: ComparisonResultDto[]; fileName: string; exportTitle?: string }) {
-  const rows = results.map((r) => ({ label: STRATEGY_LABEL[r.strategy], hitRate: r.totals.hitRate, prefixReuse: r.totals.prefixReuse, recall: r.totals.neededReferenceRecall ?? 0 }));
+  const rows = results.map((r) => ({ label: STRATEGY_LABEL[r.strategy], hitRate: r.totals.hitRate, prefixReuse: r.totals.prefixReuse, recall: r.totals.pooledReferenceRecall ?? 0 }));
   return (
     <ChartFrame title="Hit rate · prefix reuse · recall" exportTitle={exportTitle} fileName={fileName} legend={RATES.map((r) => ({ label: r.label, color: r.color }))}>
       <ResponsiveContainer width="100%" height={HEIGHT}>

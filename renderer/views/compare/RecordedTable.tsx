@@ -27,7 +27,7 @@ export function RecordedTable({ recorded, traces }: { recorded: readonly Recorde
       <table className="cmp__table" aria-label="Recorded by the provider">
         <thead>
           <tr>
-            <th scope="colgroup" colSpan={7} className="cmp__group">
+            <th scope="colgroup" colSpan={8} className="cmp__group">
               recorded (provider)
             </th>
             <th scope="colgroup" colSpan={4} className="cmp__group cmp__sep">
@@ -48,6 +48,9 @@ export function RecordedTable({ recorded, traces }: { recorded: readonly Recorde
             <th scope="col">uncached</th>
             <th scope="col">hit rate</th>
             <th scope="col">total USD</th>
+            <th scope="col" title="Reads of what the same agent had already read and seen">
+              re-reads
+            </th>
             <th scope="col" className="cmp__sep">
               cache model
             </th>
@@ -76,6 +79,7 @@ export function RecordedTable({ recorded, traces }: { recorded: readonly Recorde
                   {percent(r.hitRate)}
                 </td>
                 <td>{usd(r.costUsd)}</td>
+                <td>{int(r.rereads)}</td>
                 <td className="cmp__sep">{(m ?? f)?.provider ?? '—'}</td>
                 <td title={m ? `over ${int(m.matched)} matched steps` : undefined}>{m ? int(m.promptTokens) : '—'}</td>
                 <td>{signedPercent(m?.promptError ?? null)}</td>
@@ -94,7 +98,8 @@ export function RecordedTable({ recorded, traces }: { recorded: readonly Recorde
       </table>
       <p className="cmp__note">
         Recorded: what the provider billed the real agents (subagents included); total USD is that usage, output included, at the recorded model’s list price (1-hour cache writes at the 1-hour rate
-        where the recording splits them; “—”: no list price for the model). As recorded: the agent as it ran, its compactions followed and context clearing inferred where the billed prompt fell; full
+        where the recording splits them; “—”: no list price for the model); re-reads are the reads of a file (and range) the same agent had already read and seen, with no edit of it by that agent
+        between, a sign of lost context (after a compaction, say). As recorded: the agent as it ran, its compactions followed and context clearing inferred where the billed prompt fell; full
         history: no limit. Both are priced over the same steps by the cache model of the recording’s provider (else the comparison’s), with the fixed prefix every row sends (the recorded system prompt
         and tools, or a stand-in calibrated on the first call, marked estimated) and the token scale fitted on the recording; errors are (model − recorded) / recorded. Hover a prefix cell for how it was
         obtained.

@@ -45,7 +45,15 @@ export function TotalsTable({ results, traces, notes = [] }: { results: Comparis
             <th scope="col">window</th>
             <th scope="col">hit rate</th>
             <th scope="col">prefix reuse</th>
-            <th scope="col">recall</th>
+            <th scope="col" title="Content references held / needed over every step">
+              recall pooled
+            </th>
+            <th scope="col" title="Mean over the steps that need content">
+              recall per step
+            </th>
+            <th scope="col" title="Recorded re-reads of content this replay's context no longer held">
+              forced re-reads
+            </th>
             <th scope="col">refreshes</th>
             <th scope="col">orphans</th>
             <th scope="col" title="Requests a provider would refuse, priced as nothing sent">
@@ -74,7 +82,9 @@ export function TotalsTable({ results, traces, notes = [] }: { results: Comparis
               <td title={r.totals.window?.why}>{windowText(r.totals.window)}</td>
               <td>{percent(r.totals.hitRate)}</td>
               <td>{percent(r.totals.prefixReuse)}</td>
+              <td title={`${int(r.totals.references.held)} of ${int(r.totals.references.needed)} references held`}>{r.totals.pooledReferenceRecall === null ? '—' : percent(r.totals.pooledReferenceRecall)}</td>
               <td>{r.totals.neededReferenceRecall === null ? '—' : percent(r.totals.neededReferenceRecall)}</td>
+              <td>{r.totals.rereadsForced}</td>
               <td>{r.totals.refreshes}</td>
               <td>{r.totals.orphans}</td>
               <td>{r.totals.invalid}</td>
@@ -103,7 +113,9 @@ export function TotalsTable({ results, traces, notes = [] }: { results: Comparis
                 <td>—</td>
                 <td>{percent(a.hitRate)}</td>
                 <td>{percent(a.prefixReuse)}</td>
+                <td>{a.pooledReferenceRecall === null ? '—' : percent(a.pooledReferenceRecall)}</td>
                 <td>{a.neededReferenceRecall === null ? '—' : percent(a.neededReferenceRecall)}</td>
+                <td>{a.rereadsForced}</td>
                 <td>{a.refreshes}</td>
                 <td>{a.orphans}</td>
                 <td>{a.invalid}</td>
@@ -119,10 +131,16 @@ export function TotalsTable({ results, traces, notes = [] }: { results: Comparis
           ))}
         </ul>
       )}
+      <p className="cmp__note">
+        Recall: of the content the recorded agent used next (the lines a read returned, an edit’s old lines, a failure it cites), the share the replay’s request already held (80% of a
+        reference’s lines; a name alone does not count, and a first read is never held), pooled over all references and as the mean per step. Forced re-reads: the recorded agent’s re-reads of
+        content it had already seen that the replay’s request no longer held.
+      </p>
       {overAll.length > 0 && (
         <p className="cmp__note">
           The “all traces” rows sum each strategy over the traces it replayed, as `strata compare` does: their dollars over the traces with a list price (* when that is not all of them), their hit rate of
-          the summed tokens, their prefix reuse byte-weighted over every step after each trace’s first, and their recall the mean over every step that names a file or symbol.
+          the summed tokens, their prefix reuse byte-weighted over every step after each trace’s first, their pooled recall the references held over those needed in all traces, and their recall per
+          step the mean over every step that needs content.
         </p>
       )}
     </div>

@@ -4,17 +4,18 @@
  * and the fixed prefix the recording sent (`fixedPrefix.ts`, the same for every row and outside
  * every row's budget) followed by what the peer would send is priced by the same provider cache
  * model and measured with the same metrics (prompt tokens, uncached, hit rate, prefix reuse,
- * needed-reference recall, orphaned tool results). A request a provider would refuse (nothing
- * after the fixed prefix, an orphaned result, an unanswered call, over the window when one is
- * given: `requestValidity.ts`) is counted invalid and priced as nothing sent, the cache model never
- * seeing it; the peer's output is never repaired. Dev-only: the peers are benchmark dependencies,
- * never shipped.
+ * needed-reference recall on content and forced re-reads, orphaned tool results). A request a
+ * provider would refuse (nothing after the fixed prefix, an orphaned result, an unanswered call,
+ * over the window when one is given: `requestValidity.ts`) is counted invalid and priced as nothing
+ * sent, the cache model never seeing it; the peer's output is never repaired. Dev-only: the peers
+ * are benchmark dependencies, never shipped.
  */
 import type { Message } from '../../../engine/conversation/Message';
 import { createCacheModel, type CacheProvider, type CacheTtl } from '../../../engine/providers/cacheModel';
 import type { Tokenizer } from '../../../engine/tokens/Tokenizer';
 import type { TraceEvent } from '../../../engine/traces/TraceEvent';
 import { chooseTtl } from '../../../engine/traces/replay/cacheTtl';
+import { ContentRecall } from '../../../engine/traces/replay/contentRecall';
 import { fixedPrefix, prefixSegments, segmentsText } from '../../../engine/traces/replay/fixedPrefix';
 import { messagesStepMetrics, messageText } from '../../../engine/traces/replay/replayTranscript';
 import { DEFAULT_REPLAY_MODEL, modelSourceOf, outputTokens, recordedModel } from '../../../engine/traces/replay/replayDefaults';
@@ -50,6 +51,7 @@ export async function replayPeer(events: readonly TraceEvent[], peer: PeerAdapte
   const repairs = { ...walked, ...transcriptRepairs(transcripts.values()) };
   const steps: StepMetrics[] = [];
   const previous = new Map<AgentKey, string>();
+  const recall = new ContentRecall(events);
   for (const { head, messages, s, index, at, agent } of snapshots) {
     const selected = await peer.select(messages, budget, tokenizer);
     const texts = selected.map((m) => (m.role === 'system' ? m.content : messageText(m)));
@@ -59,7 +61,7 @@ export async function replayPeer(events: readonly TraceEvent[], peer: PeerAdapte
     const usage = invalid ? refusedUsage() : pricer.price(segments, { at, model, cacheKey: `replay:${peer.name}:${agent ?? 'main'}`, outputTokens: outputTokens(s, tokenizer) });
     const text = segmentsText(head) + texts.join('');
     // The budget is the peer's; the fixed prefix is sent on top of it, as for every row.
-    const m = messagesStepMetrics({ index, step: s, at, usage, text, previousText: previous.get(agent), messages: selected, prefixTokens: tokensOf(head), budget, ...(invalid ? { invalid } : {}) });
+    const m = messagesStepMetrics({ index, step: s, at, usage, text, previousText: previous.get(agent), messages: selected, prefixTokens: tokensOf(head), budget, recall: recall.at(index, agent, text), ...(invalid ? { invalid } : {}) });
     // A refused request never reached the cache: the next one is measured against the last accepted.
     if (!invalid) previous.set(agent, text);
     steps.push(m);

@@ -62,7 +62,7 @@ describe('compare selectors', () => {
     expect(onlyB?.traceIds).toEqual(['tr_b']);
   });
 
-  it('[one-definition] allTracesTotals sums each strategy over the traces as strata compare does: the hit rate of the summed tokens, reuse of the summed bytes after each first step, dollars over the priced traces, recall averaged over the steps that have one', () => {
+  it('[one-definition] allTracesTotals sums each strategy over the traces as strata compare does: the hit rate of the summed tokens, reuse of the summed bytes after each first step, dollars over the priced traces, recall pooled over the summed references and averaged over the steps that have one, forced re-reads summed', () => {
     const rows = allTracesTotals(makeTwoTraceComparison().results);
     expect(rows.map((r) => r.strategy)).toEqual(['variable', 'full_history_baseline']);
     const [variable, baseline] = rows;
@@ -80,6 +80,9 @@ describe('compare selectors', () => {
       hitRate: 320 / 1100,
       prefixReuse: expect.closeTo(0.6, 12),
       neededReferenceRecall: 0.5,
+      // Pooled over both traces' references (6 + 1 held of 10 + 5 needed), not the mean of their pooled 0.6 and 0.2.
+      pooledReferenceRecall: 7 / 15,
+      rereadsForced: 5,
       refreshes: 4,
       orphans: 2,
       invalid: 3,
@@ -98,6 +101,8 @@ describe('compare selectors', () => {
       hitRate: 0,
       prefixReuse: 0.5,
       neededReferenceRecall: null,
+      pooledReferenceRecall: null,
+      rereadsForced: 0,
       refreshes: 2,
       orphans: 0,
       invalid: 0,

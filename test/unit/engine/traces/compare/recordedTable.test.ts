@@ -81,13 +81,34 @@ describe('[replay-truth-reported] the recorded truth beside a comparison', () =>
     expect(rows[1]!.asRecorded).not.toBeNull();
     expect(rows[2]).toMatchObject({ trace: 'all traces', model: null, asRecorded: null, fullHistory: null });
     const text = formatRecordedTable(rows).split('\n');
-    expect(text[0]).toMatch(/^recorded \(provider\)\s+model\s+calls\s+prompt tokens\s+uncached\s+hit rate\s+total USD\s+cache model\s+as recorded \(model\)\s+error\s+full history \(model\)\s+error\s+prefix$/);
-    // Made-up models have no list price: no dollars.
-    expect(text[2]).toMatch(/^a\.jsonl\s+model-one\s+2\s+2,000\s+300\s+85\.0%\s+-\s+-\s+-\s+-\s+-\s+-\s+estimated, scale 1\.05$/);
-    expect(text[3]).toMatch(/^b\.jsonl\s+model-two\s+2\s+2,000\s+300\s+85\.0%\s+-\s+anthropic\s+1,000\s+-50\.0%\s+-\s+-\s+estimated, scale 1\.05$/);
+    expect(text[0]).toMatch(/^recorded \(provider\)\s+model\s+calls\s+prompt tokens\s+uncached\s+hit rate\s+total USD\s+re-reads\s+cache model\s+as recorded \(model\)\s+error\s+full history \(model\)\s+error\s+prefix$/);
+    // Made-up models have no list price: no dollars. These traces read nothing: no re-reads.
+    expect(text[2]).toMatch(/^a\.jsonl\s+model-one\s+2\s+2,000\s+300\s+85\.0%\s+-\s+0\s+-\s+-\s+-\s+-\s+-\s+estimated, scale 1\.05$/);
+    expect(text[3]).toMatch(/^b\.jsonl\s+model-two\s+2\s+2,000\s+300\s+85\.0%\s+-\s+0\s+anthropic\s+1,000\s+-50\.0%\s+-\s+-\s+estimated, scale 1\.05$/);
     expect(text[5]).toBe('fixed prefix (sent by every row, outside every budget):');
     expect(text.slice(6)).toEqual(['  a.jsonl: nothing recorded; estimated stand-in 120 tokens', '  b.jsonl: nothing recorded; estimated stand-in 120 tokens']);
     expect(rows.map((r) => r.costUsd)).toEqual([null, null, null]);
+  });
+
+  it('[replay-rereads] [replay-truth-reported] the recorded re-reads travel with the recorded usage, per trace and summed', () => {
+    const read = (id: string, step: number): TraceEvent[] => [
+      { type: 'tool_call', callId: id, name: 'Read', arguments: JSON.stringify({ file_path: 'src/a.ts' }), step, source },
+      { type: 'tool_result', callId: id, content: 'export const answer = computeAnswer();', isError: false, source },
+      { type: 'usage', input: 50, cacheRead: 850, cacheWrite: 100, output: 10, step, source },
+    ];
+    const twice = [...trace(1, 850), ...read('r1', 1), ...read('r2', 2), ...read('r3', 3)];
+    const once = [...trace(1, 850), ...read('r1', 1)];
+    expect(recordedSummary(twice, replay('variable', 4, 500, 400))?.rereads).toBe(2);
+    const rows = recordedRows([
+      { trace: 'twice.jsonl', result: withRecorded(twice, replay('variable', 4, 500, 400)) },
+      { trace: 'once.jsonl', result: withRecorded(once, replay('variable', 2, 500, 400)) },
+    ]);
+    expect(rows.map((r) => [r.trace, r.rereads])).toEqual([
+      ['twice.jsonl', 2],
+      ['once.jsonl', 0],
+      ['all traces', 2],
+    ]);
+    expect(formatRecordedTable(rows).split('\n')[2]).toMatch(/^twice\.jsonl\s+-\s+4\s+4,000\s+600\s+85\.0%\s+-\s+2\s/);
   });
 
   it('[cost-usd] the recorded usage is priced at the recorded model’s list price, 1-hour writes at the 1-hour rate; an unpriced model adds nothing to the sum', () => {

@@ -66,24 +66,29 @@ describe('replayTrace on synthetic sessions', () => {
     expect(r.steps.map((s) => s.at)).toEqual([T0, T0 + 30_000, T0 + 30_000]);
   });
 
-  it('[replay-recall] a path named in the action counts 1 when the context holds it and 0 when it does not', () => {
+  it('[replay-recall] a read is needed but not held before an earlier observation holds its lines; an edit of lines the context shows is held; a name alone counts nothing', () => {
+    const store = ['export const token = readTokenFromDisk();', 'export function saveToken(value: string) {', '  writeTokenToDisk(encrypt(value));', '}'].join('\n');
     const ev: TraceEvent[] = [
       userIn('Please fix the bug in src/auth/store.ts'),
       call('r1', 'Read', { file_path: 'src/auth/store.ts' }, 0),
-      result('r1', 'export const token = 1;', 2),
+      result('r1', store, 2),
       call('r2', 'Read', { file_path: 'src/billing/invoice.ts' }, 1),
-      result('r2', 'export const invoice = 2;', 12),
-      say('Both files are read; nothing else to name here.', 2),
+      result('r2', 'export const invoiceTotal = sumLines(lines);', 12),
+      say('Both src/auth/store.ts and src/billing/invoice.ts are read; saveToken is the culprit.', 2),
+      call('e1', 'Edit', { file_path: 'src/auth/store.ts', old_string: '  writeTokenToDisk(encrypt(value));', new_string: '  writeTokenToDisk(encryptOnce(value));' }, 3),
+      result('e1', 'The file has been updated.', 32),
     ];
     const r = replayTrace(ev, opts());
     expect(r.steps.map((s) => [s.references, s.referencesHeld, s.neededReferenceRecall])).toEqual([
-      [1, 1, 1],
+      [1, 0, 0],
       [1, 0, 0],
       [0, 0, undefined],
+      [1, 1, 1],
     ]);
+    expect([r.totals.pooledReferenceRecall, r.totals.neededReferenceRecall]).toEqual([1 / 3, 1 / 3]);
   });
 
-  it('[replay-recall] symbols count as whole words, and new file content names nothing', () => {
+  it('[replay-recall] writing a new file and naming symbols need no content', () => {
     const ev: TraceEvent[] = [
       userIn('Rename saveToken in src/a.ts'),
       call('w1', 'Write', { file_path: 'src/a.ts', content: 'export function brandNewThing() {}' }, 0),
@@ -91,10 +96,11 @@ describe('replayTrace on synthetic sessions', () => {
       say('I replaced saveToken and also looked at saveTokenFamily.', 1),
     ];
     const r = replayTrace(ev, opts());
-    expect(r.steps[0]?.references).toBe(1);
-    expect(r.steps[0]?.neededReferenceRecall).toBe(1);
-    expect(r.steps[1]?.references).toBe(2);
-    expect(r.steps[1]?.referencesHeld).toBe(1);
+    expect(r.steps.map((s) => [s.references, s.referencesHeld, s.neededReferenceRecall])).toEqual([
+      [0, 0, undefined],
+      [0, 0, undefined],
+    ]);
+    expect(r.totals.pooledReferenceRecall).toBeUndefined();
   });
 
   it('[replay-request] [prefix-reuse-def] identical consecutive requests reuse their whole prefix', () => {
@@ -159,7 +165,7 @@ describe('replayTrace on synthetic sessions', () => {
   it('[replay-totals] totals are the sums of the steps', () => {
     const r = replayTrace(session(10), opts({ budget: 3000 }));
     const sum = (pick: (s: StepMetrics) => number) => r.steps.reduce((n, s) => n + pick(s), 0);
-    for (const k of ['promptTokens', 'input', 'cacheRead', 'cacheWrite', 'output', 'promptBytes', 'reusedBytes', 'references', 'referencesHeld', 'toolResults', 'orphanedToolResults', 'refreshes', 'limitRefreshes'] as const) {
+    for (const k of ['promptTokens', 'input', 'cacheRead', 'cacheWrite', 'output', 'promptBytes', 'reusedBytes', 'references', 'referencesHeld', 'rereadsForced', 'toolResults', 'orphanedToolResults', 'refreshes', 'limitRefreshes'] as const) {
       expect(r.totals[k]).toBe(sum((s) => s[k]));
     }
     expect(r.totals.promptTokens).toBe(r.totals.input + r.totals.cacheRead + r.totals.cacheWrite);

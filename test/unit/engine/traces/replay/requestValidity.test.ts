@@ -70,7 +70,7 @@ describe('requestInvalidity: what a provider refuses', () => {
   it('[replay-invalid] a refused step has nothing sent: no tokens, no prefix, no bytes, no reuse; what it rendered stays', () => {
     const step: StepMetrics = {
       index: 3, step: 3, at: 0, promptTokens: 900, prefixTokens: 200, promptBytes: 3600, reusedBytes: 3000, prefixReuse: 3000 / 3600, reuseBreak: 'append',
-      input: 100, cacheRead: 700, cacheWrite: 100, cacheWrite1h: 0, output: 40, references: 2, referencesHeld: 1, neededReferenceRecall: 0.5,
+      input: 100, cacheRead: 700, cacheWrite: 100, cacheWrite1h: 0, output: 40, references: 2, referencesHeld: 1, neededReferenceRecall: 0.5, rereadsForced: 0,
       toolResults: 3, orphanedToolResults: 1, generation: 1, refreshes: 0, limitRefreshes: 0, overBudget: false, recordedOverWindow: false, overheadMs: 0, tokenizeMs: 0,
     };
     const refused = refusedStep(step, 'orphaned_result');

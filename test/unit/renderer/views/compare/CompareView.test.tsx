@@ -110,18 +110,18 @@ describe('compare view', () => {
   it('shows what the provider recorded per trace beside both baselines, with signed errors, the fixed prefix, and — where there is none', () => {
     const done = makeComparison({
       traceIds: ['tr_a', 'tr_gone'],
-      recorded: [makeRecorded('tr_a'), makeRecorded('tr_gone', { model: null, calls: 3, promptTokens: 900, uncachedTokens: 900, cacheWriteTokens: 0, hitRate: 0, costUsd: null, asRecorded: null, fullHistory: null, prefix: null })],
+      recorded: [makeRecorded('tr_a'), makeRecorded('tr_gone', { model: null, calls: 3, promptTokens: 900, uncachedTokens: 900, cacheWriteTokens: 0, hitRate: 0, costUsd: null, rereads: 0, asRecorded: null, fullHistory: null, prefix: null })],
     });
     renderWithStore(<CompareView />, state({ comparisons: { ...comparisonsInitialState, currentId: 'cmp-1', byId: { 'cmp-1': done } } }));
     const table = screen.getByRole('table', { name: 'Recorded by the provider' });
     const cells = (tr: Element) => [...tr.querySelectorAll('th, td')].map((c) => c.textContent);
     const rows = [...table.querySelectorAll('tbody tr')];
     expect(rows).toHaveLength(2);
-    expect(cells(rows[0]!)).toEqual(['session.jsonl', 'claude-sonnet-4-5', '42', '1,234,567', '98,765', '92%', '$1.23', 'anthropic', '1,278,900', '+3.6%', '+3.1%', '1,478,900', '+19.8%', 'recorded · scale 1.10']);
+    expect(cells(rows[0]!)).toEqual(['session.jsonl', 'claude-sonnet-4-5', '42', '1,234,567', '98,765', '92%', '$1.23', '3', 'anthropic', '1,278,900', '+3.6%', '+3.1%', '1,478,900', '+19.8%', 'recorded · scale 1.10']);
     // A trace no longer in the list shows its id; no model (so no list price) and no baseline: dashes.
-    expect(cells(rows[1]!)).toEqual(['tr_gone', '—', '3', '900', '900', '0%', '—', '—', '—', '—', '—', '—', '—', '—']);
+    expect(cells(rows[1]!)).toEqual(['tr_gone', '—', '3', '900', '900', '0%', '—', '0', '—', '—', '—', '—', '—', '—', '—']);
     expect(cells(table.querySelectorAll('thead tr')[0]!)).toEqual(['recorded (provider)', 'as recorded (cache model)', 'full history (cache model)', 'fixed prefix']);
-    expect(rows[0]!.querySelectorAll('td')[12]?.getAttribute('title')).toContain('token scale 1.100');
+    expect(rows[0]!.querySelectorAll('td')[13]?.getAttribute('title')).toContain('token scale 1.100');
     const wrap = table.closest('.cmp__table-wrap') as HTMLElement;
     const notes = [...wrap.querySelectorAll('.cmp__note')].map((n) => n.textContent ?? '');
     expect(notes.some((n) => n.includes('what the provider billed the real agents') && n.includes('marked estimated'))).toBe(true);
@@ -132,7 +132,7 @@ describe('compare view', () => {
     const withBaseline = makeComparison({ recorded: [makeRecorded('tr_a', { asRecorded: { provider: 'openai', matched: 3, promptTokens: 500, hitRate: 0.5, promptError: null, cacheReadError: 0 }, fullHistory: null })] });
     renderWithStore(<CompareView />, state({ comparisons: { ...comparisonsInitialState, currentId: 'cmp-1', byId: { 'cmp-1': withBaseline } } }));
     const row = screen.getByRole('table', { name: 'Recorded by the provider' }).querySelector('tbody tr')!;
-    expect([...row.querySelectorAll('td')].slice(6, 12).map((c) => c.textContent)).toEqual(['openai', '500', '—', '+0.0%', '—', '—']);
+    expect([...row.querySelectorAll('td')].slice(6, 13).map((c) => c.textContent)).toEqual(['3', 'openai', '500', '—', '+0.0%', '—', '—']);
     expect(screen.queryByText(/to see how close the cache model comes/)).toBeNull();
     expect(screen.queryByText(/no cache writes/)).toBeNull();
     expect(screen.getByText(/token scale fitted on the recording/)).toBeTruthy();
@@ -232,16 +232,18 @@ describe('compare view: several traces', () => {
     const cells = (tr: Element) => [...tr.querySelectorAll('th, td')].map((c) => c.textContent);
     expect([...table.querySelectorAll('tbody tr')].map((r) => `${r.getAttribute('data-trace')}/${r.getAttribute('data-strategy')}`)).toEqual(['tr_a/variable', 'tr_a/full_history_baseline', 'tr_b/variable', 'tr_b/full_history_baseline']);
     // Dollars at the fixture's claude-sonnet-4-5 prices: 450 uncached at $3 and 50 read at $0.30 per million.
-    expect(cells(table.querySelectorAll('tbody tr')[2]!)).toEqual(['newer.jsonl', 'variable', '32,000', '2', '500', '450', '$0.0014', '$0.0014', '5m: default', '200,000: model table', '10%', '50%', '75%', '3', '2', '3']);
+    expect(cells(table.querySelectorAll('tbody tr')[2]!)).toEqual(['newer.jsonl', 'variable', '32,000', '2', '500', '450', '$0.0014', '$0.0014', '5m: default', '200,000: model table', '10%', '50%', '20%', '75%', '3', '3', '2', '3']);
     const all = [...table.querySelectorAll('tfoot tr')];
     expect(all.map(cells)).toEqual([
-      ['all 2 traces', 'variable', '32,000', '5', '1,100', '780', '$0.0024', '$0.0024', '5m: default', '—', '29%', '60%', '50%', '4', '2', '3'],
-      ['all 2 traces', 'baseline (transcript)', '—', '5', '1,650', '1,650', '$0.0050', '$0.0050', '5m: default', '—', '0%', '50%', '—', '2', '0', '0'],
+      ['all 2 traces', 'variable', '32,000', '5', '1,100', '780', '$0.0024', '$0.0024', '5m: default', '—', '29%', '60%', '47%', '50%', '5', '4', '2', '3'],
+      ['all 2 traces', 'baseline (transcript)', '—', '5', '1,650', '1,650', '$0.0050', '$0.0050', '5m: default', '—', '0%', '50%', '—', '—', '0', '2', '0', '0'],
     ]);
     expect(screen.getByText(/their prefix reuse byte-weighted over every step after each trace’s first/)).toBeTruthy();
     expect([...table.querySelectorAll('thead th')].map((th) => th.textContent)).toEqual(expect.arrayContaining(['prompt USD', 'total USD', 'cache TTL']));
     // Invalid requests (priced as nothing sent) sit beside the orphans.
     expect([...table.querySelectorAll('thead th')].map((th) => th.textContent).slice(-3)).toEqual(['refreshes', 'orphans', 'invalid']);
+    expect([...table.querySelectorAll('thead th')].map((th) => th.textContent)).toEqual(expect.arrayContaining(['recall pooled', 'recall per step', 'forced re-reads']));
+    expect(screen.getByText(/a name alone does not count, and a first read is never held/)).toBeTruthy();
     expect(table.textContent).not.toMatch(/cost units|est\. cost/);
     expect(screen.getByRole('alert').textContent).toContain('newer.jsonl, summary: worker crashed');
   });

@@ -15,10 +15,10 @@ describe('comparison exports', () => {
     const v = c.results[0]!.totals;
     const usd = v.costUsd!;
     expect(lines[1]).toBe(
-      ['tr_a', '"a ""quoted"", name.jsonl"', 'variable', 32000, v.steps, v.promptTokens, v.meanPromptTokens, v.uncachedTokens, usd.prompt, usd.total, usd.input, usd.cacheRead, usd.cacheWrite, usd.output, 'claude-sonnet-4-5', `"${v.priceNote}"`, '5m', 'default', 200_000, `"table: ${v.window!.why}"`, v.hitRate, v.prefixReuse, 0.75, 0, 0, 1, 0.4].join(','),
+      ['tr_a', '"a ""quoted"", name.jsonl"', 'variable', 32000, v.steps, v.promptTokens, v.meanPromptTokens, v.uncachedTokens, usd.prompt, usd.total, usd.input, usd.cacheRead, usd.cacheWrite, usd.output, 'claude-sonnet-4-5', `"${v.priceNote}"`, '5m', 'default', 200_000, `"table: ${v.window!.why}"`, v.hitRate, v.prefixReuse, 0.75, 0.6, 10, 6, 2, 0, 0, 1, 0.4].join(','),
     );
     // The baseline has no budget and no recall.
-    expect(lines[2]).toMatch(/^tr_a,"a ""quoted"", name\.jsonl",full_history_baseline,,3,750,250,750,0\.00225,0\.00225,0\.00225,0,0,0,claude-sonnet-4-5,".*",5m,default,200000,"table: recorded model claude-sonnet-4-5 \(https:[^"]*\)",0,0\.5,,0,0,1,0\.4$/);
+    expect(lines[2]).toMatch(/^tr_a,"a ""quoted"", name\.jsonl",full_history_baseline,,3,750,250,750,0\.00225,0\.00225,0\.00225,0,0,0,claude-sonnet-4-5,".*",5m,default,200000,"table: recorded model claude-sonnet-4-5 \(https:[^"]*\)",0,0\.5,,,0,0,0,0,0,1,0\.4$/);
     // A replay that checked no window leaves both cells empty.
     const unchecked = makeComparison({ results: [{ ...c.results[0]!, totals: { ...v, window: null } }] });
     expect(comparisonCsv(unchecked, traces).split('\n')[1]).toContain(',5m,default,,,');
