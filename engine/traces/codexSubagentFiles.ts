@@ -6,9 +6,10 @@
  * after midnight), reading only each file's first line; each is then read in place with the same
  * checks as any trace (`readTraceFile`). Subagents of subagents join under the same session.
  */
-import { closeSync, openSync, readdirSync, readSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { importCodexRollout } from './codexRollout';
+import { readFileHead } from './fileHead';
 import { joinRuns, mergeCounts, renumberSteps, type SubagentFile } from './joinSubagentRuns';
 import { readTraceFile } from './readTraceFile';
 import type { TraceImport } from './TraceEvent';
@@ -30,19 +31,11 @@ const HEAD_BYTES = 512 * 1024;
 
 /** The first line's `session_meta` of the rollout at `path`, or undefined. */
 export function rolloutMeta(path: string): RolloutMeta | undefined {
-  let fd: number;
+  const head = readFileHead(path, HEAD_BYTES);
+  const first = head?.slice(0, head.indexOf('\n'));
+  if (!first) return undefined;
   try {
-    fd = openSync(path, 'r');
-  } catch {
-    return undefined;
-  }
-  try {
-    const buffer = Buffer.alloc(HEAD_BYTES);
-    const n = readSync(fd, buffer, 0, HEAD_BYTES, 0);
-    const text = buffer.subarray(0, n).toString('utf8');
-    const nl = text.indexOf('\n');
-    if (nl < 0) return undefined;
-    const record = JSON.parse(text.slice(0, nl)) as { type?: unknown; payload?: Record<string, unknown> };
+    const record = JSON.parse(first) as { type?: unknown; payload?: Record<string, unknown> };
     const p = record.payload;
     if (record.type !== 'session_meta' || !p || typeof p['id'] !== 'string') return undefined;
     const spawn = (p['source'] as { subagent?: { thread_spawn?: { agent_path?: unknown; agent_nickname?: unknown } } } | undefined)?.subagent?.thread_spawn;
@@ -50,8 +43,6 @@ export function rolloutMeta(path: string): RolloutMeta | undefined {
     return { id: p['id'], ...(typeof p['parent_thread_id'] === 'string' ? { parent: p['parent_thread_id'] } : {}), ...(label ? { label } : {}) };
   } catch {
     return undefined;
-  } finally {
-    closeSync(fd);
   }
 }
 

@@ -1,7 +1,8 @@
-import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, join, win32 } from 'node:path';
 import { listSubagentFiles } from '../claudeSubagentFiles';
+import { readFileHead } from '../fileHead';
 
 /** The agent tool that wrote a session file. */
 export type SessionTool = 'claude-code' | 'codex';
@@ -107,7 +108,7 @@ export function describeSession(path: string, now: number, expected?: SessionToo
     return undefined;
   }
   if (!st.isFile()) return undefined;
-  const head = readHead(path);
+  const head = readFileHead(path, HEAD_BYTES);
   if (head === undefined) return undefined;
   const meta = sessionMeta(head);
   const tool = meta.tool ?? expected;
@@ -129,26 +130,6 @@ export function describeSession(path: string, now: number, expected?: SessionToo
     ...(meta.threadId ? { threadId: meta.threadId } : {}),
     ...(meta.parentThread ? { parentThread: meta.parentThread } : {}),
   };
-}
-
-function readHead(path: string): string | undefined {
-  let fd: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch {
-    return undefined;
-  }
-  try {
-    const buffer = Buffer.alloc(HEAD_BYTES);
-    const n = readSync(fd, buffer, 0, HEAD_BYTES, 0);
-    const text = buffer.subarray(0, n).toString('utf8');
-    // Only complete lines: the last one may be cut by the read or still being written.
-    return text.slice(0, text.lastIndexOf('\n') + 1);
-  } catch {
-    return undefined;
-  } finally {
-    closeSync(fd);
-  }
 }
 
 /** Folder names recorded on Windows (`C:\\Users\\…\\TASK-15`) or POSIX end the same way here. */
