@@ -137,13 +137,13 @@ test('shows what the recording agent was billed beside the cache model’s basel
   const recorded = page.getByRole('table', { name: 'Recorded by the provider' });
   await expect(recorded.locator('tbody tr')).toHaveCount(1);
   const cells = await recorded.locator('tbody tr').first().locator('th, td').allTextContents();
-  // trace, model, calls (the session's 8 and its subagent's 2), prompt tokens, uncached, hit rate, total USD, then the
-  // as-recorded baseline's cache model, tokens and errors, the full history's (not run here), and the fixed prefix.
+  // trace, model, calls (the session's 8 and its subagent's 2), prompt tokens, uncached, hit rate, total USD, re-reads, then
+  // the as-recorded baseline's cache model, tokens and errors, the full history's (not run here), and the fixed prefix.
   expect(cells.slice(0, 3)).toEqual(['e2e-recorded.jsonl', 'claude-made-up-1', '10']);
-  expect(cells[7]).toBe('anthropic');
-  expect(cells[9]).toMatch(/^[+−]\d+\.\d%$/);
-  expect(cells[11]).toBe('—');
-  expect(cells[13]).toMatch(/^estimated · scale \d\.\d\d$/);
+  expect(cells[8]).toBe('anthropic');
+  expect(cells[10]).toMatch(/^[+−]\d+\.\d%$/);
+  expect(cells[12]).toBe('—');
+  expect(cells[14]).toMatch(/^estimated · scale \d\.\d\d$/);
   await expect(page.getByText(/what the provider billed the real agents/)).toBeVisible();
 
   const jsonDownload = page.waitForEvent('download');
