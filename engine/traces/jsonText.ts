@@ -11,6 +11,15 @@ export type JsonRecord = Record<string, unknown>;
 export const isRecord = (v: unknown): v is JsonRecord => typeof v === 'object' && v !== null && !Array.isArray(v);
 export const asString = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 /** A finite non-negative count, or 0. */
+/** A tool call's arguments as a value: the parsed JSON, or the text itself when it is not JSON. */
+export function parsedArguments(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
 export const asCount = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : 0);
 
 /** 1-based line and column of `offset` in `text` (counted from `start`, which is at `line`, column 1). */

@@ -12,6 +12,7 @@
  * them; working-directory and numeric options are not references either. Paths are given with `/`
  * separators, without `./` and `:line`.
  */
+import { parsedArguments } from '../jsonText';
 
 const SOURCE_EXTENSIONS = new Set(
   'ts tsx mts cts js jsx mjs cjs json py rb go rs java kt kts scala c h cc cpp hpp cs swift php vue svelte css scss less html md yml yaml toml sql sh ps1 ex exs erl clj dart lua zig templ proto ini cfg env lock txt xml gradle'.split(' '),
@@ -76,15 +77,7 @@ function walk(value: unknown, key: string | undefined, out: string[]): void {
 export function actionPaths(texts: readonly string[], calls: readonly { arguments: string }[]): string[] {
   const out: string[] = [];
   for (const t of texts) pathsInto(t, out);
-  for (const c of calls) {
-    let args: unknown;
-    try {
-      args = JSON.parse(c.arguments);
-    } catch {
-      args = c.arguments;
-    }
-    walk(args, undefined, out);
-  }
+  for (const c of calls) walk(parsedArguments(c.arguments), undefined, out);
   return [...new Set(out)];
 }
 

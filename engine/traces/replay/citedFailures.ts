@@ -13,6 +13,7 @@
  * trailing duration such as `(12 ms)`), when that is at least {@link MIN_MESSAGE_CHARS}
  * characters, whitespace normalised.
  */
+import { parsedArguments } from '../jsonText';
 import { isPatch, NEW_CONTENT_KEYS } from './actionPaths';
 import { testFailed, type ToolKind } from './classifyToolCall';
 import { contentLines } from './contentLines';
@@ -87,13 +88,7 @@ function argumentStrings(value: unknown, key: string | undefined, out: string[])
 export function actionWords(texts: readonly string[], calls: readonly { arguments: string }[]): ActionWords {
   const strings = [...texts];
   for (const c of calls) {
-    let args: unknown;
-    try {
-      args = JSON.parse(c.arguments);
-    } catch {
-      args = c.arguments;
-    }
-    argumentStrings(args, undefined, strings);
+    argumentStrings(parsedArguments(c.arguments), undefined, strings);
   }
   const text = strings.join('\n');
   return { identifiers: new Set(text.match(IDENT) ?? []), text: text.replace(/\s+/g, ' ') };

@@ -15,10 +15,10 @@
  * Nothing here depends on machine speed: each turn may take up to `stepTimeoutMs` (default 4
  * minutes) and the harness asserts no timing.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runProcessGroup } from './runProcessGroup';
 import { provisionRealClients } from '../../realClients/provisionRealClients.mjs';
 import type { RealClientName } from './RealClientScenario';
 import type { RunnerJob, RunnerResult, StepOutcome } from './runnerTypes';
@@ -72,35 +72,6 @@ const isRoot = () => typeof process.getuid === 'function' && process.getuid() ==
 /** The command prefix that starts a process in a new network namespace: `unshare --net` as root, else in a user namespace mapped to root. */
 export const unsharePrefix = (unshare: string): string[] => (isRoot() ? [unshare, '--net'] : [unshare, '--map-root-user', '--net']);
 
-function waitForExit(argv: string[], cwd: string, timeoutMs: number): Promise<{ code: number | null; stderr: string; stdout: string; timedOut: boolean }> {
-  return new Promise((resolve) => {
-    const child = spawn(argv[0]!, argv.slice(1), { cwd, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on('data', (b: Buffer) => out.push(b));
-    child.stderr.on('data', (b: Buffer) => err.push(b));
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      try {
-        process.kill(-child.pid!, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    }, timeoutMs);
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      // Whatever the run left behind in its process group goes with it.
-      try {
-        process.kill(-child.pid!, 'SIGKILL');
-      } catch {
-        // nothing left
-      }
-      resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), timedOut });
-    });
-  });
-}
-
 function listFiles(root: string, prefix = ''): string[] {
   if (!existsSync(root)) return [];
   const out: string[] = [];
@@ -141,7 +112,8 @@ export async function runRealClient(client: RealClientName, options: { stepTimeo
     writeFileSync(jobFile, JSON.stringify(job));
     const unshare = unsharePrefix(tools.unshare);
     const runner = join(import.meta.dirname, 'realClientRunner.ts');
-    const r = await waitForExit([...unshare, process.execPath, '--import', 'tsx', runner, jobFile], repoRoot, stepTimeoutMs * 4 + 60_000);
+    const g = await runProcessGroup([...unshare, process.execPath, '--import', 'tsx', runner, jobFile], { cwd: repoRoot, timeoutMs: stepTimeoutMs * 4 + 60_000 });
+    const r = { code: g.code, timedOut: g.timedOut, stdout: Buffer.concat(g.stdout).toString('utf8'), stderr: g.spawnError ?? Buffer.concat(g.stderr).toString('utf8') };
     if (r.code !== 0 || !existsSync(job.resultFile)) {
       const why = /unshare failed|Operation not permitted/.test(r.stderr)
         ? `could not create a network namespace with ${unshare.join(' ')} (needs root, or unprivileged user namespaces): ${r.stderr.trim()}`

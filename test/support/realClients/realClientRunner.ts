@@ -7,7 +7,8 @@
  * job's result file. The namespace has no other interface, so nothing can leave the machine;
  * the trace shows whether the client tried.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
+import { runProcessGroup } from './runProcessGroup';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ScenarioContext } from './RealClientScenario';
@@ -33,28 +34,18 @@ function runStep(job: RunnerJob, index: number, label: string, argv: string[], e
   const straceLog = join(job.runDir, `strace-${index}.log`);
   const args = [...STRACE_NETWORK_ARGS, '-o', straceLog, '--', ...argv];
   const started = Date.now();
-  return new Promise((resolve) => {
-    const child = spawn(job.tools.strace, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on('data', (b: Buffer) => out.push(b));
-    child.stderr.on('data', (b: Buffer) => err.push(b));
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      try {
-        process.kill(-child.pid!, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    }, job.stepTimeoutMs);
-    const finish = (exitCode: number | null, signal: string | null, spawnError?: string) => {
-      clearTimeout(timer);
-      resolve({ label, argv, exitCode, signal, timedOut, ...(spawnError ? { spawnError } : {}), stdout: capped(out), stderr: capped(err), straceLog, durationMs: Date.now() - started });
-    };
-    child.once('error', (e) => finish(null, null, e.message));
-    child.once('close', (code, signal) => finish(code, signal));
-  });
+  return runProcessGroup([job.tools.strace, ...args], { cwd, env, timeoutMs: job.stepTimeoutMs }).then((g) => ({
+    label,
+    argv,
+    exitCode: g.code,
+    signal: g.signal,
+    timedOut: g.timedOut,
+    ...(g.spawnError ? { spawnError: g.spawnError } : {}),
+    stdout: capped(g.stdout),
+    stderr: capped(g.stderr),
+    straceLog,
+    durationMs: Date.now() - started,
+  }));
 }
 
 async function main(): Promise<void> {
