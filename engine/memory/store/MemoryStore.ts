@@ -204,9 +204,18 @@ export class MemoryStore {
     );
     let recalled = 0;
     this.db.transaction(() => {
+      // The guard removes only rows marked deleted: each is first marked deleted at its next
+      // revision with a tombstone payload (no content, so no copy of it is written), then deleted.
+      const tombstone = this.sql(
+        `UPDATE memory SET state = 'deleted', revision = revision + 1, updated_at = ?,
+           payload = json_object('schemaVersion', ${MEMORY_SCHEMA_VERSION}, 'id', id, 'partition', partition, 'state', 'deleted', 'revision', revision + 1, 'verified', json('false'))
+         WHERE id = ? AND state IS NOT 'deleted'`,
+      );
       const del = this.sql('DELETE FROM memory WHERE id = ?');
       const delCopies = this.sql("DELETE FROM items WHERE id LIKE ? AND json_extract(provenance, '$.source') = 'recalled_memory'");
+      const now = this.clock.now();
       for (const id of ids) {
+        tombstone.run(now, id);
         del.run(id);
         recalled += delCopies.run(`recall:%:${id}`).changes;
       }
