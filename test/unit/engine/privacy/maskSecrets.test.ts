@@ -285,6 +285,16 @@ describe('[mask-secrets] idempotence and linear time', () => {
     expect(maskSecrets(keys)).toBe(keys);
     expect(maskSecrets(`ghp_${'A'.repeat(n)}`)).toBe(M('github-token'));
     expect(maskSecrets(`AKIA${'A'.repeat(n)}`)).toBe(`AKIA${'A'.repeat(n)}`);
+    // The rules added for issue 20: 40-character base64 runs near "secret", base64 PEM headers,
+    // invisible characters everywhere.
+    const runs = `secret ${'aB1/'.repeat(10)} `.repeat(n / 48);
+    expect(maskSecrets(runs)).toBe(`secret ${M('aws-secret')} `.repeat(n / 48));
+    const b64Pem = `LS0tLS1CRUdJTi${'Q'.repeat(n)}`;
+    expect(maskSecrets(b64Pem)).toBe(b64Pem);
+    const zw = '\u200b'.repeat(n);
+    expect(maskSecrets(zw)).toBe(zw);
+    const splitKeys = `${'gh\u200bp_'.repeat(n / 6)}`;
+    expect(maskSecrets(splitKeys)).toBe(splitKeys);
   }, 60_000);
 });
 
