@@ -197,12 +197,16 @@ export class Host {
       const clock = options.clock ?? systemClock;
       const demo = options.demoDir !== undefined;
       const view = demo ? demoWorktreeView : options.workspaceDir ? folderWorktreeView(options.workspaceDir) : demoWorktreeView;
-      const memory = MemoryStore.open(catalog, { partition: partitionId(demo ? 'demo' : (options.workspaceDir ?? options.catalogPath)), clock });
+      // A row the intake refuses on read (written around it) is left out and said in the log once.
+      let unreadable: ((message: string) => void) | undefined;
+      const partition = partitionId(demo ? 'demo' : (options.workspaceDir ?? options.catalogPath));
+      const memory = MemoryStore.open(catalog, { partition, clock, onUnreadable: (m) => unreadable?.(m) });
       // The workspace folder holds strata.toml and .strata/skills; the demo's is resources/demo.
       const workspaceDir = demo ? options.demoDir : options.workspaceDir;
       const { config, problem } = Host.contextConfig(workspaceDir);
       const sessions = Host.sessionRoots(workspaceDir, options.sessionRoots ?? defaultSessionRoots());
       const host = new Host(catalog, { ...options, sessionRoots: sessions.roots }, memory, view, config, workspaceDir, options.runDeps ?? {});
+      unreadable = (m) => host.log(null, 'warn', m);
       if (problem) host.log(null, 'error', problem);
       if (sessions.problem) host.log(null, 'error', sessions.problem);
       if (demo) host.runs.openDemo(options.demoTickMs ?? 0);

@@ -24,9 +24,9 @@ const MemoryProposalSchema = z
 /**
  * The one gate of every memory write (spec "Project memory storage and erasure"): the exact
  * shape (unknown keys refused), every string within its limit in `intakeLimits`, every evidence
- * path workspace-relative, no string that `detectUnsafe` refuses, confidence in 0..1, times
- * positive and the whole small enough to fit as a record. Returns a fresh copy with a leading
- * `./` removed from paths, or the first reason it fails. Pure and total: it never throws, and a
+ * path workspace-relative, no string that `detectUnsafe` refuses, confidence in 0..1, every
+ * time from 2000-01-01 to 2100-01-01 (`MIN_TIME_MS`..`MAX_TIME_MS`) and the whole small enough
+ * to fit as a record. Returns a fresh copy with a leading `./` removed from paths, or the first reason it fails. Pure and total: it never throws, and a
  * reason names the field and the rule but never repeats the content, so it is safe to log.
  */
 export function intakeProposal(p: unknown): ProposalIntake {
@@ -37,7 +37,7 @@ export function intakeProposal(p: unknown): ProposalIntake {
 /**
  * `intakeProposal` for a whole schema-2 record, as the store writes it and the legacy import
  * reads it (a refused row is dropped and counted): also the id and partition patterns, the
- * state, revision >= 1, positive created/updated times and `MAX_RECORD_BYTES` of JSON.
+ * state, revision >= 1, created/updated times in range and `MAX_RECORD_BYTES` of JSON.
  */
 export function intakeRecord(r: unknown): RecordIntake {
   const checked = intake(r, MemoryRecordSchema, 'record', limit.MAX_RECORD_BYTES);
@@ -70,6 +70,9 @@ function intake<T extends MemoryProposal>(raw: unknown, schema: z.ZodType<T>, ro
     return { ok: false, reason: `${root} could not be read as plain data` };
   }
 }
+
+const day = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+const TIME_RANGE = `${day(limit.MIN_TIME_MS)} to ${day(limit.MAX_TIME_MS)}`;
 
 const normalizePath = (path: string): string => path.replace(/^(?:\.\/)+/, '');
 
@@ -116,7 +119,9 @@ function checkContent(v: MemoryProposal & Partial<Pick<MemoryRecord, 'createdAt'
     ['createdAt', v.createdAt],
     ['updatedAt', v.updatedAt],
   ];
-  for (const [label, time] of times) if (time !== undefined && !(time > 0)) return `${label} must be a positive time (got ${time})`;
+  for (const [label, time] of times) {
+    if (time !== undefined && !(time >= limit.MIN_TIME_MS && time <= limit.MAX_TIME_MS)) return `${label} must be a time from ${TIME_RANGE} (got ${time})`;
+  }
   return undefined;
 }
 
@@ -124,6 +129,9 @@ function checkContent(v: MemoryProposal & Partial<Pick<MemoryRecord, 'createdAt'
 function pathProblem(path: string): string | undefined {
   if (path === '') return 'is empty';
   if (path.includes('\0')) return 'contains a NUL character';
+  // One line: a break here would end the recalled header line and stand outside its quote.
+  const control = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.exec(path);
+  if (control) return `contains a line break or control character ${codePointOf(control[0])} (a path is one line)`;
   if (path.includes('\\')) return "contains a backslash (use '/')";
   if (path.startsWith('/')) return "is absolute (starts with '/')";
   if (/^[A-Za-z]:/.test(path)) return 'starts with a drive letter';
@@ -135,6 +143,8 @@ function pathProblem(path: string): string | undefined {
   }
   return undefined;
 }
+
+const codePointOf = (ch: string): string => `U+${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
 
 type Issue = z.ZodError['issues'][number];
 

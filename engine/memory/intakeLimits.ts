@@ -57,3 +57,12 @@ export const MAX_RECORD_BYTES = 16 * 1024;
  * record and the store never has to refuse what the intake let through.
  */
 export const RECORD_ENVELOPE_BYTES = 512;
+
+/**
+ * Earliest and latest time (milliseconds since the epoch) of every time field of an entry
+ * (`ranAt`, `observedAt`, `createdAt`, `updatedAt`): 2000-01-01 and 2100-01-01, UTC. Fixed, so the
+ * intake stays pure; wide enough for any real observation, and narrow enough that every accepted
+ * time renders as a date (`new Date(1e20)` cannot, and once failed every recalling agent).
+ */
+export const MIN_TIME_MS = Date.UTC(2000, 0, 1);
+export const MAX_TIME_MS = Date.UTC(2100, 0, 1);

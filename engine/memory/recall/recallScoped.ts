@@ -2,7 +2,7 @@ import type { MemoryRecord } from '../MemoryRecord';
 import { overlap, terms } from '../../retrieve/terms';
 import { capRecall, RECALL_LIMIT } from './capRecall';
 import { checkFreshness, type Freshness } from './checkFreshness';
-import { renderRecalled } from './renderRecalled';
+import { observedDay, renderRecalled } from './renderRecalled';
 import type { WorktreeView } from './WorktreeView';
 
 /** Search terms of a record, computed once per record value (records are immutable per revision). */
@@ -32,13 +32,14 @@ export interface RecallResult {
   /** What enters the prompt, in order, each with its rendered text. */
   recalled: { record: MemoryRecord; text: string }[];
   /** Entries left out, with why (for the inspector and for marking stale ones). */
-  skipped: { record: MemoryRecord; reason: Freshness | 'not verified' | 'over the recall cap' | 'over the limit' }[];
+  skipped: { record: MemoryRecord; reason: Freshness | 'not verified' | 'date out of range' | 'over the recall cap' | 'over the limit' }[];
 }
 
 /**
  * Choose what to recall for one prompt (`[recall-scoped]`): verified entries only, most relevant
  * first (task words and files), each current in the recipient's own view, at most 4, and the
- * rendered block capped at 300 estimated tokens and 1200 bytes.
+ * rendered block capped at 300 estimated tokens and 1200 bytes. An entry whose observation or
+ * command time no date can show is skipped (`date out of range`), never rendered.
  */
 export function recallScoped(records: readonly MemoryRecord[], q: RecallQuery): RecallResult {
   const skipped: RecallResult['skipped'] = [];
@@ -54,6 +55,11 @@ export function recallScoped(records: readonly MemoryRecord[], q: RecallQuery): 
   for (const r of records) {
     if (r.state !== 'verified' || !r.verified) {
       skipped.push({ record: r, reason: 'not verified' });
+      continue;
+    }
+    // A time no date can show (a row written around the intake) is left out, never a failed build.
+    if (observedDay(r.provenance.observedAt) === undefined || r.evidence.commands.some((c) => observedDay(c.ranAt) === undefined)) {
+      skipped.push({ record: r, reason: 'date out of range' });
       continue;
     }
     const f = checkFreshness(r, view, q.now);

@@ -6,7 +6,7 @@ import { memoryGuardSql } from '../../catalog/memoryGuard';
 import { statementCache } from '../../catalog/statementCache';
 import type { Clock } from '../../ports/Clock';
 import { intakeProposal, intakeRecord } from '../intake';
-import { MEMORY_SCHEMA_VERSION, type MemoryRecord, type MemoryState, memoryStates } from '../MemoryRecord';
+import { MEMORY_ID_PATTERN, MEMORY_SCHEMA_VERSION, type MemoryRecord, type MemoryState, memoryStates } from '../MemoryRecord';
 import { newMemoryId } from '../partitionId';
 import { legacyToRow } from './legacyRecord';
 import { MemoryError } from './MemoryError';
@@ -66,6 +66,7 @@ export class MemoryStore {
     private readonly catalog: Catalog,
     readonly partition: string,
     private readonly clock: Clock,
+    private readonly onUnreadable: ((message: string) => void) | undefined,
   ) {
     this.db = memoryConnection(catalog);
     this.sql = statementCache(this.db);
@@ -74,9 +75,11 @@ export class MemoryStore {
   /**
    * Open the store on a catalog: run the memory migrations, install the guard again, and as a
    * best effort rewrite free pages (VACUUM) and truncate the WAL (spec "WAL and free pages").
+   * `onUnreadable` hears, once per row revision, why a row written around the intake (raw SQL,
+   * an old tool) is left out of every list and recall; the reason never repeats the content.
    */
-  static open(catalog: Catalog, o: { partition: string; clock: Clock }): MemoryStore {
-    const store = new MemoryStore(catalog, o.partition, o.clock);
+  static open(catalog: Catalog, o: { partition: string; clock: Clock; onUnreadable?: (message: string) => void }): MemoryStore {
+    const store = new MemoryStore(catalog, o.partition, o.clock, o.onUnreadable);
     const db = store.db;
     db.pragma('secure_delete = ON');
     const row = db.prepare("SELECT value FROM meta WHERE key = 'memory.schema'").get() as { value: string } | undefined;
@@ -155,13 +158,20 @@ export class MemoryStore {
     const cached = this.parsed.get(row.id);
     if (cached && cached.revision === row.revision) return cached.record;
     let record: MemoryRecord | undefined;
+    let reason: string;
     try {
       const checked = intakeRecord(JSON.parse(row.payload));
       record = checked.ok && checked.record.partition === this.partition ? Object.freeze(checked.record) : undefined;
+      reason = checked.ok ? 'its payload names another workspace' : checked.reason;
     } catch {
       record = undefined;
+      reason = 'its payload is not JSON';
     }
     this.parsed.set(row.id, { revision: row.revision, record });
+    if (!record) {
+      const name = MEMORY_ID_PATTERN.test(row.id) ? `Memory entry ${row.id}` : 'A memory row with a malformed id';
+      this.onUnreadable?.(`${name} (revision ${row.revision}) is left out of memory lists and recall: ${reason}.`);
+    }
     return record;
   }
 
@@ -194,9 +204,18 @@ export class MemoryStore {
     );
     let recalled = 0;
     this.db.transaction(() => {
+      // The guard removes only rows marked deleted: each is first marked deleted at its next
+      // revision with a tombstone payload (no content, so no copy of it is written), then deleted.
+      const tombstone = this.sql(
+        `UPDATE memory SET state = 'deleted', revision = revision + 1, updated_at = ?,
+           payload = json_object('schemaVersion', ${MEMORY_SCHEMA_VERSION}, 'id', id, 'partition', partition, 'state', 'deleted', 'revision', revision + 1, 'verified', json('false'))
+         WHERE id = ? AND state IS NOT 'deleted'`,
+      );
       const del = this.sql('DELETE FROM memory WHERE id = ?');
       const delCopies = this.sql("DELETE FROM items WHERE id LIKE ? AND json_extract(provenance, '$.source') = 'recalled_memory'");
+      const now = this.clock.now();
       for (const id of ids) {
+        tombstone.run(now, id);
         del.run(id);
         recalled += delCopies.run(`recall:%:${id}`).changes;
       }

@@ -159,6 +159,8 @@ describe('[erasure] purge on a real catalog file', () => {
     expect(bytesHold(path, MARKER)).toMatchObject({ main: true, wal: false });
     const pages = db.pragma('page_count', { simple: true });
 
+    // The guard removes only rows marked deleted ([memory-guard-transitions]).
+    store.delete(r.id, 1);
     db.prepare('DELETE FROM memory WHERE id = ?').run(r.id);
     db.pragma('wal_checkpoint(TRUNCATE)');
     expect(db.pragma('page_count', { simple: true })).toBe(pages); // no VACUUM ran
@@ -170,6 +172,7 @@ describe('[erasure] purge on a real catalog file', () => {
   it('[erasure] contrast: a connection without secure_delete (an older writer) leaves the text in freed cells, which purge then removes', () => {
     const r = proposeMarked(MARKER, 0);
     proposeMarked('OTHER-ENTRY-6630', 1);
+    store.delete(r.id, 1);
     memoryConnection(catalog).pragma('wal_checkpoint(TRUNCATE)');
     const old = new Database(path);
     try {

@@ -57,15 +57,15 @@ const UNSAFE: [string, string, string, string][] = [
   ['a password in .env', SECRETS.assignment!, 'hunter2hunter2', 'secret field (password)'],
   ['a quoted password in YAML', 'password: "Tr0ub4dor&3x"', 'Tr0ub4dor&3x', 'secret field (password)'],
   ['a client secret in JSON', '{"client_secret": "8f3kD92mslQpX0aa"}', '8f3kD92mslQpX0aa', 'secret field (secret)'],
-  ['a Django secret key', "SECRET_KEY = 'django-insecure-4x!b7m#z0q$9d2v'", 'django-insecure-4x!b7m#z0q$9d2v', 'secret field (secret)'],
+  ['a Django secret key', "SECRET_KEY = 'django-insecure-4x!b7m#z0q$9d2v'", 'django-insecure-4x!b7m#z0q$9d2v', 'secret field (secret_key)'],
   ['an api_key query parameter', 'GET https://api.example.com/v1/items?api_key=9a8b7c6d5e4f3a2b1c0d&page=2', '9a8b7c6d5e4f3a2b1c0d', 'secret field (api_key)'],
   ['an auth token in YAML', 'auth_token: a81bc7e0d4f24e1f9a6b', 'a81bc7e0d4f24e1f9a6b', 'secret field (auth_token)'],
-  ['an OAuth access token', `access_token = "ya29.${keyChars(40, BASE64URL)}"`, keyChars(40, BASE64URL), 'secret field (access_token)'],
+  ['an OAuth access token', `access_token = "ya29.${keyChars(40, BASE64URL)}"`, keyChars(40, BASE64URL), 'Google OAuth token'],
   ['a passphrase of words', 'passwd=correcthorsebatterystaple', 'correcthorsebatterystaple', 'secret field (passwd)'],
   ['a password flag', 'mysql --password=Sup3rS3cret! -u root app', 'Sup3rS3cret!', 'secret field (password)'],
   ['an apikey in YAML', 'apikey: f0e1d2c3b4a59687', 'f0e1d2c3b4a59687', 'secret field (apikey)'],
   ['a private key string', 'private_key = "MIIEvQIBADANBgkqhkiG9w0BAQEFAASC"', 'MIIEvQIBADANBgkqhkiG9w0BAQEFAASC', 'secret field (private_key)'],
-  ['a Go assignment', 'apiKey := "k8Jd93LmQz02Xv"', 'k8Jd93LmQz02Xv', 'secret field (apikey)'],
+  ['a Go assignment', 'apiKey := "k8Jd93LmQz02Xv"', 'k8Jd93LmQz02Xv', 'secret field (api_key)'],
   ['a PHP array entry', "'password' => 'p4ssw0rd-prod-01'", 'p4ssw0rd-prod-01', 'secret field (password)'],
 ];
 

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { intakeProposal, intakeRecord } from '../../../../engine/memory/intake';
 import * as limit from '../../../../engine/memory/intakeLimits';
+import { MAX_TIME_MS, MIN_TIME_MS } from '../../../../engine/memory/intakeLimits';
 import type { MemoryProposal, MemoryRecord } from '../../../../engine/memory/MemoryRecord';
 import { utf8Length } from '../../../../engine/text/utf8';
 import { REMOVE, withField } from './proposals';
@@ -38,7 +39,8 @@ const barePath = fc.array(segment, { minLength: 1, maxLength: 6 }).map((s) => s.
 /** A valid path, sometimes with the `./` prefix the intake removes. */
 const path = fc.tuple(fc.boolean(), barePath).map(([dot, p]) => (dot ? `./${p}` : p));
 const hex = (n: number): fc.Arbitrary<string> => fc.string({ unit: fc.constantFrom(...'0123456789abcdef'), minLength: n, maxLength: n });
-const time = fc.oneof(fc.integer({ min: 1, max: 4_102_444_800_000 }), fc.double({ min: 1e-3, max: 1e13, noNaN: true }));
+/** A time the intake accepts: 2000-01-01 to 2100-01-01, whole or fractional milliseconds. */
+const time = fc.oneof(fc.integer({ min: MIN_TIME_MS, max: MAX_TIME_MS }), fc.double({ min: MIN_TIME_MS, max: MAX_TIME_MS, noNaN: true }));
 const id = fc.stringMatching(/^[a-z][a-z0-9]{0,30}(-[0-9]{1,4})?$/);
 
 const proposal: fc.Arbitrary<MemoryProposal> = fc
@@ -193,7 +195,7 @@ const mutant: fc.Arbitrary<Mutant> = fc.oneof(
   fc.tuple(proposal, fc.nat()).map(([p, pick]) => ({ input: rewriteString(p, pick, (s) => s.padEnd(limit.MAX_BODY_LENGTH + 1, 'a')) })),
   fc.tuple(proposal, fc.constantFrom('paths', 'commands', 'hashes')).map(([p, which]) => ({
     input: withField(p, `evidence.${which}`, which === 'paths' ? Array.from({ length: 51 }, (_, i) => `f${i}.ts`)
-      : which === 'commands' ? Array.from({ length: 21 }, () => ({ command: 'npm test', ranAt: 1, result: 'ok' }))
+      : which === 'commands' ? Array.from({ length: 21 }, () => ({ command: 'npm test', ranAt: MIN_TIME_MS, result: 'ok' }))
       : Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`f${i}.ts`, 'h']))),
   })),
   // A secret inserted at a random position of a random string.
@@ -220,6 +222,9 @@ const mutant: fc.Arbitrary<Mutant> = fc.oneof(
   // NaN, Infinity, negative or zero times, confidence out of range.
   fc.tuple(proposal, fc.constantFrom(...NUMBER_FIELDS), fc.constantFrom(Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY)).map(([p, f, v]) => ({ input: withField(p, f, v) })),
   fc.tuple(proposal, fc.constantFrom(...TIME_FIELDS), fc.double({ max: 0, noNaN: true })).map(([p, f, v]) => ({ input: withField(p, f, v) })),
+  // Times before 2000 or after 2100 (issue 20, item 6: 1e20 once failed every recalling agent).
+  fc.tuple(proposal, fc.constantFrom(...TIME_FIELDS), fc.oneof(fc.double({ min: 1, max: MIN_TIME_MS - 1, noNaN: true }), fc.double({ min: MAX_TIME_MS + 1, noNaN: true })))
+    .map(([p, f, v]) => ({ input: withField(p, f, v) })),
   fc.tuple(proposal, fc.oneof(fc.double({ min: 1.0000001, noNaN: true }), fc.double({ max: -1e-9, noNaN: true }))).map(([p, v]) => ({ input: withField(p, 'provenance.confidence', v) })),
   fc.tuple(proposal, fc.oneof(fc.constant(Number.NaN), fc.constant(Number.POSITIVE_INFINITY), fc.double({ max: 0, noNaN: true }))).map(([p, v]) => ({
     input: withField(p, 'evidence.commands', [{ command: 'npm test', ranAt: v, result: 'ok' }, ...p.evidence.commands]),
@@ -259,7 +264,7 @@ describe('[memory-intake] malformed payloads are refused', () => {
     );
     fc.assert(
       fc.property(proposal, envelope, (p, [field, value]) => {
-        const record = { schemaVersion: 2, id: 'mem_0123456789', partition: 'ws_0123456789abcdef', state: 'candidate', revision: 1, ...p, verified: false, createdAt: 1, updatedAt: 1 };
+        const record = { schemaVersion: 2, id: 'mem_0123456789', partition: 'ws_0123456789abcdef', state: 'candidate', revision: 1, ...p, verified: false, createdAt: MIN_TIME_MS, updatedAt: MIN_TIME_MS };
         const result = intakeRecord(withField(record, field, value));
         expect(result).toEqual({ ok: false, reason: expect.stringContaining(field) });
       }),

@@ -125,7 +125,7 @@ describe('[mask-secrets] key/value assignments', () => {
     ['api_key: "abcd1234efgh"', 'api_key: "'],
     ['"apiKey": "AbCdEfGh12345678"', '"apiKey": "'],
     ["{'password': 'correct horse battery staple'}", "{'password': '"],
-    ['const password = "changeme"', 'const password = "'],
+    ['const password = "Zq8!rT2w"', 'const password = "'],
     ['--password=s3cret!pw', '--password='],
     ['X-Api-Key: abc123def456', 'X-Api-Key: '],
     ['https://api.example.com/v1?access_token=abc123def456ghi&x=1', 'https://api.example.com/v1?access_token='],
@@ -257,8 +257,10 @@ describe('[mask-secrets] idempotence and linear time', () => {
 
   it('[mask-secrets] masks 2 MB adversarial strings (no catastrophic backtracking)', () => {
     const n = 2_000_000;
-    expect(maskSecrets(`sk-${'a'.repeat(n)}`)).toBe(M('openai-key'));
-    expect(maskSecrets(`sk-${'a'.repeat(n)}!`)).toBe(`${M('openai-key')}!`);
+    expect(maskSecrets(`sk-${'a1'.repeat(n / 2)}`)).toBe(M('openai-key'));
+    expect(maskSecrets(`sk-${'a1'.repeat(n / 2)}!`)).toBe(`${M('openai-key')}!`);
+    // Letters alone are not key material (`sk-spinner-…` is a CSS class): read once, left alone.
+    expect(maskSecrets(`sk-${'a'.repeat(n)}`)).toBe(`sk-${'a'.repeat(n)}`);
     const eyj = 'eyJ'.repeat(n / 3);
     expect(maskSecrets(eyj)).toBe(eyj);
     const eyjDots = 'eyJaaaaaaaaa.'.repeat(n / 13);
@@ -283,6 +285,16 @@ describe('[mask-secrets] idempotence and linear time', () => {
     expect(maskSecrets(keys)).toBe(keys);
     expect(maskSecrets(`ghp_${'A'.repeat(n)}`)).toBe(M('github-token'));
     expect(maskSecrets(`AKIA${'A'.repeat(n)}`)).toBe(`AKIA${'A'.repeat(n)}`);
+    // The rules added for issue 20: 40-character base64 runs near "secret", base64 PEM headers,
+    // invisible characters everywhere.
+    const runs = `secret ${'aB1/'.repeat(10)} `.repeat(n / 48);
+    expect(maskSecrets(runs)).toBe(`secret ${M('aws-secret')} `.repeat(n / 48));
+    const b64Pem = `LS0tLS1CRUdJTi${'Q'.repeat(n)}`;
+    expect(maskSecrets(b64Pem)).toBe(b64Pem);
+    const zw = '\u200b'.repeat(n);
+    expect(maskSecrets(zw)).toBe(zw);
+    const splitKeys = `${'gh\u200bp_'.repeat(n / 6)}`;
+    expect(maskSecrets(splitKeys)).toBe(splitKeys);
   }, 60_000);
 });
 

@@ -62,6 +62,19 @@ describe('recallScoped', () => {
     expect(got?.text).toBe(renderRecalled(entry));
   });
 
+  it.each([
+    ['observed at 1e20', { provenance: { observedAt: 1e20 } }],
+    ['observed at NaN', { provenance: { observedAt: Number.NaN } }],
+    ['observed in the year 20000', { provenance: { observedAt: Date.UTC(20000, 0, 1) } }],
+    ['a command run at -1e20', { evidence: { commands: [{ command: 'npm test', ranAt: -1e20, result: 'ok' }] } }],
+  ] as [string, RecordOver][])('[recall-scoped] an entry %s is skipped as "date out of range" and the others are still recalled (issue 20, item 6)', (_what, over) => {
+    const ok = small({ title: 'Fine entry' });
+    const bad = small({ title: 'Bad date entry', ...over });
+    const r = recallScoped([bad, ok], query());
+    expect(ids(r.recalled)).toEqual([ok.id]);
+    expect(reasonOf(r, bad.id)).toEqual(['date out of range']);
+  });
+
   it('[recall-scoped] at most 4 entries; the rest are over the limit', () => {
     const entries = Array.from({ length: 7 }, () => small());
     const r = recallScoped(entries, query());
