@@ -5,6 +5,7 @@ import { parseArgs } from './args';
 import { checkAllowed, entryPermits } from './allowedCommand';
 import { isTestCommand, MAX_COMMAND_CHARS, parseCommandLine } from './commandLine';
 import { confine, ConfinementError } from './confine';
+import { DescendantTracker, MARKER_VARIABLE, OBSERVE_MS } from './processTree';
 import { HeadTailCapture } from './outputCap';
 import { toolError, type RunCommandMeta, type ToolContext, type ToolEnv, type ToolResult, type WorkspaceTool } from './types';
 
@@ -47,9 +48,11 @@ const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u00
  * must parse (`parseCommandLine`: no shell metacharacters or line breaks) and be permitted by one
  * `[tools] allow` entry (`checkAllowed`: the entry exactly, or the entry followed by arguments its
  * program's grammar accepts, positionals confined to the workspace). It runs in its own process
- * group with `minimalEnv`; at `timeout_ms` the group gets SIGTERM, then SIGKILL after a grace;
- * stdout and stderr are captured together, capped at `max_output_bytes` (head and tail kept). The
- * result is an error when the exit code is not 0, the command was killed or timed out.
+ * group with `minimalEnv` plus a marker variable; at `timeout_ms` the group and every descendant
+ * that left it get SIGTERM, then SIGKILL after a grace; when it ends, whatever it left running is
+ * killed (`DescendantTracker`, Linux). stdout and stderr are captured together, capped at
+ * `max_output_bytes` (head and tail kept). The result is an error when the exit code is not 0,
+ * the command was killed or timed out.
  */
 export function runCommandTool(env: ToolEnv): WorkspaceTool {
   const allowed = env.config.allow.length > 0 ? env.config.allow.map((a) => `\n- ${JSON.stringify(a)}: ${entryPermits(a)}`).join('') : ' none (run_command is disabled)';
@@ -98,6 +101,9 @@ async function runCommand(env: ToolEnv, args: unknown, ctx: ToolContext = {}): P
   return execute(env, command, argv, ctx.signal);
 }
 
+/** Commands started by this process: with its pid, each command's marker value is its own. */
+let commandCount = 0;
+
 interface Outcome {
   exitCode: number | null;
   signal: string | null;
@@ -111,20 +117,27 @@ function execute(env: ToolEnv, command: string, argv: string[], signal: AbortSig
   const started = Date.now();
   const capture = new HeadTailCapture(env.config.maxOutputBytes);
   const win = process.platform === 'win32';
+  const marker = `${process.pid}-${++commandCount}`;
   return new Promise<ToolResult>((resolve) => {
     let child: ChildProcess;
     const outcome: Outcome = { exitCode: null, signal: null, timedOut: false, cancelled: false };
     const timers: NodeJS.Timeout[] = [];
     let settled = false;
 
+    let tracker: DescendantTracker | undefined;
+    let observer: NodeJS.Timeout | undefined;
     const finish = () => {
       if (settled) return;
       settled = true;
       for (const t of timers) clearTimeout(t);
+      clearInterval(observer);
       signal?.removeEventListener('abort', onAbort);
       child?.stdout?.destroy();
       child?.stderr?.destroy();
-      resolve(report(env, command, argv, outcome, capture, Date.now() - started));
+      // Whatever the command started dies with it, in its group or not (setsid).
+      const done = () => resolve(report(env, command, argv, outcome, capture, Date.now() - started));
+      if (tracker === undefined) done();
+      else tracker.killAll().then(done, done);
     };
     const killGroup = (sig: NodeJS.Signals) => {
       const pid = child?.pid;
@@ -135,6 +148,7 @@ function execute(env: ToolEnv, command: string, argv: string[], signal: AbortSig
       } catch {
         // Already gone.
       }
+      tracker?.signalAll(sig);
     };
     const stop = () => {
       killGroup('SIGTERM');
@@ -151,7 +165,7 @@ function execute(env: ToolEnv, command: string, argv: string[], signal: AbortSig
     try {
       child = spawn(argv[0] as string, argv.slice(1), {
         cwd: env.ws.realRoot,
-        env: minimalEnv(),
+        env: { ...minimalEnv(), [MARKER_VARIABLE]: marker },
         shell: false,
         detached: !win, // its own process group, so the whole group can be killed
         stdio: ['ignore', 'pipe', 'pipe'],
@@ -162,7 +176,14 @@ function execute(env: ToolEnv, command: string, argv: string[], signal: AbortSig
       finish();
       return;
     }
-    if (child.pid !== undefined) outcome.pid = child.pid;
+    if (child.pid !== undefined) {
+      outcome.pid = child.pid;
+      if (DescendantTracker.available()) {
+        const t = new DescendantTracker(child.pid, `${MARKER_VARIABLE}=${marker}`);
+        tracker = t;
+        observer = setInterval(() => t.observe(), OBSERVE_MS);
+      }
+    }
     child.stdout?.on('data', (b: Buffer) => capture.push(b));
     child.stderr?.on('data', (b: Buffer) => capture.push(b));
     child.on('error', (err: NodeJS.ErrnoException) => {
