@@ -56,21 +56,6 @@ export function parseCommandLine(text: string): ParsedCommand {
   return { ok: true, argv };
 }
 
-/**
- * The allow entry whose tokens are the leading tokens of `argv`, or undefined. Token-wise, never a
- * substring test: `npm test` allows `npm test -- foo` but not `npm testx`, and `"npm test"` (one
- * quoted word) is not `npm test`. Entries are parsed with `parseCommandLine`; an unparsable entry
- * matches nothing.
- */
-export function matchAllowed(argv: readonly string[], allow: readonly string[]): string | undefined {
-  for (const entry of allow) {
-    const parsed = parseCommandLine(entry);
-    if (!parsed.ok || parsed.argv.length === 0 || parsed.argv.length > argv.length) continue;
-    if (parsed.argv.every((token, i) => token === argv[i])) return entry;
-  }
-  return undefined;
-}
-
 /** Programs that are test runners whatever their arguments. */
 const TEST_RUNNERS = new Set(['vitest', 'jest', 'mocha', 'pytest', 'py.test', 'ava', 'tap', 'rspec', 'phpunit', 'ctest', 'karma', 'jasmine', 'nextest', 'tox']);
 /** Launchers whose next word (`npm test`, `cargo test`, `npx vitest`) says what runs. */

@@ -2,7 +2,8 @@
 export { createWorkspaceTools, MAX_ARGUMENTS_CHARS, type ToolRegistry } from './registry';
 export { DEFAULT_TOOLS_CONFIG, isToolsConfigError, parseToolsConfig, TOOLS_CONFIG_BOUNDS, validateToolsConfig, type ToolsConfig } from './toolsConfig';
 export { confine, confineLexically, ConfinementError, INTERNAL_DIR, isInternalPath, workspaceRoot, type ConfinedPath, type ConfinementReason, type WorkspaceRoot } from './confine';
-export { isTestCommand, matchAllowed, parseCommandLine, SHELL_METACHARACTERS, type ParsedCommand } from './commandLine';
+export { isTestCommand, parseCommandLine, SHELL_METACHARACTERS, type ParsedCommand } from './commandLine';
+export { checkAllowed, entryPermits, type AllowDecision } from './allowedCommand';
 export { minimalEnv } from './runCommand';
 export { locationsIn, signatureOf, toolItemId, toolResultItem, type ToolItemContext } from './toolResultItem';
 export {

@@ -2,7 +2,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { z } from 'zod';
 import { parseArgs } from './args';
-import { isTestCommand, matchAllowed, MAX_COMMAND_CHARS, parseCommandLine } from './commandLine';
+import { checkAllowed, entryPermits } from './allowedCommand';
+import { isTestCommand, MAX_COMMAND_CHARS, parseCommandLine } from './commandLine';
+import { confine, ConfinementError } from './confine';
+import { DescendantTracker, MARKER_VARIABLE, OBSERVE_MS } from './processTree';
 import { HeadTailCapture } from './outputCap';
 import { toolError, type RunCommandMeta, type ToolContext, type ToolEnv, type ToolResult, type WorkspaceTool } from './types';
 
@@ -42,26 +45,29 @@ const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u00
 
 /**
  * `run_command`: run an allowlisted command in the workspace root, without a shell. The command
- * must parse (`parseCommandLine`: no shell metacharacters or line breaks) and start with the tokens
- * of one `[tools] allow` prefix. It runs in its own process group with `minimalEnv`; at
- * `timeout_ms` the group gets SIGTERM, then SIGKILL after a grace; stdout and stderr are captured
- * together, capped at `max_output_bytes` (head and tail kept). The result is an error when the exit
- * code is not 0, the command was killed or timed out.
+ * must parse (`parseCommandLine`: no shell metacharacters or line breaks) and be permitted by one
+ * `[tools] allow` entry (`checkAllowed`: the entry exactly, or the entry followed by arguments its
+ * program's grammar accepts, positionals confined to the workspace). It runs in its own process
+ * group with `minimalEnv` plus a marker variable; at `timeout_ms` the group and every descendant
+ * that left it get SIGTERM, then SIGKILL after a grace; when it ends, whatever it left running is
+ * killed (`DescendantTracker`, Linux). stdout and stderr are captured together, capped at
+ * `max_output_bytes` (head and tail kept). The result is an error when the exit code is not 0,
+ * the command was killed or timed out.
  */
 export function runCommandTool(env: ToolEnv): WorkspaceTool {
-  const allowed = env.config.allow.length > 0 ? env.config.allow.map((a) => `"${a}"`).join(', ') : 'none (run_command is disabled)';
+  const allowed = env.config.allow.length > 0 ? env.config.allow.map((a) => `\n- ${JSON.stringify(a)}: ${entryPermits(a)}`).join('') : ' none (run_command is disabled)';
   return {
     spec: {
       name: RUN_COMMAND,
       description:
         `Run a command in the workspace root, without a shell (no pipes, redirects, variables, subshells or ";"/"&&"). ` +
-        `Only commands that start with an allowed prefix may run; allowed prefixes: ${allowed}. ` +
+        `Only allowed commands run: an entry permits exactly itself, and more arguments only where listed; any other option, a path outside the workspace, and any argument with "%", "data:" or "file:" are refused. Allowed:${allowed}\n` +
         `Times out after ${env.config.timeoutMs} ms; output (stdout and stderr together) is capped at ${env.config.maxOutputBytes} bytes, keeping its start and end. ` +
         `The result reports the exit code.`,
       parameters: {
         type: 'object',
         properties: {
-          command: { type: 'string', description: 'The command line, e.g. "npm test -- src/foo.test.ts". Simple single or double quotes group words.' },
+          command: { type: 'string', description: 'The command line, one of the allowed commands, e.g. "npm test -- src/foo.test.ts". Simple single or double quotes group words.' },
         },
         required: ['command'],
         additionalProperties: false,
@@ -81,16 +87,22 @@ async function runCommand(env: ToolEnv, args: unknown, ctx: ToolContext = {}): P
   if (env.config.allow.length === 0) {
     return toolError(RUN_COMMAND, 'not_allowed', `Refused ${JSON.stringify(command)}: no command is allowed in this workspace (the [tools] allow list of strata.toml is empty).`);
   }
-  if (argv.length === 0 || matchAllowed(argv, env.config.allow) === undefined) {
-    return toolError(
-      RUN_COMMAND,
-      'not_allowed',
-      `Refused ${JSON.stringify(command)}: it does not start with an allowed command prefix. Allowed: ${env.config.allow.map((a) => JSON.stringify(a)).join(', ')}.`,
-    );
+  const decision = checkAllowed(argv, env.config.allow);
+  if (!decision.ok) return toolError(RUN_COMMAND, 'not_allowed', `Refused ${JSON.stringify(command)}: ${decision.reason}.`);
+  for (const p of decision.paths) {
+    try {
+      await confine(env.ws, p);
+    } catch (err) {
+      if (!(err instanceof ConfinementError)) throw err;
+      return toolError(RUN_COMMAND, 'not_allowed', `Refused ${JSON.stringify(command)}: argument ${JSON.stringify(p)} is not a place inside the workspace (${err.message}); "${decision.entry}" permits ${entryPermits(decision.entry)}.`);
+    }
   }
   if (ctx.signal?.aborted) return toolError(RUN_COMMAND, 'cancelled', `${JSON.stringify(command)} was cancelled before it started.`);
   return execute(env, command, argv, ctx.signal);
 }
+
+/** Commands started by this process: with its pid, each command's marker value is its own. */
+let commandCount = 0;
 
 interface Outcome {
   exitCode: number | null;
@@ -105,20 +117,27 @@ function execute(env: ToolEnv, command: string, argv: string[], signal: AbortSig
   const started = Date.now();
   const capture = new HeadTailCapture(env.config.maxOutputBytes);
   const win = process.platform === 'win32';
+  const marker = `${process.pid}-${++commandCount}`;
   return new Promise<ToolResult>((resolve) => {
     let child: ChildProcess;
     const outcome: Outcome = { exitCode: null, signal: null, timedOut: false, cancelled: false };
     const timers: NodeJS.Timeout[] = [];
     let settled = false;
 
+    let tracker: DescendantTracker | undefined;
+    let observer: NodeJS.Timeout | undefined;
     const finish = () => {
       if (settled) return;
       settled = true;
       for (const t of timers) clearTimeout(t);
+      clearInterval(observer);
       signal?.removeEventListener('abort', onAbort);
       child?.stdout?.destroy();
       child?.stderr?.destroy();
-      resolve(report(env, command, argv, outcome, capture, Date.now() - started));
+      // Whatever the command started dies with it, in its group or not (setsid).
+      const done = () => resolve(report(env, command, argv, outcome, capture, Date.now() - started));
+      if (tracker === undefined) done();
+      else tracker.killAll().then(done, done);
     };
     const killGroup = (sig: NodeJS.Signals) => {
       const pid = child?.pid;
@@ -129,6 +148,7 @@ function execute(env: ToolEnv, command: string, argv: string[], signal: AbortSig
       } catch {
         // Already gone.
       }
+      tracker?.signalAll(sig);
     };
     const stop = () => {
       killGroup('SIGTERM');
@@ -145,7 +165,7 @@ function execute(env: ToolEnv, command: string, argv: string[], signal: AbortSig
     try {
       child = spawn(argv[0] as string, argv.slice(1), {
         cwd: env.ws.realRoot,
-        env: minimalEnv(),
+        env: { ...minimalEnv(), [MARKER_VARIABLE]: marker },
         shell: false,
         detached: !win, // its own process group, so the whole group can be killed
         stdio: ['ignore', 'pipe', 'pipe'],
@@ -156,7 +176,14 @@ function execute(env: ToolEnv, command: string, argv: string[], signal: AbortSig
       finish();
       return;
     }
-    if (child.pid !== undefined) outcome.pid = child.pid;
+    if (child.pid !== undefined) {
+      outcome.pid = child.pid;
+      if (DescendantTracker.available()) {
+        const t = new DescendantTracker(child.pid, `${MARKER_VARIABLE}=${marker}`);
+        tracker = t;
+        observer = setInterval(() => t.observe(), OBSERVE_MS);
+      }
+    }
     child.stdout?.on('data', (b: Buffer) => capture.push(b));
     child.stderr?.on('data', (b: Buffer) => capture.push(b));
     child.on('error', (err: NodeJS.ErrnoException) => {

@@ -1,12 +1,16 @@
 import { parse, TomlError } from 'smol-toml';
 import type { ConfigError, ConfigIssue } from '../../conversation/contextConfig';
+import { alwaysRefused } from './commandGrammar';
 import { parseCommandLine } from './commandLine';
 
 /** The `[tools]` section of `strata.toml`, in the engine's names. */
 export interface ToolsConfig {
   /**
-   * Command prefixes an agent may run with `run_command`, as written (`"npm test"`). A command is
-   * allowed when its leading tokens equal every token of one prefix. Empty (the default): no command runs.
+   * Commands an agent may run with `run_command`, as written (`"npm test"`). An entry permits
+   * exactly itself; more arguments only where its program has a grammar (`commandGrammar.ts`:
+   * package scripts after "--", vitest, jest, `node --test`, pytest), which accepts test files and
+   * filters inside the workspace and a few harmless options, nothing else. Empty (the default):
+   * no command runs.
    */
   allow: readonly string[];
   /** Wall-clock limit of one command; the process group is killed after it. */
@@ -68,8 +72,8 @@ const isTable = (v: unknown): v is Record<string, unknown> => typeof v === 'obje
  * every issue names its dotted key (`tools.allow[2]`, 0-based) and quotes the value written (or
  * the line, for invalid TOML). Other sections (`[context]`, ...) belong to other readers and are
  * ignored; unknown keys inside `[tools]` are refused. An `allow` entry must itself be a valid
- * command prefix (no shell metacharacters, balanced quotes), since a prefix that no command can
- * match would be a silent no-op.
+ * command (no shell metacharacters, balanced quotes, none of `%`, `data:`, `file:`), since an
+ * entry no command can match would be a silent no-op.
  */
 export function parseToolsConfig(tomlText: string): ToolsConfig | ConfigError {
   let doc: Record<string, unknown>;
@@ -93,7 +97,7 @@ export function parseToolsConfig(tomlText: string): ToolsConfig | ConfigError {
 
   if (Object.hasOwn(section, 'allow')) {
     const allow = section['allow'];
-    if (!Array.isArray(allow)) bad('allow', 'must be an array of command prefixes', allow);
+    if (!Array.isArray(allow)) bad('allow', 'must be an array of commands', allow);
     else if (allow.length > MAX_ALLOW_ENTRIES) bad('allow', `must hold at most ${MAX_ALLOW_ENTRIES} entries`, `${allow.length} entries`);
     else {
       const seen = new Map<string, number>();
@@ -129,7 +133,7 @@ export function parseToolsConfig(tomlText: string): ToolsConfig | ConfigError {
 export function validateToolsConfig(config: ToolsConfig): ConfigIssue[] {
   const issues: ConfigIssue[] = [];
   const bad = (key: string, rule: string, value: unknown) => issues.push({ key: `tools.${key}`, message: `tools.${key} ${rule} (got ${show(value)})` });
-  if (!Array.isArray(config.allow)) bad('allow', 'must be an array of command prefixes', config.allow);
+  if (!Array.isArray(config.allow)) bad('allow', 'must be an array of commands', config.allow);
   else if (config.allow.length > MAX_ALLOW_ENTRIES) bad('allow', `must hold at most ${MAX_ALLOW_ENTRIES} entries`, `${config.allow.length} entries`);
   else config.allow.forEach((entry, i) => {
     const problem = allowEntryProblem(entry);
@@ -149,8 +153,10 @@ function allowEntryProblem(entry: unknown): string | undefined {
   if (entry.trim().length === 0) return 'must not be empty';
   if (entry.length > MAX_ALLOW_ENTRY_CHARS) return `must be at most ${MAX_ALLOW_ENTRY_CHARS} characters`;
   const parsed = parseCommandLine(entry);
-  if (!parsed.ok) return `is not a usable command prefix: ${parsed.reason}`;
+  if (!parsed.ok) return `is not a usable command: ${parsed.reason}`;
   if (parsed.argv.length === 0 || parsed.argv[0] === '') return 'must start with a program name';
+  const refused = parsed.argv.map(alwaysRefused).find((why) => why !== undefined);
+  if (refused !== undefined) return `is not a usable command: it ${refused}`;
   return undefined;
 }
 

@@ -11,7 +11,7 @@ let fx: Fixture;
 let tools: ToolRegistry;
 beforeEach(() => {
   fx = makeWorkspace({ ...PROJECT, 'fail.js': 'console.error("src/auth/refresh.ts:2:10 expected 1 to be 2"); process.exit(1);' });
-  tools = createWorkspaceTools(fx.root, { ...DEFAULT_TOOLS_CONFIG, allow: ['node --test', 'node'] });
+  tools = createWorkspaceTools(fx.root, { ...DEFAULT_TOOLS_CONFIG, allow: ['node --test', 'node -e 1'] });
 });
 afterEach(() => fx.remove());
 

@@ -1,4 +1,4 @@
-import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createWorkspaceTools, type ToolRegistry } from '../../../engine/runtime/tools/registry';
@@ -42,6 +42,27 @@ const SCRIPTS: Record<string, string> = {
   `,
   'color.js': 'console.log("\\u001b[31mred\\u001b[0m plain");',
   'slow.js': 'setTimeout(() => console.log("done"), 60000);',
+  // A grandchild in a session (and process group) of its own, out of reach of the group kill.
+  'escape.js': `
+    const { spawn } = require('node:child_process');
+    const fs = require('node:fs');
+    const path = require('node:path');
+    const which = (name) => process.env.PATH.split(':').map((d) => path.join(d, name)).find((f) => fs.existsSync(f));
+    // "clean": the grandchild starts with an empty environment, so only the process tree can find it.
+    const clean = process.argv.includes('clean');
+    spawn(which('setsid'), [which('sh'), '-c', 'echo $$ > grandchild.pid; exec ' + which('sleep') + ' 300'], { stdio: 'ignore', env: clean ? {} : process.env }).unref();
+    const started = Date.now();
+    const wait = () => {
+      const pid = fs.existsSync('grandchild.pid') ? fs.readFileSync('grandchild.pid', 'utf8').trim() : '';
+      if (pid !== '') {
+        const marked = fs.readFileSync('/proc/' + pid + '/environ', 'latin1').includes('STRATA_RUN_COMMAND');
+        fs.writeFileSync('pids.json', JSON.stringify({ self: process.pid, child: Number(pid), marked }));
+        console.log('escaped');
+        if (process.argv.includes('spin')) setInterval(() => {}, 1000);
+      } else if (Date.now() - started < 60000) setTimeout(wait, 20);
+    };
+    wait();
+  `,
 };
 
 let fx: Fixture;
@@ -51,7 +72,9 @@ beforeEach(() => {
 });
 afterEach(() => fx.remove());
 
-const tools = (over: Partial<ToolsConfig> = {}, limits = {}) => createWorkspaceTools(fx.root, { ...DEFAULT_TOOLS_CONFIG, allow: ['node'], ...over }, limits);
+/** Each script as an exact entry (an entry permits itself; `node` alone would permit only `node`). */
+const SCRIPT_ENTRIES = ['node exit.js 0', 'node exit.js 3', 'node cwd.js', 'node env.js', 'node spin.js', 'node leave-behind.js', 'node flood.js', 'node color.js', 'node slow.js', 'node --test'];
+const tools = (over: Partial<ToolsConfig> = {}, limits = {}) => createWorkspaceTools(fx.root, { ...DEFAULT_TOOLS_CONFIG, allow: SCRIPT_ENTRIES, ...over }, limits);
 const run = (registry: ToolRegistry, command: string, signal?: AbortSignal) =>
   registry.call({ id: `call-${++n}`, name: 'run_command', arguments: JSON.stringify({ command }) }, signal ? { signal } : {});
 const meta = (r: ToolResult) => r.meta as RunCommandMeta;
@@ -86,14 +109,14 @@ const readPids = () => JSON.parse(readFileSync(join(fx.root, 'pids.json'), 'utf8
 describe('run_command allowlist', () => {
   const allow = ['npm test', 'npx vitest run', 'node args.js'];
   it.each<[string, string]>([
-    ['npm testx', 'does not start with an allowed command prefix'],
-    ['npm tes', 'does not start with an allowed command prefix'],
-    ['"npm test"', 'does not start with an allowed command prefix'],
-    ['npm run test', 'does not start with an allowed command prefix'],
-    ['npx vitest', 'does not start with an allowed command prefix'],
-    ['node args.jsx', 'does not start with an allowed command prefix'],
-    ['node env.js', 'does not start with an allowed command prefix'],
-    ['rm -rf /', 'does not start with an allowed command prefix'],
+    ['npm testx', 'is not an allowed command'],
+    ['npm tes', 'is not an allowed command'],
+    ['"npm test"', 'is not an allowed command'],
+    ['npm run test', 'is not an allowed command'],
+    ['npx vitest', 'is not an allowed command'],
+    ['node args.jsx', 'is not an allowed command'],
+    ['node env.js', 'is not an allowed command'],
+    ['rm -rf /', 'is not an allowed command'],
     ['npm test; rm -rf /', 'shell metacharacter'],
     ['npm test && rm -rf /', 'shell metacharacter'],
     ['npm test || true', 'shell metacharacter'],
@@ -116,11 +139,33 @@ describe('run_command allowlist', () => {
     expect(r.content.startsWith('Refused')).toBe(true);
   });
 
-  it('[tools] an allowed prefix runs with its extra arguments, quotes grouping words', async () => {
-    const r = await run(tools({ allow }), `node args.js --flag "two words" 'single'`);
+  it('[tools] [allow-exact] an entry runs exactly as written, quotes grouping words; one more argument is refused', async () => {
+    const entry = `node args.js --flag "two words" 'single'`;
+    const r = await run(tools({ allow: [entry] }), entry);
     expect(r.isError).toBe(false);
-    expect(r.content).toBe(`$ node args.js --flag "two words" 'single'\n["--flag","two words","single"]\n[exit code 0]`);
+    expect(r.content).toBe(`$ ${entry}\n["--flag","two words","single"]\n[exit code 0]`);
     expect(meta(r)).toMatchObject({ tool: 'run_command', argv: ['node', 'args.js', '--flag', 'two words', 'single'], exitCode: 0, timedOut: false, truncated: false, testCommand: false });
+    const more = await run(tools({ allow: [entry] }), `${entry} --inspect`);
+    expect([more.isError, errorCode(more)]).toEqual([true, 'not_allowed']);
+    expect(more.content).toContain(`permits exactly "${entry}" and nothing more, and "--inspect" follows it`);
+  });
+
+  it('[tools] [allow-exact] a test file named after a grammar entry must lie inside the workspace', async () => {
+    writeFileSync(join(fx.root, 'ok.test.js'), 'require("node:test")("ok", () => {});');
+    symlinkSync(fx.outside, join(fx.root, 'out-link'));
+    const registry = tools({ allow: ['node --test'] });
+    const ok = await run(registry, 'node --test ok.test.js');
+    expect([ok.isError, meta(ok).exitCode]).toEqual([false, 0]);
+    for (const [path, fragment] of [
+      [join(fx.outside, 'secret.txt'), 'is outside the workspace'],
+      ['out-link/secret.txt', 'outside the workspace'],
+      ['.strata/x.test.js', '.strata/'],
+    ] as const) {
+      const r = await run(registry, `node --test ${path}`);
+      expect([r.isError, errorCode(r)]).toEqual([true, 'not_allowed']);
+      expect(r.content).toContain(`argument ${JSON.stringify(path)} is not a place inside the workspace`);
+      expect(r.content).toContain(fragment);
+    }
   });
 
   it('[tools] by default no command is allowed, and run_command is not advertised', async () => {
@@ -132,14 +177,16 @@ describe('run_command allowlist', () => {
     expect(readFileSafe('pids.json')).toBeUndefined();
   });
 
-  it('[tools] the spec lists the allowed prefixes', () => {
+  it('[tools] [allow-exact] the spec tells the model what each allowed entry permits', () => {
     const spec = tools({ allow }).specs.find((s) => s.name === 'run_command');
-    expect(spec?.description).toContain('"npm test", "npx vitest run", "node args.js"');
+    expect(spec?.description).toContain('- "npm test": exactly "npm test", or "npm test -- <args>"');
+    expect(spec?.description).toContain('- "node args.js": exactly "node args.js" and nothing more');
+    expect(spec?.description).toContain('an entry permits exactly itself');
     expect(spec?.parameters).toMatchObject({ required: ['command'] });
   });
 
   it('[tools] a program that does not exist is an error result', async () => {
-    const r = await run(tools({ allow: ['definitely-not-a-program-7f3a'] }), 'definitely-not-a-program-7f3a --x');
+    const r = await run(tools({ allow: ['definitely-not-a-program-7f3a --x'] }), 'definitely-not-a-program-7f3a --x');
     expect([r.isError, errorCode(r)]).toEqual([true, 'spawn_failed']);
     expect(r.content).toContain('was not found on PATH');
   });
@@ -183,7 +230,7 @@ describe('run_command execution', () => {
       expect(r.content).not.toContain('should-not-leak');
       expect(r.content).not.toContain('should_not_leak');
       const env = JSON.parse(r.content.split('\n')[1] as string) as Record<string, string>;
-      const allowed = process.platform === 'win32' ? ['PATH', 'HOME', 'LANG', 'NO_COLOR', 'USERPROFILE', 'SystemRoot', 'PATHEXT', 'TEMP', 'TMP'] : ['PATH', 'HOME', 'LANG', 'NO_COLOR'];
+      const allowed = [...(process.platform === 'win32' ? ['PATH', 'HOME', 'LANG', 'NO_COLOR', 'USERPROFILE', 'SystemRoot', 'PATHEXT', 'TEMP', 'TMP'] : ['PATH', 'HOME', 'LANG', 'NO_COLOR']), 'STRATA_RUN_COMMAND'];
       for (const key of Object.keys(env)) expect(allowed).toContain(key);
       expect(Object.keys(env)).not.toContain('OPENAI_API_KEY');
       expect(Object.keys(env)).not.toContain('ANTHROPIC_API_KEY');
@@ -270,5 +317,98 @@ describe('minimalEnv', () => {
       LANG: 'C.UTF-8',
       NO_COLOR: '1',
     });
+  });
+});
+
+/** Every character but letters and digits percent-encoded: what an attacker sends to dodge the metacharacter check. */
+const percentEncoded = (js: string) => [...js].map((c) => (/[A-Za-z0-9]/.test(c) ? c : `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`)).join('');
+/** JavaScript that leaves a mark outside the workspace (it proves code of the model's choosing ran). */
+const markOutside = (file: string) => percentEncoded(`import{writeFileSync}from"node:fs";writeFileSync(${JSON.stringify(file)},"pwned")`);
+
+describe('[allow-exact] run_command: an allow entry runs no code of the model’s choosing (issue 20, item 1)', () => {
+  const withScript = () => writeFileSync(join(fx.root, 'package.json'), JSON.stringify({ name: 'ws', scripts: { test: 'node args.js' } }));
+
+  it('[allow-exact] "npm test --node-options=--import=data:…" is refused and no JavaScript of its runs', { timeout: 60_000 }, async () => {
+    withScript();
+    const mark = join(fx.outside, 'pwned-npm');
+    const r = await run(tools({ allow: ['npm test'] }), `npm test --node-options=--import=data:text/javascript,${markOutside(mark)}`);
+    expect(existsSync(mark)).toBe(false);
+    expect([r.isError, errorCode(r)]).toEqual([true, 'not_allowed']);
+    expect(r.content).toContain('--node-options');
+  });
+
+  it('[allow-exact] "node --test --import=data:…" is refused and no JavaScript of its runs', { timeout: 60_000 }, async () => {
+    writeFileSync(join(fx.root, 'ok.test.js'), 'require("node:test")("ok", () => {});');
+    const mark = join(fx.outside, 'pwned-node');
+    const r = await run(tools({ allow: ['node --test'] }), `node --test --import=data:text/javascript,${markOutside(mark)} ok.test.js`);
+    expect(existsSync(mark)).toBe(false);
+    expect([r.isError, errorCode(r)]).toEqual([true, 'not_allowed']);
+    expect(r.content).toContain('--import');
+  });
+
+  it('[allow-exact] "npm test --script-shell=<a program outside>" is refused and the program never runs', { timeout: 60_000 }, async () => {
+    withScript();
+    const mark = join(fx.outside, 'pwned-shell');
+    const shell = join(fx.outside, 'evil.js');
+    writeFileSync(shell, `#!/usr/bin/env node\nrequire('node:fs').writeFileSync(${JSON.stringify(mark)}, 'pwned');\n`);
+    chmodSync(shell, 0o755);
+    const r = await run(tools({ allow: ['npm test'] }), `npm test --script-shell=${shell}`);
+    expect(existsSync(mark)).toBe(false);
+    expect([r.isError, errorCode(r)]).toEqual([true, 'not_allowed']);
+    expect(r.content).toContain('--script-shell');
+  });
+});
+
+describe('[kill-descendants] run_command: descendants that leave the process group die too (issue 20, item 17)', () => {
+  const linux = process.platform === 'linux';
+  if (!linux) console.warn('Skipping the setsid tests: they need Linux /proc; elsewhere only the process group is killed (docs/security.md).');
+  const killLeft = (pid: number | undefined) => {
+    try {
+      if (pid !== undefined) process.kill(pid, 'SIGKILL');
+    } catch {
+      // Already gone, as it should be.
+    }
+  };
+
+  it.skipIf(!linux)('[kill-descendants] a "setsid sleep 300" grandchild is killed when the command ends (Linux /proc)', { timeout: 60_000 }, async () => {
+    const registry = tools({ allow: ['node escape.js'], timeoutMs: 30_000 });
+    const r = await run(registry, 'node escape.js');
+    const pids = readPids();
+    try {
+      expect(r.content).toContain('escaped');
+      expect((pids as { marked?: boolean }).marked).toBe(true);
+      expect(meta(r).timedOut).toBe(false);
+      expect(await eventuallyDead(pids.child, 10_000)).toBe(true);
+    } finally {
+      killLeft(pids.child);
+    }
+  });
+
+  it.skipIf(!linux)('[kill-descendants] a "setsid sleep 300" grandchild is killed when the command times out (Linux /proc)', { timeout: 60_000 }, async () => {
+    const registry = tools({ allow: ['node escape.js spin'], timeoutMs: 2000 }, { killGraceMs: 500 });
+    const r = await run(registry, 'node escape.js spin');
+    const pids = readPids();
+    try {
+      expect(r.content).toContain('escaped');
+      expect(meta(r).timedOut).toBe(true);
+      expect(await eventuallyDead(pids.self, 10_000)).toBe(true);
+      expect(await eventuallyDead(pids.child, 10_000)).toBe(true);
+    } finally {
+      killLeft(pids.child);
+    }
+  });
+
+  it.skipIf(!linux)('[kill-descendants] a grandchild that dropped the environment (and with it the marker) is killed when the command times out (Linux /proc)', { timeout: 60_000 }, async () => {
+    const registry = tools({ allow: ['node escape.js spin clean'], timeoutMs: 2000 }, { killGraceMs: 500 });
+    const r = await run(registry, 'node escape.js spin clean');
+    const pids = readPids();
+    try {
+      expect(r.content).toContain('escaped');
+      expect((pids as { marked?: boolean }).marked).toBe(false);
+      expect(meta(r).timedOut).toBe(true);
+      expect(await eventuallyDead(pids.child, 10_000)).toBe(true);
+    } finally {
+      killLeft(pids.child);
+    }
   });
 });
