@@ -25,6 +25,10 @@ export function folderWorktreeView(root: string): WorktreeView {
       const read = readEvidenceFile(root, path);
       return read.ok ? contentHash(read.text) : undefined;
     },
+    whyNoHash(path) {
+      const read = readEvidenceFile(root, path);
+      return read.ok ? undefined : read.reason;
+    },
     descendsFrom: () => undefined,
   };
 }

@@ -4,6 +4,7 @@
 // Run: node --import tsx test/support/evidenceProbe.ts <scenario> <workspace> [path]
 //   hash <workspace> <path>        the folder view's hash of one path, and why there is none
 //   promote-failed-read <workspace> a failed read_file of "pipe" through the workspace tools, promoted to memory
+//   promote-unhashable <workspace> an item naming src/a.ts and big.txt promoted to memory, with the workspace log after
 //   recall-after-fifo <workspace>   a verified entry on src/a.ts recalled in a trace run; src/a.ts becomes a FIFO; a second run
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
@@ -50,6 +51,15 @@ async function main(): Promise<void> {
     const item = host.engine.addItem(input);
     const { entry } = await call<{ entry: MemoryEntryDto }>('promoteToMemory', { itemId: item.id });
     print({ outcome: { isError: outcome.isError, content: outcome.content }, itemFiles: item.provenance.files, entry });
+    host.close();
+    return;
+  }
+  if (scenario === 'promote-unhashable') {
+    const { host, call } = openHost(path as string);
+    const item = host.engine.addItem({ id: 'finding:big', kind: 'finding', class: 'finding', source: 'worker_finding', title: 'big.txt holds the fixtures', content: 'The fixtures are generated into big.txt from src/a.ts.', agentId: 'primary', taskId: 'task:evidence', at: Date.parse('2026-12-01T00:00:00Z'), files: ['src/a.ts', 'big.txt'] });
+    const { entry } = await call<{ entry: MemoryEntryDto }>('promoteToMemory', { itemId: item.id });
+    const hashes = host.memory.get(entry.id)?.evidence.hashes ?? {};
+    print({ entry, hashed: Object.keys(hashes).sort(), log: host.catalog.recentLog(20).map((l) => ({ level: l.level, message: l.message })) });
     host.close();
     return;
   }

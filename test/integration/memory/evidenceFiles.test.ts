@@ -113,6 +113,23 @@ describe.skipIf(!posix)('evidence files are hashed only when they are regular fi
     expect(r.entry).toMatchObject({ state: 'candidate', evidence: { paths: [] } });
   }, BOUND_MS + 10_000);
 
+  it('[evidence-regular] an evidence file that cannot be hashed keeps its path, and the workspace log says why', async () => {
+    const { MAX_EVIDENCE_BYTES } = await import('../../../engine/host/readEvidenceFile');
+    const { ws, catalogDir } = workspace();
+    writeFileSync(join(ws, 'big.txt'), '');
+    truncateSync(join(ws, 'big.txt'), MAX_EVIDENCE_BYTES + 1);
+    const r = probe<{ entry: MemoryEntryDto; hashed: string[]; log: { level: string; message: string }[] }>('promote-unhashable', ws, catalogDir);
+    expect(r.entry.evidence.paths).toEqual(['src/a.ts', 'big.txt']);
+    expect(r.hashed).toEqual(['src/a.ts']);
+    const about = r.log.filter((l) => l.message.includes(r.entry.id));
+    expect(about).toEqual([
+      {
+        level: 'warn',
+        message: `Memory entry ${r.entry.id}: evidence file big.txt has no hash: "big.txt" is ${MAX_EVIDENCE_BYTES + 1} bytes, over the ${MAX_EVIDENCE_BYTES}-byte evidence cap. The entry is not recalled while its evidence cannot be checked.`,
+      },
+    ]);
+  }, BOUND_MS + 10_000);
+
   it('[evidence-regular] a verified entry whose evidence file becomes a FIFO is not recalled in the next run, which goes on', () => {
     const { ws, catalogDir } = workspace();
     const r = probe<{ entryPaths: string[]; recalledBefore: number; recalledAfter: number; state: string }>('recall-after-fifo', ws, catalogDir);
