@@ -4,7 +4,7 @@ import { confineArg, ioReason, parseArgs } from './args';
 import { realInside } from './confine';
 import { compileGlob, MAX_GLOB_CHARS } from './glob';
 import { BINARY_SNIFF_BYTES, looksBinary } from './bytes';
-import { RegexWorker, SliceCancelled, SliceTimeout, type SliceFile, type SliceHit } from './regexWorker';
+import { RegexWorkers, SliceCancelled, SliceTimeout, type SliceFile, type SliceHit } from './regexWorker';
 import { toolError, type GrepHit, type GrepMeta, type ToolContext, type ToolEnv, type ToolResult, type WorkspaceTool } from './types';
 import { walk } from './walk';
 
@@ -36,13 +36,14 @@ interface Found extends GrepHit, SliceHit {}
  * `fixed: true`, contain a literal string), as `file:line: text`, in file-walk order (depth-first,
  * names in code-unit order) then line order, so the same tree always gives the same answer.
  * Guarded against pathological patterns: the pattern is length-capped and regular expressions are
- * matched in a worker thread (`RegexWorker`), slice by slice, never on the host's thread: a slice
+ * matched in a worker thread (`RegexWorkers`), slice by slice, never on the host's thread: a slice
  * that runs past `regexSliceMs` terminates the worker, so a catastrophic pattern ends as an error
  * while the host goes on serving (`[grep-off-thread]`), and a cancelled search stops its match at
  * once; the whole search also has a wall-clock budget. Literal search never uses a RegExp and runs
  * here.
  */
 export function grepTool(env: ToolEnv): WorkspaceTool {
+  const workers = new RegexWorkers(env.limits.regexSliceMs);
   return {
     spec: {
       name: GREP,
@@ -64,11 +65,11 @@ export function grepTool(env: ToolEnv): WorkspaceTool {
         additionalProperties: false,
       },
     },
-    run: (args, ctx) => grep(env, args, ctx),
+    run: (args, ctx) => grep(env, workers, args, ctx),
   };
 }
 
-async function grep(env: ToolEnv, args: unknown, ctx: ToolContext = {}): Promise<ToolResult> {
+async function grep(env: ToolEnv, workers: RegexWorkers, args: unknown, ctx: ToolContext = {}): Promise<ToolResult> {
   const parsed = parseArgs(GREP, schema, args);
   if (!parsed.ok) return parsed.result;
   const { pattern } = parsed.value;
@@ -118,7 +119,7 @@ async function grep(env: ToolEnv, args: unknown, ctx: ToolContext = {}): Promise
   let slice: Candidate[] = [];
   let sliceBytes = 0;
 
-  const worker = test ? undefined : new RegexWorker(pattern, flags, env.limits.regexSliceMs);
+  const search = test ? undefined : workers.acquire();
   const matchLiterally = (literal: (line: string) => boolean, want: number): Found[] => {
     const out: Found[] = [];
     for (const c of slice) {
@@ -134,7 +135,7 @@ async function grep(env: ToolEnv, args: unknown, ctx: ToolContext = {}): Promise
   };
   const matchSlice = async () => {
     const want = maxResults + 1 - found.length;
-    const hits = test ? matchLiterally(test, want) : await (worker as RegexWorker).match(slice, want, ctx.signal);
+    const hits = test ? matchLiterally(test, want) : await (search as NonNullable<typeof search>).match(pattern, flags, slice, want, ctx.signal);
     found.push(...hits);
     slice = [];
     sliceBytes = 0;
@@ -202,7 +203,7 @@ async function grep(env: ToolEnv, args: unknown, ctx: ToolContext = {}): Promise
     }
     return toolError(GREP, 'internal', `grep failed: ${err instanceof Error ? err.message : String(err)}.`, requested);
   } finally {
-    worker?.close();
+    search?.release();
   }
   if (ctx.signal?.aborted) return toolError(GREP, 'cancelled', 'grep was cancelled.', requested);
 

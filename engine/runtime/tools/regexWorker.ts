@@ -18,16 +18,24 @@ export class SliceTimeout extends Error {}
 /** The search was cancelled while a slice ran: the worker was terminated. */
 export class SliceCancelled extends Error {}
 
+/** How long a worker left idle by one search waits for the next before it ends. */
+export const REGEX_WORKER_IDLE_MS = 15_000;
+
 /**
  * The worker's whole program, as source evaluated in the worker (`eval: true`): a bundle cannot
  * be a worker's entry and this needs none, so the same code runs from TypeScript source under a
- * test runner and from the built host. It compiles the pattern once and answers each slice with
- * its hits, at most `want`.
+ * test runner and from the built host. It answers each slice with its hits, at most `want`,
+ * compiling a pattern once for the slices that follow with it.
  */
 const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-const re = new RegExp(workerData.pattern, workerData.flags);
-parentPort.on('message', ({ files, want }) => {
+const { parentPort } = require('node:worker_threads');
+let key = '';
+let re = null;
+parentPort.on('message', ({ pattern, flags, files, want }) => {
+  if (re === null || key !== flags + '/' + pattern) {
+    re = new RegExp(pattern, flags);
+    key = flags + '/' + pattern;
+  }
   const hits = [];
   search: for (const f of files) {
     for (let i = 0; i < f.lines.length; i++) {
@@ -42,29 +50,81 @@ parentPort.on('message', ({ files, want }) => {
 `;
 
 /**
- * Regular-expression matching for `grep` in a worker thread, so a backtracking pattern never holds
- * the host's thread: each slice gets `budgetMs` from the moment the worker has it, and a slice that
- * runs past it, or a search cancelled meanwhile, terminates the worker (V8 stops a running regex
- * only that way or with a watchdog on its own thread). One worker per search, started on its first
- * slice; `close` ends it.
+ * Regular-expression matching for `grep` in worker threads, so a backtracking pattern never holds
+ * the host's thread. Each slice gets `budgetMs` from the moment a started worker has it; a slice
+ * that runs past it, or a search cancelled meanwhile, terminates that worker (V8 stops a running
+ * regex only that way, or with a watchdog on its own thread). A search takes a worker for itself
+ * (the idle one, else a new one) and gives it back when it ends; one idle worker is kept for the
+ * next search, unreferenced, and ends after {@link REGEX_WORKER_IDLE_MS}.
  */
-export class RegexWorker {
+export class RegexWorkers {
+  #idle: { worker: Worker; timer: ReturnType<typeof setTimeout>; forget: () => void } | undefined;
+
+  constructor(private readonly budgetMs: number) {}
+
+  /** A matcher for one search; `release` it when the search ends. */
+  acquire(): RegexSearch {
+    const idle = this.#idle;
+    this.#idle = undefined;
+    if (idle) {
+      clearTimeout(idle.timer);
+      idle.worker.off('exit', idle.forget);
+      idle.worker.off('error', idle.forget);
+    }
+    return new RegexSearch(idle?.worker, this.budgetMs, (w) => this.#park(w));
+  }
+
+  #park(worker: Worker): void {
+    if (this.#idle) {
+      void worker.terminate();
+      return;
+    }
+    worker.unref();
+    // A parked worker runs nothing; should it still fail or exit, it is simply forgotten.
+    const forget = () => {
+      if (this.#idle?.worker !== worker) return;
+      clearTimeout(this.#idle.timer);
+      this.#idle = undefined;
+    };
+    worker.once('exit', forget);
+    worker.once('error', forget);
+    const timer = setTimeout(() => {
+      if (this.#idle?.worker === worker) this.#idle = undefined;
+      void worker.terminate();
+    }, REGEX_WORKER_IDLE_MS);
+    timer.unref?.();
+    this.#idle = { worker, timer, forget };
+  }
+}
+
+/** One search's use of a worker. */
+export class RegexSearch {
   #worker: Worker | undefined;
   #online: Promise<void> | undefined;
-  #dead = false;
+  #broken = false;
 
   constructor(
-    private readonly pattern: string,
-    private readonly flags: string,
+    worker: Worker | undefined,
     private readonly budgetMs: number,
-  ) {}
+    private readonly park: (worker: Worker) => void,
+  ) {
+    if (worker) {
+      worker.ref();
+      this.#worker = worker;
+      this.#online = Promise.resolve();
+    }
+  }
 
-  /** The hits of `files`, at most `want`; rejects with `SliceTimeout` or `SliceCancelled` (the worker is then gone). */
-  async match(files: SliceFile[], want: number, signal?: AbortSignal): Promise<SliceHit[]> {
-    if (this.#dead) throw new Error('the regex worker has stopped');
+  /** The hits of `files` for `pattern`, at most `want`; rejects with `SliceTimeout` or `SliceCancelled` (the worker is then gone). */
+  async match(pattern: string, flags: string, files: SliceFile[], want: number, signal?: AbortSignal): Promise<SliceHit[]> {
     if (signal?.aborted) throw new SliceCancelled();
     const worker = this.#start();
-    await this.#online;
+    try {
+      await this.#online;
+    } catch (err) {
+      this.#broken = true;
+      throw err;
+    }
     return new Promise<SliceHit[]>((resolve, reject) => {
       const done = () => {
         clearTimeout(timer);
@@ -73,42 +133,47 @@ export class RegexWorker {
         worker.off('error', onError);
         worker.off('exit', onExit);
       };
-      const stop = (err: Error) => {
+      const fail = (err: Error) => {
         done();
-        this.close();
+        this.#broken = true;
+        void worker.terminate();
         reject(err);
       };
       const onMessage = (hits: SliceHit[]) => {
         done();
         resolve(hits);
       };
-      const onError = (err: Error) => stop(err);
-      const onExit = (code: number) => stop(new Error(`the regex worker exited (code ${code})`));
-      const onAbort = () => stop(new SliceCancelled());
-      const timer = setTimeout(() => stop(new SliceTimeout()), this.budgetMs);
+      const onError = (err: Error) => fail(err);
+      const onExit = (code: number) => fail(new Error(`the regex worker exited (code ${code})`));
+      const onAbort = () => fail(new SliceCancelled());
+      const timer = setTimeout(() => fail(new SliceTimeout()), this.budgetMs);
       worker.on('message', onMessage);
       worker.on('error', onError);
       worker.on('exit', onExit);
       signal?.addEventListener('abort', onAbort, { once: true });
-      worker.postMessage({ files, want });
+      worker.postMessage({ pattern, flags, files, want });
     });
   }
 
-  /** End the worker (idempotent). */
-  close(): void {
-    this.#dead = true;
+  /** The search ended: a healthy worker goes back for the next search (idempotent). */
+  release(): void {
     const worker = this.#worker;
     this.#worker = undefined;
-    if (worker) void worker.terminate();
+    if (worker && !this.#broken) this.park(worker);
   }
 
   #start(): Worker {
+    if (this.#broken) throw new Error('the regex worker has stopped');
     if (this.#worker) return this.#worker;
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { pattern: this.pattern, flags: this.flags } });
+    const worker = new Worker(WORKER_SOURCE, { eval: true });
     this.#worker = worker;
     this.#online = new Promise<void>((resolve, reject) => {
-      worker.once('online', resolve);
-      worker.once('error', reject);
+      const onError = (err: Error) => reject(err);
+      worker.once('error', onError);
+      worker.once('online', () => {
+        worker.off('error', onError);
+        resolve();
+      });
     });
     return worker;
   }

@@ -78,4 +78,28 @@ describe('grep matches regular expressions off the host thread', () => {
     const none = await tools.call(grepCall({ pattern: 'ne+dle' }));
     expect([none.isError, none.content]).toEqual([false, 'No matches for "ne+dle" in the workspace (2 files searched).']);
   }, 60_000);
+
+  it('[grep-off-thread] a benign search running beside a catastrophic one on the same tools answers with its matches', async () => {
+    fx = makeWorkspace({ 'evil.txt': `${EVIL_LINE}\n`, 'ok.txt': 'needle\n' });
+    const tools = createWorkspaceTools(fx.root, DEFAULT_TOOLS_CONFIG, { regexSliceMs: 3000 });
+    const [bad, good] = await Promise.all([tools.call(grepCall({ pattern: CATASTROPHIC })), tools.call(grepCall({ pattern: 'ne+dle', path: 'ok.txt' }))]);
+    expect(errorCode(bad)).toBe('pattern_timeout');
+    expect([good.isError, good.content]).toEqual([false, 'ok.txt:1: needle']);
+  }, 60_000);
+
+  it('[grep-off-thread] back-to-back searches reuse a worker without piling up listeners on it', async () => {
+    fx = makeWorkspace({ 'a.txt': 'alpha\nbeta\n' });
+    const tools = createWorkspaceTools(fx.root);
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(`${w.name}: ${w.message}`);
+    process.on('warning', onWarning);
+    try {
+      for (let i = 0; i < 25; i++) expect((await tools.call(grepCall({ pattern: i % 2 === 0 ? 'al?pha' : 'be+ta' }))).content).toBe(i % 2 === 0 ? 'a.txt:1: alpha' : 'a.txt:2: beta');
+      // Warnings are emitted on the next turn of the event loop.
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings.filter((w) => w.includes('MaxListenersExceeded'))).toEqual([]);
+  }, 60_000);
 });
