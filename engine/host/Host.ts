@@ -175,6 +175,7 @@ export class Host {
       syncAgent: (agentId) => this.syncAgent(agentId),
       memory,
       view,
+      log: (level, message) => this.log(null, level, message),
       memoryChanged: (change, entry) => this.memoryChanged(change, entry),
       conversations: this.conversations,
       runs: this.runs,

@@ -36,6 +36,8 @@ export interface HostContext {
   memory: MemoryStore;
   /** The workspace as agents see it (file hashes for memory evidence and freshness). */
   view: WorktreeView;
+  /** Write a line to the workspace log (and announce it). */
+  log?(level: 'info' | 'warn' | 'error', message: string): void;
   /** Announce a memory change (and drop purged entries from the engine's recall). */
   memoryChanged(change: 'proposed' | 'verified' | 'retired' | 'stale' | 'purged', entry: MemoryRecord | null): void;
   /** Every agent's conversation and the skills they select from. */
@@ -169,6 +171,12 @@ export function createHandlers(ctx: HostContext): Handlers {
         const record = ctx.memory.propose(proposalFromItem(item, ctx.view));
         engine.promote(itemId, 'memory');
         ctx.memoryChanged('proposed', record);
+        // An evidence file without a hash keeps its path but can never show the entry current: say why.
+        for (const path of record.evidence.paths) {
+          if (record.evidence.hashes[path] !== undefined) continue;
+          const why = ctx.view.whyNoHash?.(path) ?? 'this workspace view cannot hash it';
+          ctx.log?.('warn', `Memory entry ${record.id}: evidence file ${path} has no hash: ${why}. The entry is not recalled while its evidence cannot be checked.`);
+        }
         return { entry: toMemoryDto(record) };
       }),
 

@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { isAbsolute, join, normalize, relative } from 'node:path';
 import type { WorktreeView } from '../memory/recall/WorktreeView';
 import { contentHash } from '../text/hash';
+import { readEvidenceFile } from './readEvidenceFile';
 
 /**
  * The demo workspace has no repository on disk: its view is synthetic and stable (every path it
@@ -14,21 +13,21 @@ export const demoWorktreeView: WorktreeView = {
 };
 
 /**
- * A project folder as an agent sees it: a path's hash is the content hash of the file on disk
- * (undefined if it is missing or outside the folder). Ancestry is not read (no git), so an entry
- * that names a commit is "unknown" here and is not recalled.
+ * A project folder as an agent sees it: a path's hash is the content hash of the file on disk,
+ * read by `readEvidenceFile` (undefined when it is missing, outside the folder by its real path,
+ * not a regular file, or over the evidence cap: such an entry is "unknown" here, never recalled,
+ * and no read can block or grow the host). Ancestry is not read (no git), so an entry that names a
+ * commit is "unknown" here and is not recalled.
  */
 export function folderWorktreeView(root: string): WorktreeView {
   return {
     hashOf(path) {
-      const full = normalize(join(root, path));
-      const rel = relative(root, full);
-      if (rel.startsWith('..') || isAbsolute(rel)) return undefined;
-      try {
-        return contentHash(readFileSync(full, 'utf8'));
-      } catch {
-        return undefined;
-      }
+      const read = readEvidenceFile(root, path);
+      return read.ok ? contentHash(read.text) : undefined;
+    },
+    whyNoHash(path) {
+      const read = readEvidenceFile(root, path);
+      return read.ok ? undefined : read.reason;
     },
     descendsFrom: () => undefined,
   };

@@ -1,10 +1,10 @@
 import { readFile, stat } from 'node:fs/promises';
-import vm from 'node:vm';
 import { z } from 'zod';
 import { confineArg, ioReason, parseArgs } from './args';
 import { realInside } from './confine';
 import { compileGlob, MAX_GLOB_CHARS } from './glob';
 import { BINARY_SNIFF_BYTES, looksBinary } from './bytes';
+import { RegexWorkers, SliceCancelled, SliceTimeout, type SliceFile, type SliceHit } from './regexWorker';
 import { toolError, type GrepHit, type GrepMeta, type ToolContext, type ToolEnv, type ToolResult, type WorkspaceTool } from './types';
 import { walk } from './walk';
 
@@ -27,43 +27,23 @@ const schema = z.strictObject({
   ignore_case: z.boolean().optional(),
 });
 
-interface Candidate {
-  relative: string;
-  lines: string[];
-}
+type Candidate = SliceFile;
 
-interface Found extends GrepHit {
-  text: string;
-}
-
-/** Why a regex slice stopped: the pattern ran past its time slice. */
-class SliceTimeout extends Error {}
+interface Found extends GrepHit, SliceHit {}
 
 /**
  * `grep`: lines of workspace files that match a JavaScript regular expression (or, with
  * `fixed: true`, contain a literal string), as `file:line: text`, in file-walk order (depth-first,
  * names in code-unit order) then line order, so the same tree always gives the same answer.
- * Guarded against pathological patterns: the pattern is length-capped and every slice of matching
- * runs under a V8 watchdog (`vm` with a timeout, which interrupts a backtracking regex), so a
- * catastrophic pattern ends as an error after `regexSliceMs` instead of hanging the host; the
- * whole search also has a wall-clock budget. Literal search never uses a RegExp.
+ * Guarded against pathological patterns: the pattern is length-capped and regular expressions are
+ * matched in a worker thread (`RegexWorkers`), slice by slice, never on the host's thread: a slice
+ * that runs past `regexSliceMs` terminates the worker, so a catastrophic pattern ends as an error
+ * while the host goes on serving (`[grep-off-thread]`), and a cancelled search stops its match at
+ * once; the whole search also has a wall-clock budget. Literal search never uses a RegExp and runs
+ * here.
  */
 export function grepTool(env: ToolEnv): WorkspaceTool {
-  const sandbox = vm.createContext({ job: undefined as undefined | (() => unknown) });
-  const runJob = new vm.Script('job()');
-  /** Run `job` under the watchdog; a timeout becomes `SliceTimeout`. */
-  const guarded = <T>(job: () => T): T => {
-    sandbox['job'] = job;
-    try {
-      return runJob.runInContext(sandbox, { timeout: env.limits.regexSliceMs }) as T;
-    } catch (err) {
-      if ((err as { code?: unknown }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') throw new SliceTimeout();
-      throw err;
-    } finally {
-      sandbox['job'] = undefined;
-    }
-  };
-
+  const workers = new RegexWorkers(env.limits.regexSliceMs);
   return {
     spec: {
       name: GREP,
@@ -85,13 +65,11 @@ export function grepTool(env: ToolEnv): WorkspaceTool {
         additionalProperties: false,
       },
     },
-    run: (args, ctx) => grep(env, guarded, args, ctx),
+    run: (args, ctx) => grep(env, workers, args, ctx),
   };
 }
 
-type Guard = <T>(job: () => T) => T;
-
-async function grep(env: ToolEnv, guarded: Guard, args: unknown, ctx: ToolContext = {}): Promise<ToolResult> {
+async function grep(env: ToolEnv, workers: RegexWorkers, args: unknown, ctx: ToolContext = {}): Promise<ToolResult> {
   const parsed = parseArgs(GREP, schema, args);
   if (!parsed.ok) return parsed.result;
   const { pattern } = parsed.value;
@@ -100,19 +78,19 @@ async function grep(env: ToolEnv, guarded: Guard, args: unknown, ctx: ToolContex
   const maxResults = parsed.value.max_results ?? GREP_DEFAULT_RESULTS;
   const requested = parsed.value.path ?? '.';
 
-  let test: (line: string) => boolean;
+  // Literal search cannot backtrack: it runs here. A pattern is checked here and matched in the worker.
+  const flags = ignoreCase ? 'i' : '';
+  let test: ((line: string) => boolean) | undefined;
   if (fixed) {
     const needle = ignoreCase ? pattern.toLowerCase() : pattern;
     test = ignoreCase ? (line) => line.toLowerCase().includes(needle) : (line) => line.includes(needle);
   } else {
-    let re: RegExp;
     try {
-      re = new RegExp(pattern, ignoreCase ? 'i' : '');
+      new RegExp(pattern, flags);
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);
       return toolError(GREP, 'invalid_pattern', `Invalid regular expression ${JSON.stringify(pattern)}: ${reason}. Fix it, or pass fixed: true to search for the literal text.`);
     }
-    test = (line) => re.test(line);
   }
   let globTest: ((relative: string) => boolean) | undefined;
   if (parsed.value.glob !== undefined) {
@@ -141,23 +119,23 @@ async function grep(env: ToolEnv, guarded: Guard, args: unknown, ctx: ToolContex
   let slice: Candidate[] = [];
   let sliceBytes = 0;
 
-  const matchSlice = () => {
-    const want = maxResults + 1 - found.length;
-    const job = () => {
-      const out: Found[] = [];
-      for (const c of slice) {
-        for (let i = 0; i < c.lines.length; i++) {
-          const line = c.lines[i] as string;
-          if (test(line)) {
-            out.push({ file: c.relative, line: i + 1, text: line });
-            if (out.length >= want) return out;
-          }
+  const search = test ? undefined : workers.acquire();
+  const matchLiterally = (literal: (line: string) => boolean, want: number): Found[] => {
+    const out: Found[] = [];
+    for (const c of slice) {
+      for (let i = 0; i < c.lines.length; i++) {
+        const line = c.lines[i] as string;
+        if (literal(line)) {
+          out.push({ file: c.relative, line: i + 1, text: line });
+          if (out.length >= want) return out;
         }
       }
-      return out;
-    };
-    // Literal search cannot backtrack: no watchdog needed.
-    const hits = fixed ? job() : guarded(job);
+    }
+    return out;
+  };
+  const matchSlice = async () => {
+    const want = maxResults + 1 - found.length;
+    const hits = test ? matchLiterally(test, want) : await (search as NonNullable<typeof search>).match(pattern, flags, slice, want, ctx.signal);
     found.push(...hits);
     slice = [];
     sliceBytes = 0;
@@ -184,7 +162,7 @@ async function grep(env: ToolEnv, guarded: Guard, args: unknown, ctx: ToolContex
     if (lines.at(-1) === '') lines.pop();
     slice.push({ relative, lines: lines.map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l)) });
     sliceBytes += text.length;
-    if (sliceBytes >= SLICE_BYTES || slice.length >= SLICE_FILES) matchSlice();
+    if (sliceBytes >= SLICE_BYTES || slice.length >= SLICE_FILES) await matchSlice();
   };
 
   try {
@@ -211,8 +189,9 @@ async function grep(env: ToolEnv, guarded: Guard, args: unknown, ctx: ToolContex
         }
       }
     }
-    if (!stoppedBy && slice.length > 0 && !ctx.signal?.aborted) matchSlice();
+    if (!stoppedBy && slice.length > 0 && !ctx.signal?.aborted) await matchSlice();
   } catch (err) {
+    if (err instanceof SliceCancelled) return toolError(GREP, 'cancelled', 'grep was cancelled.', requested);
     if (err instanceof SliceTimeout) {
       const partial = found.slice(0, maxResults).map(formatHit);
       const lines = [
@@ -223,6 +202,8 @@ async function grep(env: ToolEnv, guarded: Guard, args: unknown, ctx: ToolContex
       return toolError(GREP, 'pattern_timeout', lines.join('\n'), requested);
     }
     return toolError(GREP, 'internal', `grep failed: ${err instanceof Error ? err.message : String(err)}.`, requested);
+  } finally {
+    search?.release();
   }
   if (ctx.signal?.aborted) return toolError(GREP, 'cancelled', 'grep was cancelled.', requested);
 

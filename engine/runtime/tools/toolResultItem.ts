@@ -17,7 +17,9 @@ import { PRE_RUN_ERRORS, type ToolMeta, type ToolResult } from './types';
  * tool name with its arguments in canonical JSON (repeated-action indicators count it).
  * A call refused before it ran (malformed JSON, unknown tool, invalid arguments or pattern, a path
  * outside the workspace, a command not allowed) maps to null: it says nothing about the workspace,
- * and its error already travels in the tool result message.
+ * and its error already travels in the tool result message. A call that ran and failed (a missing
+ * file, a FIFO, a binary file, ...) names no files: its path, in its text, is not something it read,
+ * so it is never evidence of a memory entry promoted from it (`[evidence-regular]`).
  */
 
 export interface ToolItemContext {
@@ -54,8 +56,6 @@ export function toolResultItem(call: ToolCall, result: ToolResult, ctx: ToolItem
   if ('error' in meta) {
     // It ran and failed (not found, binary, timed-out pattern, a program that would not start, ...).
     const test = call.name === 'run_command' && isTestCommand(argvOf(call));
-    const written = meta.path === undefined ? '' : normalizePath(meta.path).replace(/^(\.\/)+/, '');
-    const path = written === '' || written === '.' || written.startsWith('/') || /^[A-Za-z]:/.test(written) ? [] : [written];
     return {
       ...base,
       kind: 'tool_output',
@@ -65,7 +65,7 @@ export function toolResultItem(call: ToolCall, result: ToolResult, ctx: ToolItem
       durability: 'transient',
       confidence: 0.9,
       relevance: 0.3,
-      files: path,
+      files: [],
     };
   }
 

@@ -120,9 +120,13 @@ describe('toolResultItem', () => {
     },
   );
 
-  it('[tools] a call that ran and failed maps to ephemeral tool_output naming the path', () => {
+  it('[evidence-regular] a call that ran and failed maps to ephemeral tool_output that names the path in its text and no files', () => {
     const input = mapped(call('read_file', { path: 'src/gone.ts' }), { content: 'No such file: "src/gone.ts".', isError: true, meta: { tool: 'read_file', error: 'not_found', path: './src/gone.ts' } });
-    expect(input).toMatchObject({ kind: 'tool_output', class: 'ephemeral', source: 'repository_source', files: ['src/gone.ts'], title: 'read_file failed (not found)' });
+    expect(input).toMatchObject({ kind: 'tool_output', class: 'ephemeral', source: 'repository_source', title: 'read_file failed (not found)', content: expect.stringContaining('src/gone.ts') });
+    // What a failed call names is not a file it read: it is never evidence of a memory entry.
+    expect(input.files).toEqual([]);
+    const fifo = mapped(call('read_file', { path: 'pipe' }), { content: '"pipe" is not a regular file.', isError: true, meta: { tool: 'read_file', error: 'not_a_file', path: 'pipe' } });
+    expect(fifo.files).toEqual([]);
     const spawnFail = mapped(call('run_command', { command: 'npm test' }), { content: 'Could not run', isError: true, meta: { tool: 'run_command', error: 'spawn_failed' } });
     expect(spawnFail).toMatchObject({ source: 'test_result', kind: 'tool_output' });
   });
