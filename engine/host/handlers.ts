@@ -175,7 +175,7 @@ export function createHandlers(ctx: HostContext): Handlers {
         for (const path of record.evidence.paths) {
           if (record.evidence.hashes[path] !== undefined) continue;
           const why = ctx.view.whyNoHash?.(path) ?? 'this workspace view cannot hash it';
-          ctx.log?.('warn', `Memory entry ${record.id}: evidence file ${path} has no hash: ${why}. The entry is not recalled while its evidence cannot be checked.`);
+          ctx.log?.('warn', `Memory entry ${record.id}: evidence file ${path} has no hash: ${why}. The entry is not recalled while the file cannot be hashed (and, with no hash kept, a later content of it is not compared with this one).`);
         }
         return { entry: toMemoryDto(record) };
       }),

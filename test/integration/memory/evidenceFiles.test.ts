@@ -125,7 +125,7 @@ describe.skipIf(!posix)('evidence files are hashed only when they are regular fi
     expect(about).toEqual([
       {
         level: 'warn',
-        message: `Memory entry ${r.entry.id}: evidence file big.txt has no hash: "big.txt" is ${MAX_EVIDENCE_BYTES + 1} bytes, over the ${MAX_EVIDENCE_BYTES}-byte evidence cap. The entry is not recalled while its evidence cannot be checked.`,
+        message: `Memory entry ${r.entry.id}: evidence file big.txt has no hash: "big.txt" is ${MAX_EVIDENCE_BYTES + 1} bytes, over the ${MAX_EVIDENCE_BYTES}-byte evidence cap. The entry is not recalled while the file cannot be hashed (and, with no hash kept, a later content of it is not compared with this one).`,
       },
     ]);
   }, BOUND_MS + 10_000);
