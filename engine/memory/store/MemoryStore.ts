@@ -15,23 +15,75 @@ import { memoryMigrations } from './memoryMigrations';
 /** What a purge did, and what it cannot promise (spec "WAL and free pages"). */
 export interface PurgeReport {
   deleted: number;
-  /** Recalled copies of the purged entries removed from the items pool table. */
+  /** Recalled copies removed from the items table: those of the purged entries and any whose entry no longer exists. */
   recalledCopiesDeleted: number;
+  /** The memory partitions this purge covered (the workspace's own). */
+  partitions: string[];
+  /** Other partitions in the same catalog that hold entries of the purged states, which this purge left alone. */
+  otherPartitions: { partition: string; entries: number }[];
+  /** Rows outside the memory table where a purged entry's text was replaced by `PURGED_TEXT`, per table (`[erasure-everywhere]`). */
+  scrubbed: { table: string; rows: number }[];
+  /** Imported traces that still hold a purged entry's text (a purge does not rewrite recordings). */
+  tracesHolding: number;
   vacuumed: boolean;
   /** The WAL was checkpointed into the main file and truncated to zero. */
   walTruncated: boolean;
   residual: string;
 }
 
+/** What replaces a purged entry's text wherever else the catalog held it. */
+export const PURGED_TEXT = '[purged with project memory]';
+
+/**
+ * A purged text is looked for in other tables only from this length: a shorter one (a word) would
+ * match unrelated text a person wrote. The report says when an entry was too short to look for.
+ */
+export const SCRUB_MIN_CHARS = 16;
+
 /** What no purge can reach (spec "WAL and free pages"). */
 const BEYOND_REACH =
   'It cannot reach copies made before: backups, file-system snapshots, or pages written before secure_delete was on ' +
   'and not rewritten since. Deleting the catalog and its -wal and -shm files is the only complete removal.';
 
-/** The honest residual-exposure statement the UI and README show after a complete purge. */
+/** What a purge does not change: the memory of a run in progress, and imported recordings. */
+const NOT_CHANGED =
+  'Agents of a run in progress keep what they already hold in memory, and what they write after the purge is new; ' +
+  'imported traces (table traces) are recordings and are not rewritten, the report counts those that hold the text.';
+
+/** The honest residual-exposure statement the UI and README show before a purge, and after a complete one. */
 export const RESIDUAL_EXPOSURE: string =
-  'Purging deletes the rows, rewrites free pages (VACUUM) and truncates the WAL, so the removed text is no longer in ' +
-  `catalog.sqlite or catalog.sqlite-wal. ${BEYOND_REACH}`;
+  'Purging deletes the entries (table memory) and their recalled copies (table items), replaces every other copy of their ' +
+  `text in tables items, agents, events and generation_entries with "${PURGED_TEXT}", rewrites free pages (VACUUM) and ` +
+  'truncates the WAL, so the removed text is no longer in catalog.sqlite, catalog.sqlite-wal or catalog.sqlite-shm. ' +
+  `${NOT_CHANGED} ${BEYOND_REACH}`;
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** What this purge did and could not do, said plainly (the statement never claims more than happened). */
+function residualFor(r: Omit<PurgeReport, 'residual'>, tooShort: number): string {
+  const where = r.scrubbed.filter((s) => s.rows > 0).map((s) => `${s.table} (${plural(s.rows, 'row')})`);
+  const done =
+    `Deleted ${plural(r.deleted, 'entry', 'entries')} from table memory (partition ${r.partitions.join(', ')}) and ` +
+    `${plural(r.recalledCopiesDeleted, 'recalled copy', 'recalled copies')} from table items; ` +
+    (where.length > 0 ? `replaced their text with "${PURGED_TEXT}" in ${where.join(', ')}.` : 'no other table held their text.');
+  const left: string[] = [];
+  if (!r.vacuumed) left.push('free pages were not rewritten (VACUUM could not run)');
+  if (!r.walTruncated) left.push('the WAL could not be truncated (another reader holds it), so catalog.sqlite-wal may still hold the removed text');
+  if (r.tracesHolding > 0) left.push(`${plural(r.tracesHolding, 'imported trace')} (table traces) still hold the text; delete them to remove it`);
+  if (tooShort > 0) left.push(`${plural(tooShort, 'entry', 'entries')} had text shorter than ${SCRUB_MIN_CHARS} characters, which was not looked for in other tables`);
+  const others = r.otherPartitions.reduce((n, p) => n + p.entries, 0);
+  if (others > 0) {
+    left.push(
+      `${plural(others, 'entry', 'entries')} in ${plural(r.otherPartitions.length, 'other partition')} of this catalog ` +
+        `(${r.otherPartitions.map((p) => p.partition).join(', ')}; memory written under a folder path this workspace no longer has) were not purged`,
+    );
+  }
+  const claim =
+    left.length === 0
+      ? 'The removed text is no longer in catalog.sqlite, catalog.sqlite-wal or catalog.sqlite-shm.'
+      : `The removed text may still be in the catalog: ${left.join('; ')}.`;
+  return `${done} ${claim} ${NOT_CHANGED} ${BEYOND_REACH}`;
+}
 
 interface Row {
   id: string;
@@ -39,13 +91,14 @@ interface Row {
   payload: string;
 }
 
-/** What a purge could not do, said plainly (the statement never claims more than happened). */
-function residualFor(vacuumed: boolean, walTruncated: boolean): string {
-  if (vacuumed && walTruncated) return RESIDUAL_EXPOSURE;
-  const missed = [!vacuumed && 'free pages were not rewritten (VACUUM could not run)', !walTruncated && 'the WAL could not be truncated (another reader holds it)']
-    .filter(Boolean)
-    .join(' and ');
-  return `The rows are deleted, but ${missed}, so the removed text may still be in catalog.sqlite${walTruncated ? '' : ' or catalog.sqlite-wal'} until the next purge or memory open succeeds. ${BEYOND_REACH}`;
+/** The body of a stored payload, read without the intake (a purge removes rows the intake refuses too). */
+function bodyOf(payload: string): string | undefined {
+  try {
+    const body = (JSON.parse(payload) as { body?: unknown }).body;
+    return typeof body === 'string' ? body : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -185,26 +238,84 @@ export class MemoryStore {
   }
 
   /**
-   * Delete entries (all, or of the given states) and their recalled copies, then VACUUM and
-   * truncate the WAL, and say what was done and what remains possible.
+   * Delete entries (all, or of the given states) of this partition, every recalled copy whose
+   * entry no longer exists, and every other copy of their text the catalog holds; then VACUUM and
+   * truncate the WAL, and say what was done, where, and what remains possible. Each row is first
+   * marked `deleted` at its next revision (the guard's update path), then deleted.
    */
   purge(states: readonly MemoryState[] = memoryStates): PurgeReport {
-    const ids = (this.sql(`SELECT id FROM memory WHERE partition = ? AND state IN (${states.map(() => '?').join(', ')})`).all(this.partition, ...states) as { id: string }[]).map(
-      (r) => r.id,
-    );
+    const marks = states.map(() => '?').join(', ');
+    const rows = this.sql(`SELECT id, revision, state, payload FROM memory WHERE partition = ? AND state IN (${marks})`).all(this.partition, ...states) as (Row & { state: string })[];
+    const texts = rows.map((r) => bodyOf(r.payload)).filter((t): t is string => t !== undefined);
+    const searchable = texts.filter((t) => t.length >= SCRUB_MIN_CHARS);
+    const otherPartitions = (
+      this.sql(`SELECT partition, count(*) AS n FROM memory WHERE partition <> ? AND state IN (${marks}) GROUP BY partition ORDER BY partition`).all(this.partition, ...states) as {
+        partition: string;
+        n: number;
+      }[]
+    ).map((r) => ({ partition: r.partition, entries: r.n }));
     let recalled = 0;
+    let scrubbed: PurgeReport['scrubbed'] = [];
     this.db.transaction(() => {
-      const del = this.sql('DELETE FROM memory WHERE id = ?');
-      const delCopies = this.sql("DELETE FROM items WHERE id LIKE ? AND json_extract(provenance, '$.source') = 'recalled_memory'");
-      for (const id of ids) {
-        del.run(id);
-        recalled += delCopies.run(`recall:%:${id}`).changes;
+      const mark = this.sql("UPDATE memory SET state = 'deleted', revision = revision + 1, payload = json_set(payload, '$.state', 'deleted', '$.revision', revision + 1) WHERE id = ? AND revision = ?");
+      const del = this.sql("DELETE FROM memory WHERE id = ? AND state = 'deleted'");
+      for (const r of rows) {
+        if (r.state !== 'deleted' && mark.run(r.id, r.revision).changes !== 1) throw new MemoryError('conflict', `Memory entry ${r.id} changed during the purge; nothing was purged. Try again.`);
+        del.run(r.id);
       }
+      recalled = this.deleteOrphanCopies();
+      scrubbed = this.catalog.scrubText(searchable, PURGED_TEXT);
     })();
-    for (const id of ids) this.parsed.delete(id);
+    for (const r of rows) this.parsed.delete(r.id);
     this.writes++;
+    for (const t of searchable) this.unswept.add(t);
     const { vacuumed, walTruncated } = this.compact(true);
-    return { deleted: ids.length, recalledCopiesDeleted: recalled, vacuumed, walTruncated, residual: residualFor(vacuumed, walTruncated) };
+    const report = {
+      deleted: rows.length,
+      recalledCopiesDeleted: recalled,
+      partitions: [this.partition],
+      otherPartitions,
+      scrubbed,
+      tracesHolding: this.catalog.tracesHolding(searchable),
+      vacuumed,
+      walTruncated,
+    };
+    return { ...report, residual: residualFor(report, texts.length - searchable.length) };
+  }
+
+  /**
+   * Texts of purged entries that writes held since the purge may bring back (a turn that was in
+   * flight, `[erasure-turn]`); `sweepPurged` removes them again and forgets them.
+   */
+  private readonly unswept = new Set<string>();
+
+  /**
+   * Apply the last purges once more, after writes that were held while they ran: delete every
+   * recalled copy whose entry no longer exists and replace the purged texts again. Inside the
+   * transaction that lands held writes, so the purge wins over them; with `last`, outside any
+   * transaction once nothing held remains: the texts are then forgotten and the WAL truncated.
+   * Returns the rows changed.
+   */
+  sweepPurged(o: { last?: boolean } = {}): number {
+    const texts = [...this.unswept];
+    const changed = this.db.transaction(() => this.deleteOrphanCopies() + this.catalog.scrubText(texts, PURGED_TEXT).reduce((n, s) => n + s.rows, 0))();
+    if (o.last) {
+      this.unswept.clear();
+      this.compact(changed > 0);
+    }
+    return changed;
+  }
+
+  /** Forget the purged texts once no held write can bring them back (no turn was open). */
+  forgetPurged(): void {
+    this.unswept.clear();
+  }
+
+  /** Delete every recalled copy (removed rows included) whose memory entry no longer exists, in any partition. */
+  private deleteOrphanCopies(): number {
+    const exists = this.sql('SELECT 1 FROM memory WHERE id = ?');
+    const orphans = this.catalog.recalledCopyIds().filter((id) => !exists.get(id.slice(id.lastIndexOf(':') + 1)));
+    return this.catalog.deleteItems(orphans);
   }
 
   /**
