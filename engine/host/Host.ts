@@ -97,6 +97,8 @@ export class Host {
   private readonly wired = new WeakSet<Engine>();
   /** Catalog writes held while a turn is open; written in the turn's commit (`turnScope`). */
   private held: (() => void)[] | undefined;
+  /** A purge ran while writes were held: they land first, then the purge is applied again (`[erasure-turn]`). */
+  private purgedInTurn = false;
   readonly runs: RunManager;
   readonly conversations: AgentConversations;
   readonly comparisons: Comparisons;
@@ -153,11 +155,13 @@ export class Host {
           const held = this.held ?? [];
           this.held = undefined;
           for (const write of held) write();
+          if (this.purgedInTurn) this.memory.sweepPurged();
         },
         close: () => {
           const held = this.held ?? [];
           this.held = undefined;
           if (held.length > 0) this.catalog.transaction(() => held.forEach((write) => write()));
+          this.sweepAfterTurn();
         },
       },
       beforeBuild: recall,
@@ -361,6 +365,17 @@ export class Host {
     }
   }
 
+  /**
+   * After a turn in which a purge ran: its held writes and its commit landed after the purge and
+   * may hold recalled copies of purged entries or their text, so the purge is applied once more
+   * and the WAL truncated (`[erasure-turn]`). The commit's transaction already swept the held writes.
+   */
+  private sweepAfterTurn(): void {
+    if (!this.purgedInTurn) return;
+    this.purgedInTurn = false;
+    this.memory.sweepPurged({ last: true });
+  }
+
   /** A catalog write now, or held for the open turn's commit. */
   private write(fn: () => void): void {
     if (this.held) this.held.push(fn);
@@ -376,6 +391,9 @@ export class Host {
    */
   private memoryChanged(change: 'proposed' | 'verified' | 'retired' | 'stale' | 'purged', entry: MemoryRecord | null): void {
     if (change === 'purged') {
+      // Writes held by a turn in flight land after the purge: remember to apply it again then.
+      if (this.held) this.purgedInTurn = true;
+      else this.memory.forgetPurged();
       const kept = new Set(this.memory.list().map((r) => r.id));
       for (const item of this.engine.items()) {
         if (item.provenance.source === 'recalled_memory' && item.id.startsWith('recall:') && !kept.has(item.id.slice(item.id.lastIndexOf(':') + 1))) {
