@@ -128,7 +128,7 @@ export class MemoryStore {
    * Open the store on a catalog: run the memory migrations, install the guard again, and as a
    * best effort rewrite free pages (VACUUM) and truncate the WAL (spec "WAL and free pages").
    */
-  static open(catalog: Catalog, o: { partition: string; clock: Clock }): MemoryStore {
+  static open(catalog: Catalog, o: { partition: string; clock: Clock; adopt?: readonly string[] | 'all' }): MemoryStore {
     const store = new MemoryStore(catalog, o.partition, o.clock);
     const db = store.db;
     db.pragma('secure_delete = ON');
@@ -140,9 +140,43 @@ export class MemoryStore {
       db.prepare("INSERT INTO meta(key, value) VALUES ('memory.schema', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(String(latest));
       db.exec(memoryGuardSql);
     })();
+    if (o.adopt && o.adopt.length > 0) store.adopted = store.adopt(o.adopt);
     store.compact();
     registerLegacyMemoryIntake((payload, legacy) => legacyToRow(payload, legacy, o.clock.now()));
     return store;
+  }
+
+  /** Entries moved into this partition from other keys of the same workspace when the store opened (`[memory-partition]`). */
+  adopted = 0;
+
+  /**
+   * Re-key the entries of `from` (or of every other partition) into this one, each at its next
+   * revision through the intake, in one transaction; ids, states and text are kept. An entry the
+   * intake refuses stays where it is, and a purge names its partition. Returns how many moved.
+   */
+  private adopt(from: readonly string[] | 'all'): number {
+    const rows = (
+      from === 'all'
+        ? this.sql('SELECT id, revision, payload FROM memory WHERE partition <> ?').all(this.partition)
+        : this.sql(`SELECT id, revision, payload FROM memory WHERE partition IN (${from.map(() => '?').join(', ')}) AND partition <> ?`).all(...from, this.partition)
+    ) as Row[];
+    let moved = 0;
+    this.db.transaction(() => {
+      const update = this.sql('UPDATE memory SET partition = ?, revision = ?, payload = ? WHERE id = ? AND revision = ?');
+      for (const row of rows) {
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(row.payload);
+        } catch {
+          continue;
+        }
+        const checked = intakeRecord({ ...(parsed as object), partition: this.partition, revision: row.revision + 1 });
+        if (!checked.ok) continue;
+        moved += update.run(this.partition, checked.record.revision, JSON.stringify(checked.record), row.id, row.revision).changes;
+      }
+    })();
+    if (moved > 0) this.writes++;
+    return moved;
   }
 
   /** Import a version-1 catalog's memory through the intake (see `importLegacyCatalog`). */
