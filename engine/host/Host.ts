@@ -160,7 +160,13 @@ export class Host {
         close: () => {
           const held = this.held ?? [];
           this.held = undefined;
-          if (held.length > 0) this.catalog.transaction(() => held.forEach((write) => write()));
+          // A turn that did not commit still lands its held writes; after a purge, with the purge again in the same transaction.
+          if (held.length > 0) {
+            this.catalog.transaction(() => {
+              held.forEach((write) => write());
+              if (this.purgedInTurn) this.memory.sweepPurged();
+            });
+          }
           this.sweepAfterTurn();
         },
       },

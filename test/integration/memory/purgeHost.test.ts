@@ -167,12 +167,14 @@ const PATHS = [
   { path: 'purgeMemory after a committed turn', states: undefined, duringTurn: false },
   { path: 'purgeMemory with states ["verified"]', states: ['verified'], duringTurn: false },
   { path: 'purgeMemory while a turn is in flight', states: undefined, duringTurn: true },
+  { path: 'purgeMemory during a turn then stopped', states: undefined, duringTurn: true, stop: true },
 ] as const;
 
 describe('[erasure-everywhere] after every path to a purge, the purged text is in no byte of catalog.sqlite, -wal or -shm', () => {
   it.each(PATHS)(
     '[erasure-everywhere] $path: the markers of the task (agents.task, the objective item) and of a read file are gone, and the report names where they were',
-    async ({ states, duringTurn }) => {
+    async (p) => {
+      const { states, duringTurn } = p;
       const { host: h, call, runId, catalogPath } = await modelWorkspace();
       await promoteAndVerify(call, `${runId}:objective`);
       await promoteAndVerify(call, toolItemWith(h, FILE_MARKER)!.id);
@@ -188,12 +190,13 @@ describe('[erasure-everywhere] after every path to a purge, the purged text is i
         const turn = call('stepRun', { runId });
         await server!.waitForRequests(before + 1, TIMEOUT);
         report = await call('purgeMemory', args);
-        await turn;
+        if ('stop' in p) await call('stopRun', { runId });
+        await turn.catch(() => undefined);
       } else {
         report = await call('purgeMemory', args);
       }
       const left = { task: filesHolding(catalogPath, TASK_MARKER), file: filesHolding(catalogPath, FILE_MARKER) };
-      console.log(`[erasure-everywhere] ${duringTurn ? 'during a turn' : states ? `states ${states.join(',')}` : 'after a turn'}: scrubbed ${JSON.stringify(report.scrubbed)}; files still holding a marker: ${JSON.stringify(left)}`);
+      console.log(`[erasure-everywhere] ${duringTurn ? ('stop' in p ? 'during a turn then stopped' : 'during a turn') : states ? `states ${states.join(',')}` : 'after a turn'}: scrubbed ${JSON.stringify(report.scrubbed)}; files still holding a marker: ${JSON.stringify(left)}`);
       expect(left).toEqual({ task: [], file: [] });
       expect(report.deleted).toBe(2);
       const tables = (report.scrubbed ?? []).filter((s) => s.rows > 0).map((s) => s.table);
