@@ -4,6 +4,7 @@ import { dirname, resolve } from 'node:path';
 import type { AgentDto, LogEntry, LogLevel, TraceDto } from '../contract';
 import type { CompressedEntry, DroppedEntry, Generation, IncludedEntry } from '../generations/Generation';
 import type { ContextItem } from '../items/ContextItem';
+import { contentHash } from '../text/hash';
 import type { TraceEvent } from '../traces/TraceEvent';
 import { CatalogLock } from './CatalogLock';
 import { statementCache } from './statementCache';
@@ -466,6 +467,72 @@ export class Catalog {
   }
 
   /**
+   * Ids of the recalled copies of project memory in the items table (rows marked removed included):
+   * items whose provenance says `recalled_memory`, id `recall:<agent>:<memory id>`.
+   */
+  recalledCopyIds(): string[] {
+    const rows = this.sql("SELECT id FROM items WHERE id GLOB 'recall:*' AND json_extract(provenance, '$.source') = 'recalled_memory'").all() as { id: string }[];
+    return rows.map((r) => r.id);
+  }
+
+  /** Delete item rows outright (a purge's recalled copies); returns how many were deleted. */
+  deleteItems(ids: readonly string[]): number {
+    const del = this.sql('DELETE FROM items WHERE id = ?');
+    let n = 0;
+    for (const id of ids) n += del.run(id).changes;
+    return n;
+  }
+
+  /**
+   * Replace every copy of each of `texts` the catalog holds outside the memory table with
+   * `placeholder` (`[erasure-everywhere]`): item titles and content (rows marked removed included;
+   * the content hash follows the new content), agent tasks, log lines and generation entries'
+   * reasons. Returns the rows changed per table, every table named even at 0. Imported traces are
+   * recordings the user brought in and are not rewritten; `tracesHolding` counts them.
+   */
+  scrubText(texts: readonly string[], placeholder: string): { table: ScrubbedTable; rows: number }[] {
+    const changed = { items: new Set<string>(), agents: new Set<string>(), events: new Set<number>(), generation_entries: new Set<string>() };
+    const swap = (value: string, text: string) => value.split(text).join(placeholder);
+    for (const text of texts) {
+      if (text === '') continue;
+      const items = this.sql('SELECT id, title, content FROM items WHERE instr(content, @t) > 0 OR instr(title, @t) > 0').all({ t: text }) as { id: string; title: string; content: string }[];
+      const putItem = this.sql('UPDATE items SET title = ?, content = ?, content_hash = ? WHERE id = ?');
+      for (const r of items) {
+        const content = swap(r.content, text);
+        putItem.run(swap(r.title, text), content, contentHash(content), r.id);
+        changed.items.add(r.id);
+      }
+      const agents = this.sql('SELECT agent_id, task FROM agents WHERE instr(task, ?) > 0').all(text) as { agent_id: string; task: string }[];
+      for (const r of agents) {
+        this.sql('UPDATE agents SET task = ? WHERE agent_id = ?').run(swap(r.task, text), r.agent_id);
+        changed.agents.add(r.agent_id);
+      }
+      const events = this.sql('SELECT seq, message FROM events WHERE instr(message, ?) > 0').all(text) as { seq: number; message: string }[];
+      for (const r of events) {
+        this.sql('UPDATE events SET message = ? WHERE seq = ?').run(swap(r.message, text), r.seq);
+        changed.events.add(r.seq);
+      }
+      const entries = this.sql('SELECT rowid AS k, text FROM generation_entries WHERE instr(text, ?) > 0').all(text) as { k: number; text: string }[];
+      for (const r of entries) {
+        this.sql('UPDATE generation_entries SET text = ? WHERE rowid = ?').run(swap(r.text, text), r.k);
+        changed.generation_entries.add(String(r.k));
+      }
+    }
+    return SCRUBBED_TABLES.map((table) => ({ table, rows: changed[table].size }));
+  }
+
+  /** Imported traces whose name, source path or stored events hold any of `texts` (as written or JSON-escaped). */
+  tracesHolding(texts: readonly string[]): number {
+    const ids = new Set<string>();
+    const stmt = this.sql('SELECT id FROM traces WHERE instr(events, @t) > 0 OR instr(events, @j) > 0 OR instr(name, @t) > 0 OR instr(source_path, @t) > 0');
+    for (const t of texts) {
+      if (t === '') continue;
+      for (const r of stmt.all({ t, j: JSON.stringify(t).slice(1, -1) }) as { id: string }[]) ids.add(r.id);
+    }
+    return ids.size;
+  }
+
+  /**
    * Rows of a table, for inspection and export (`[memory-only-module]`): the generic accessors
    * refuse the memory table, which only the memory module reads or writes.
    */
@@ -494,6 +561,10 @@ export class Catalog {
     this.lock?.release();
   }
 }
+
+/** The tables `scrubText` rewrites, in the order a purge report names them. */
+export const SCRUBBED_TABLES = ['items', 'agents', 'events', 'generation_entries'] as const;
+export type ScrubbedTable = (typeof SCRUBBED_TABLES)[number];
 
 const MEMORY_REFUSAL = 'The memory table is reachable only through the memory module (engine/memory), so every write passes its intake.';
 const READABLE_TABLES = new Set(['meta', 'agents', 'events', 'items', 'generations', 'generation_entries', 'traces', 'schema_migrations']);

@@ -46,7 +46,7 @@ const updateChecks = `
   SELECT RAISE(ABORT, 'memory guard: every write is the previous revision plus one') WHERE NEW.revision IS NOT OLD.revision + 1;
   SELECT RAISE(ABORT, 'memory guard: a deleted entry stays deleted') WHERE OLD.state = 'deleted' AND NEW.state IS NOT 'deleted';
   SELECT RAISE(ABORT, 'memory guard: only a candidate or stale entry can become verified')
-    WHERE NEW.state = 'verified' AND OLD.state NOT IN ('candidate', 'stale');
+    WHERE NEW.state = 'verified' AND OLD.state NOT IN ('candidate', 'stale', 'verified');
   SELECT RAISE(ABORT, 'memory guard: an entry''s content (kind, title, body, evidence, provenance, createdAt) never changes; only marking it deleted may drop it')
     WHERE CASE WHEN NEW.state = 'deleted' OR json_valid(OLD.payload) = 0 THEN 0 ELSE (${contentDiffers}) END;`;
 

@@ -8,7 +8,6 @@ import { Engine } from '../Engine';
 import type { EngineEvent } from '../EngineEvent';
 import { DROPPED_KEPT } from '../generations/Generation';
 import type { MemoryRecord } from '../memory/MemoryRecord';
-import { partitionId } from '../memory/partitionId';
 import { recallAllowed } from '../memory/recall/recallPolicy';
 import { recallScoped } from '../memory/recall/recallScoped';
 import type { WorktreeView } from '../memory/recall/WorktreeView';
@@ -27,6 +26,7 @@ import { createHandlers, type Handlers } from './handlers';
 import { CONFIG_FILE_NAME, loadContextConfig } from './loadContextConfig';
 import { applySessionsConfig, parseSessionsConfig } from '../traces/live/sessionsConfig';
 import { toMemoryDto } from './memoryDtos';
+import { workspacePartition } from './workspacePartition';
 import { RunManager, type RunManagerDeps } from './RunManager';
 import { systemScheduler } from './systemScheduler';
 import { toAgentDto } from './toAgentDto';
@@ -97,6 +97,8 @@ export class Host {
   private readonly wired = new WeakSet<Engine>();
   /** Catalog writes held while a turn is open; written in the turn's commit (`turnScope`). */
   private held: (() => void)[] | undefined;
+  /** A purge ran while writes were held: they land first, then the purge is applied again (`[erasure-turn]`). */
+  private purgedInTurn = false;
   readonly runs: RunManager;
   readonly conversations: AgentConversations;
   readonly comparisons: Comparisons;
@@ -153,11 +155,19 @@ export class Host {
           const held = this.held ?? [];
           this.held = undefined;
           for (const write of held) write();
+          if (this.purgedInTurn) this.memory.sweepPurged();
         },
         close: () => {
           const held = this.held ?? [];
           this.held = undefined;
-          if (held.length > 0) this.catalog.transaction(() => held.forEach((write) => write()));
+          // A turn that did not commit still lands its held writes; after a purge, with the purge again in the same transaction.
+          if (held.length > 0) {
+            this.catalog.transaction(() => {
+              held.forEach((write) => write());
+              if (this.purgedInTurn) this.memory.sweepPurged();
+            });
+          }
+          this.sweepAfterTurn();
         },
       },
       beforeBuild: recall,
@@ -200,8 +210,11 @@ export class Host {
       const view = demo ? demoWorktreeView : options.workspaceDir ? folderWorktreeView(options.workspaceDir) : demoWorktreeView;
       // A row the intake refuses on read (written around it) is left out and said in the log once.
       let unreadable: ((message: string) => void) | undefined;
-      const partition = partitionId(demo ? 'demo' : (options.workspaceDir ?? options.catalogPath));
-      const memory = MemoryStore.open(catalog, { partition, clock, onUnreadable: (m) => unreadable?.(m) });
+      const memory = MemoryStore.open(catalog, {
+        ...workspacePartition(catalog, { demo, workspaceDir: options.workspaceDir, catalogPath: options.catalogPath }),
+        clock,
+        onUnreadable: (m) => unreadable?.(m),
+      });
       // The workspace folder holds strata.toml and .strata/skills; the demo's is resources/demo.
       const workspaceDir = demo ? options.demoDir : options.workspaceDir;
       const { config, problem } = Host.contextConfig(workspaceDir);
@@ -209,6 +222,7 @@ export class Host {
       const host = new Host(catalog, { ...options, sessionRoots: sessions.roots }, memory, view, config, workspaceDir, options.runDeps ?? {});
       unreadable = (m) => host.log(null, 'warn', m);
       if (problem) host.log(null, 'error', problem);
+      if (memory.adopted > 0) host.log(null, 'info', `Project memory: ${memory.adopted} ${memory.adopted === 1 ? 'entry' : 'entries'} kept under another spelling of this folder's path now belong to this workspace's partition`);
       if (sessions.problem) host.log(null, 'error', sessions.problem);
       if (demo) host.runs.openDemo(options.demoTickMs ?? 0);
       return host;
@@ -366,6 +380,17 @@ export class Host {
     }
   }
 
+  /**
+   * After a turn in which a purge ran: its held writes and its commit landed after the purge and
+   * may hold recalled copies of purged entries or their text, so the purge is applied once more
+   * and the WAL truncated (`[erasure-turn]`). The commit's transaction already swept the held writes.
+   */
+  private sweepAfterTurn(): void {
+    if (!this.purgedInTurn) return;
+    this.purgedInTurn = false;
+    this.memory.sweepPurged({ last: true });
+  }
+
   /** A catalog write now, or held for the open turn's commit. */
   private write(fn: () => void): void {
     if (this.held) this.held.push(fn);
@@ -381,6 +406,9 @@ export class Host {
    */
   private memoryChanged(change: 'proposed' | 'verified' | 'retired' | 'stale' | 'purged', entry: MemoryRecord | null): void {
     if (change === 'purged') {
+      // Writes held by a turn in flight land after the purge: remember to apply it again then.
+      if (this.held) this.purgedInTurn = true;
+      else this.memory.forgetPurged();
       const kept = new Set(this.memory.list().map((r) => r.id));
       for (const item of this.engine.items()) {
         if (item.provenance.source === 'recalled_memory' && item.id.startsWith('recall:') && !kept.has(item.id.slice(item.id.lastIndexOf(':') + 1))) {

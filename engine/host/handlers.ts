@@ -13,6 +13,7 @@ import { diffGenerations } from '../generations/diffGenerations';
 import { DROPPED_KEPT, type Generation } from '../generations/Generation';
 import { toGenerationDiffDto, toGenerationDto, toGenerationSummary, toItemDto } from './engineDtos';
 import { withStoredEntries } from './generationHistory';
+import { withoutPurgedRecall } from './withoutPurgedRecall';
 import { importTraceContentIntoCatalog, importTraceIntoCatalog } from './importTraceIntoCatalog';
 import { proposalFromItem, toMemoryDto } from './memoryDtos';
 import { toAgentDto } from './toAgentDto';
@@ -77,6 +78,8 @@ export function createHandlers(ctx: HostContext): Handlers {
   // A command that changes state writes all of it in one catalog transaction (`[turn-atomic]`).
   const tx = <T>(fn: () => T): T => catalog.transaction(fn);
   const live = ctx.liveSessions;
+  // A recalled copy shows its text only while its memory entry exists (`[erasure]`).
+  const memoryExists = (id: string) => ctx.memory.get(id) !== undefined;
   // Attached sessions' agents and items are watched, never driven (`[live-agents]`).
   const nativeItem = (itemId: string) => (live.ownsItem(itemId) ? live.refuseChange(`Item "${itemId}"`) : itemId);
   const nativeAgent = (agentId: string) => (live.owner(agentId) ? live.refuseChange(`Agent "${agentId}"`) : agentId);
@@ -118,13 +121,16 @@ export function createHandlers(ctx: HostContext): Handlers {
       if (wanted === 0) throw new StrataError('not_found', `Agent "${agentId}" has not been built yet.`);
       const parts = wanted === current ? engine.lastPromptParts(agentId) : undefined;
       const limit = droppedLimit ?? DROPPED_LIMIT;
-      return toGenerationDto(withStoredEntries(engine.generation(agentId, wanted), catalog, limit), limit, parts ? { ...parts.layers, prefixHash: parts.prefixHash } : null);
+      const shown = withoutPurgedRecall(withStoredEntries(engine.generation(agentId, wanted), catalog, limit), parts?.layers, memoryExists);
+      return toGenerationDto(shown.generation, limit, parts && shown.layers ? { ...shown.layers, prefixHash: parts.prefixHash } : null);
     },
 
     diffGenerations: ({ agentId, from, to }) => {
       if (live.owner(agentId)) return live.diff(agentId, from, to);
       const engine = ctx.engine();
-      const [a, b] = [engine.generation(agentId, from), engine.generation(agentId, to)].map((g) => withStoredEntries(g, catalog, DROPPED_KEPT)) as [Generation, Generation];
+      const [a, b] = [engine.generation(agentId, from), engine.generation(agentId, to)].map(
+        (g) => withoutPurgedRecall(withStoredEntries(g, catalog, DROPPED_KEPT), undefined, memoryExists).generation,
+      ) as [Generation, Generation];
       return toGenerationDiffDto(diffGenerations(a, b));
     },
 

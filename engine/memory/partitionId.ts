@@ -6,7 +6,9 @@ import { contentHash } from '../text/hash';
  * raw workspace path never reaches the catalog (the guard triggers refuse any other form, see
  * `PARTITION_PATTERN`). The hash is not a secret: anyone who can guess a path can confirm it, so
  * the id hides a path from a reader of the file, not from someone who already knows it. Callers
- * pass an already canonical key (one spelling per workspace), or one workspace gets two partitions.
+ * pass an already canonical key (one spelling per workspace), or one workspace gets two partitions:
+ * the host keys a workspace through `workspacePartition` (its real path at the first open, then
+ * the id kept in the catalog), never through the path as spelled.
  */
 export function partitionId(workspaceKey: string): string {
   return `ws_${contentHash(workspaceKey)}`;

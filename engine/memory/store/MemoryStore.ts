@@ -11,27 +11,9 @@ import { newMemoryId } from '../partitionId';
 import { legacyToRow } from './legacyRecord';
 import { MemoryError } from './MemoryError';
 import { memoryMigrations } from './memoryMigrations';
+import { PURGED_TEXT, type PurgeReport, residualFor, SCRUB_MIN_CHARS } from './purgeReport';
 
-/** What a purge did, and what it cannot promise (spec "WAL and free pages"). */
-export interface PurgeReport {
-  deleted: number;
-  /** Recalled copies of the purged entries removed from the items pool table. */
-  recalledCopiesDeleted: number;
-  vacuumed: boolean;
-  /** The WAL was checkpointed into the main file and truncated to zero. */
-  walTruncated: boolean;
-  residual: string;
-}
-
-/** What no purge can reach (spec "WAL and free pages"). */
-const BEYOND_REACH =
-  'It cannot reach copies made before: backups, file-system snapshots, or pages written before secure_delete was on ' +
-  'and not rewritten since. Deleting the catalog and its -wal and -shm files is the only complete removal.';
-
-/** The honest residual-exposure statement the UI and README show after a complete purge. */
-export const RESIDUAL_EXPOSURE: string =
-  'Purging deletes the rows, rewrites free pages (VACUUM) and truncates the WAL, so the removed text is no longer in ' +
-  `catalog.sqlite or catalog.sqlite-wal. ${BEYOND_REACH}`;
+export { PURGED_TEXT, type PurgeReport, RESIDUAL_EXPOSURE, SCRUB_MIN_CHARS } from './purgeReport';
 
 interface Row {
   id: string;
@@ -39,13 +21,14 @@ interface Row {
   payload: string;
 }
 
-/** What a purge could not do, said plainly (the statement never claims more than happened). */
-function residualFor(vacuumed: boolean, walTruncated: boolean): string {
-  if (vacuumed && walTruncated) return RESIDUAL_EXPOSURE;
-  const missed = [!vacuumed && 'free pages were not rewritten (VACUUM could not run)', !walTruncated && 'the WAL could not be truncated (another reader holds it)']
-    .filter(Boolean)
-    .join(' and ');
-  return `The rows are deleted, but ${missed}, so the removed text may still be in catalog.sqlite${walTruncated ? '' : ' or catalog.sqlite-wal'} until the next purge or memory open succeeds. ${BEYOND_REACH}`;
+/** The body of a stored payload, read without the intake (a purge removes rows the intake refuses too). */
+function bodyOf(payload: string): string | undefined {
+  try {
+    const body = (JSON.parse(payload) as { body?: unknown }).body;
+    return typeof body === 'string' ? body : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -78,7 +61,7 @@ export class MemoryStore {
    * `onUnreadable` hears, once per row revision, why a row written around the intake (raw SQL,
    * an old tool) is left out of every list and recall; the reason never repeats the content.
    */
-  static open(catalog: Catalog, o: { partition: string; clock: Clock; onUnreadable?: (message: string) => void }): MemoryStore {
+  static open(catalog: Catalog, o: { partition: string; clock: Clock; adopt?: readonly string[] | 'all'; onUnreadable?: (message: string) => void }): MemoryStore {
     const store = new MemoryStore(catalog, o.partition, o.clock, o.onUnreadable);
     const db = store.db;
     db.pragma('secure_delete = ON');
@@ -90,9 +73,43 @@ export class MemoryStore {
       db.prepare("INSERT INTO meta(key, value) VALUES ('memory.schema', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(String(latest));
       db.exec(memoryGuardSql);
     })();
+    if (o.adopt && o.adopt.length > 0) store.adopted = store.adopt(o.adopt);
     store.compact();
     registerLegacyMemoryIntake((payload, legacy) => legacyToRow(payload, legacy, o.clock.now()));
     return store;
+  }
+
+  /** Entries moved into this partition from other keys of the same workspace when the store opened (`[memory-partition]`). */
+  adopted = 0;
+
+  /**
+   * Re-key the entries of `from` (or of every other partition) into this one, each at its next
+   * revision through the intake, in one transaction; ids, states and text are kept. An entry the
+   * intake refuses stays where it is, and a purge names its partition. Returns how many moved.
+   */
+  private adopt(from: readonly string[] | 'all'): number {
+    const rows = (
+      from === 'all'
+        ? this.sql('SELECT id, revision, payload FROM memory WHERE partition <> ?').all(this.partition)
+        : this.sql(`SELECT id, revision, payload FROM memory WHERE partition IN (${from.map(() => '?').join(', ')}) AND partition <> ?`).all(...from, this.partition)
+    ) as Row[];
+    let moved = 0;
+    this.db.transaction(() => {
+      const update = this.sql('UPDATE memory SET partition = ?, revision = ?, payload = ? WHERE id = ? AND revision = ?');
+      for (const row of rows) {
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(row.payload);
+        } catch {
+          continue;
+        }
+        const checked = intakeRecord({ ...(parsed as object), partition: this.partition, revision: row.revision + 1 });
+        if (!checked.ok) continue;
+        moved += update.run(this.partition, checked.record.revision, JSON.stringify(checked.record), row.id, row.revision).changes;
+      }
+    })();
+    if (moved > 0) this.writes++;
+    return moved;
   }
 
   /** Import a version-1 catalog's memory through the intake (see `importLegacyCatalog`). */
@@ -195,35 +212,91 @@ export class MemoryStore {
   }
 
   /**
-   * Delete entries (all, or of the given states) and their recalled copies, then VACUUM and
-   * truncate the WAL, and say what was done and what remains possible.
+   * Delete entries (all, or of the given states) of this partition, every recalled copy whose
+   * entry no longer exists, and every other copy of their text the catalog holds; then VACUUM and
+   * truncate the WAL, and say what was done, where, and what remains possible. Each row is first
+   * marked `deleted` at its next revision (the guard's update path), then deleted.
    */
   purge(states: readonly MemoryState[] = memoryStates): PurgeReport {
-    const ids = (this.sql(`SELECT id FROM memory WHERE partition = ? AND state IN (${states.map(() => '?').join(', ')})`).all(this.partition, ...states) as { id: string }[]).map(
-      (r) => r.id,
-    );
+    const marks = states.map(() => '?').join(', ');
+    const rows = this.sql(`SELECT id, revision, state, payload FROM memory WHERE partition = ? AND state IN (${marks})`).all(this.partition, ...states) as (Row & { state: string })[];
+    const texts = rows.map((r) => bodyOf(r.payload)).filter((t): t is string => t !== undefined);
+    const searchable = texts.filter((t) => t.length >= SCRUB_MIN_CHARS);
+    const otherPartitions = (
+      this.sql(`SELECT partition, count(*) AS n FROM memory WHERE partition <> ? AND state IN (${marks}) GROUP BY partition ORDER BY partition`).all(this.partition, ...states) as {
+        partition: string;
+        n: number;
+      }[]
+    ).map((r) => ({ partition: r.partition, entries: r.n }));
     let recalled = 0;
+    let scrubbed: PurgeReport['scrubbed'] = [];
     this.db.transaction(() => {
       // The guard removes only rows marked deleted: each is first marked deleted at its next
       // revision with a tombstone payload (no content, so no copy of it is written), then deleted.
       const tombstone = this.sql(
         `UPDATE memory SET state = 'deleted', revision = revision + 1, updated_at = ?,
            payload = json_object('schemaVersion', ${MEMORY_SCHEMA_VERSION}, 'id', id, 'partition', partition, 'state', 'deleted', 'revision', revision + 1, 'verified', json('false'))
-         WHERE id = ? AND state IS NOT 'deleted'`,
+         WHERE id = ? AND revision = ?`,
       );
-      const del = this.sql('DELETE FROM memory WHERE id = ?');
-      const delCopies = this.sql("DELETE FROM items WHERE id LIKE ? AND json_extract(provenance, '$.source') = 'recalled_memory'");
+      const del = this.sql("DELETE FROM memory WHERE id = ? AND state = 'deleted'");
       const now = this.clock.now();
-      for (const id of ids) {
-        tombstone.run(now, id);
-        del.run(id);
-        recalled += delCopies.run(`recall:%:${id}`).changes;
+      for (const r of rows) {
+        if (r.state !== 'deleted' && tombstone.run(now, r.id, r.revision).changes !== 1) throw new MemoryError('conflict', `Memory entry ${r.id} changed during the purge; nothing was purged. Try again.`);
+        del.run(r.id);
       }
+      recalled = this.deleteOrphanCopies();
+      scrubbed = this.catalog.scrubText(searchable, PURGED_TEXT);
     })();
-    for (const id of ids) this.parsed.delete(id);
+    for (const r of rows) this.parsed.delete(r.id);
     this.writes++;
+    for (const t of searchable) this.unswept.add(t);
     const { vacuumed, walTruncated } = this.compact(true);
-    return { deleted: ids.length, recalledCopiesDeleted: recalled, vacuumed, walTruncated, residual: residualFor(vacuumed, walTruncated) };
+    const report = {
+      deleted: rows.length,
+      recalledCopiesDeleted: recalled,
+      partitions: [this.partition],
+      otherPartitions,
+      scrubbed,
+      tracesHolding: this.catalog.tracesHolding(searchable),
+      vacuumed,
+      walTruncated,
+    };
+    return { ...report, residual: residualFor(report, texts.length - searchable.length) };
+  }
+
+  /**
+   * Texts of purged entries that writes held since the purge may bring back (a turn that was in
+   * flight, `[erasure-turn]`); `sweepPurged` removes them again and forgets them.
+   */
+  private readonly unswept = new Set<string>();
+
+  /**
+   * Apply the last purges once more, after writes that were held while they ran: delete every
+   * recalled copy whose entry no longer exists and replace the purged texts again. Inside the
+   * transaction that lands held writes, so the purge wins over them; with `last`, outside any
+   * transaction once nothing held remains: the texts are then forgotten and the WAL truncated.
+   * Returns the rows changed.
+   */
+  sweepPurged(o: { last?: boolean } = {}): number {
+    const texts = [...this.unswept];
+    const changed = this.db.transaction(() => this.deleteOrphanCopies() + this.catalog.scrubText(texts, PURGED_TEXT).reduce((n, s) => n + s.rows, 0))();
+    if (o.last) {
+      this.unswept.clear();
+      this.compact(changed > 0);
+    }
+    return changed;
+  }
+
+  /** Forget the purged texts once no held write can bring them back (no turn was open). */
+  forgetPurged(): void {
+    this.unswept.clear();
+  }
+
+  /** Delete every recalled copy (removed rows included) whose memory entry no longer exists, in any partition. */
+  private deleteOrphanCopies(): number {
+    const exists = this.sql('SELECT 1 FROM memory WHERE id = ?');
+    const orphans = this.catalog.recalledCopyIds().filter((id) => !exists.get(id.slice(id.lastIndexOf(':') + 1)));
+    return this.catalog.deleteItems(orphans);
   }
 
   /**

@@ -6,7 +6,7 @@ import { Catalog } from '../../../engine/catalog/Catalog';
 import { memoryConnection } from '../../../engine/catalog/memoryAccess';
 import { createItem } from '../../../engine/items/createItem';
 import type { MemoryRecord } from '../../../engine/memory/MemoryRecord';
-import { MemoryStore, RESIDUAL_EXPOSURE } from '../../../engine/memory/store/MemoryStore';
+import { MemoryStore, PURGED_TEXT, RESIDUAL_EXPOSURE, SCRUB_MIN_CHARS } from '../../../engine/memory/store/MemoryStore';
 import { manualClock } from '../../../engine/ports/Clock';
 import { bytesHold, markedProposal } from '../../support/memoryCatalog';
 import { tempDir } from '../../support/tempDir';
@@ -80,7 +80,10 @@ describe('[erasure] purge on a real catalog file', () => {
     if (before.wal) copyFileSync(`${path}-wal`, `${backup}-wal`);
 
     const report = store.purge();
-    expect(report).toEqual({ deleted: 4, recalledCopiesDeleted: 2, vacuumed: true, walTruncated: true, residual: RESIDUAL_EXPOSURE });
+    expect(report).toMatchObject({ deleted: 4, recalledCopiesDeleted: 2, partitions: [PARTITION], otherPartitions: [], tracesHolding: 0, vacuumed: true, walTruncated: true });
+    expect(report.residual).toContain('Deleted 4 entries from table memory (partition ws_00000000000000ee) and 2 recalled copies from table items');
+    expect(report.residual).toContain('The removed text is no longer in catalog.sqlite, catalog.sqlite-wal or catalog.sqlite-shm.');
+    expect(RESIDUAL_EXPOSURE).toContain('cannot reach copies made before');
     expect(store.list()).toEqual([]);
     expect(catalog.readTable('items').map((i) => i.id)).toEqual(['note-1']);
 
@@ -189,6 +192,100 @@ describe('[erasure] purge on a real catalog file', () => {
 
     expect(store.purge(['retired'])).toMatchObject({ deleted: 0, vacuumed: true, walTruncated: true });
     expect(bytesHold(path, MARKER)).toEqual({ main: false, wal: false, walBytes: 0 });
+  });
+
+  it('[erasure-turn] a purge removes every recalled copy whose entry no longer exists, also one that landed after an earlier purge (marked removed)', () => {
+    const gone = proposeMarked(MARKER, 0);
+    store.verify(gone.id, 1);
+    const copy = recalledCopy(store.get(gone.id)!);
+    expect(store.purge().deleted).toBe(1);
+    // A turn's held writes land after that purge: the copy again, then its removal mark.
+    catalog.putItem(copy, 7);
+    catalog.markItemRemoved(copy.id);
+    const kept = proposeMarked('KEEP-VERIFIED-7712', 1);
+    store.verify(kept.id, 1);
+    catalog.putItem(recalledCopy(store.get(kept.id)!), 8);
+
+    const report = store.purge(['retired']);
+    expect(report).toMatchObject({ deleted: 0, recalledCopiesDeleted: 1 });
+    expect(catalog.readTable('items').map((i) => i.id)).toEqual([`recall:worker-1:${kept.id}`]);
+    expect(bytesHold(path, MARKER)).toEqual({ main: false, wal: false, walBytes: 0 });
+  });
+
+  it('[erasure] purge writes each entry as deleted at its next revision, then deletes it, so a guard that refuses deleting a live row lets it through', () => {
+    const a = proposeMarked(MARKER, 0);
+    const b = proposeMarked(MARKER, 1);
+    store.verify(b.id, 1);
+    const c = proposeMarked(MARKER, 2);
+    store.delete(c.id, 1);
+    const db = memoryConnection(catalog);
+    db.exec(`CREATE TEMP TABLE seen (id TEXT, state TEXT, revision INTEGER, payload_state TEXT, payload_revision INTEGER);
+      CREATE TEMP TRIGGER seen_update AFTER UPDATE ON main.memory BEGIN
+        INSERT INTO seen VALUES (NEW.id, NEW.state, NEW.revision, json_extract(NEW.payload, '$.state'), json_extract(NEW.payload, '$.revision'));
+      END;
+      CREATE TEMP TRIGGER refuse_live_delete BEFORE DELETE ON main.memory WHEN OLD.state IS NOT 'deleted' BEGIN
+        SELECT RAISE(ABORT, 'only a deleted entry may be removed');
+      END;`);
+    const report = store.purge();
+    expect(report.deleted).toBe(3);
+    const seen = db.prepare('SELECT * FROM seen ORDER BY id').all();
+    expect(seen).toEqual(
+      [
+        { id: a.id, state: 'deleted', revision: 2, payload_state: 'deleted', payload_revision: 2 },
+        { id: b.id, state: 'deleted', revision: 3, payload_state: 'deleted', payload_revision: 3 },
+      ].sort((x, y) => x.id.localeCompare(y.id)),
+    );
+    expect(store.list()).toEqual([]);
+  });
+
+  it('[erasure-everywhere] purge replaces the entry\'s text in items (removed rows too), agents.task, events and generation_entries, and names the traces that still hold it', () => {
+    const text = `Release checklist: ${MARKER} must be rotated before tagging.`;
+    const r = store.propose({ ...markedProposal(MARKER, 0), body: text });
+    const source = createItem({ id: 'finding-1', kind: 'finding', class: 'finding', title: 'Finding', content: text, source: 'worker_finding', agentId: 'worker-1', taskId: 't', at: 1 });
+    catalog.putItem(source, 1);
+    catalog.putItem(createItem({ id: 'tool-old', kind: 'note', class: 'ephemeral', title: 'Old read', content: `before\n${text}\nafter`, source: 'repository_source', agentId: 'worker-1', taskId: 't', at: 1 }), 2);
+    catalog.markItemRemoved('tool-old');
+    catalog.putAgent({ agentId: 'worker-1', parent: null, role: 'worker', task: `Follow up: ${text}`, model: 'm', status: 'waiting', generation: 1, tokens: 0, budget: 1000, usage: { input: 0, cacheRead: 0, cacheWrite: 0, output: 0 }, revision: 1, updatedAt: '2026-12-01T00:00:00.000Z' });
+    catalog.appendLog({ at: '2026-12-01T00:00:00.000Z', level: 'info', agentId: 'worker-1', message: `Stated: ${text}` });
+    catalog.insertTrace(
+      { id: 'tr_0000000000000001', name: 'session.json', format: 'claude-code-jsonl', sourcePath: '/tmp/session.json', sha256: '0'.repeat(64), importedAt: '2026-12-01T00:00:00.000Z', steps: 1, toolCalls: 0, eventCount: 1 },
+      [{ kind: 'message', role: 'assistant', text } as never],
+    );
+
+    const report = store.purge();
+    expect(report).toMatchObject({ deleted: 1, tracesHolding: 1 });
+    expect(report.scrubbed).toEqual([
+      { table: 'items', rows: 2 },
+      { table: 'agents', rows: 1 },
+      { table: 'events', rows: 1 },
+      { table: 'generation_entries', rows: 0 },
+    ]);
+    expect(report.residual).toContain('items (2 rows), agents (1 row), events (1 row)');
+    expect(report.residual).toContain('1 imported trace (table traces) still hold the text');
+    expect(report.residual).not.toContain('is no longer in catalog.sqlite');
+    const items = catalog.readTable('items') as { id: string; content: string; content_hash: string; removed: number }[];
+    expect(items.map((i) => [i.id, i.content, i.removed])).toEqual([
+      ['finding-1', PURGED_TEXT, 0],
+      ['tool-old', `before\n${PURGED_TEXT}\nafter`, 1],
+    ]);
+    expect(catalog.getAgent('worker-1')!.task).toBe(`Follow up: ${PURGED_TEXT}`);
+    expect(catalog.recentLog(5).map((e) => e.message)).toEqual([`Stated: ${PURGED_TEXT}`]);
+    expect(store.get(r.id)).toBeUndefined();
+    // Only the imported trace still held it, and the report said so: emptied by hand, nothing is left.
+    memoryConnection(catalog).prepare("UPDATE traces SET events = '[]'").run();
+    memoryConnection(catalog).exec('VACUUM');
+    memoryConnection(catalog).pragma('wal_checkpoint(TRUNCATE)');
+    expect(bytesHold(path, MARKER)).toEqual({ main: false, wal: false, walBytes: 0 });
+  });
+
+  it('[erasure-everywhere] a text shorter than SCRUB_MIN_CHARS is not looked for elsewhere, and the report says so', () => {
+    const short = store.propose({ ...markedProposal(MARKER, 0), body: 'Use tabs.' });
+    catalog.appendLog({ at: '2026-12-01T00:00:00.000Z', level: 'info', agentId: null, message: 'Use tabs. Always.' });
+    const report = store.purge();
+    expect(report.deleted).toBe(1);
+    expect(store.get(short.id)).toBeUndefined();
+    expect(catalog.recentLog(5).map((e) => e.message)).toEqual(['Use tabs. Always.']);
+    expect(report.residual).toContain(`1 entry had text shorter than ${SCRUB_MIN_CHARS} characters, which was not looked for in other tables`);
   });
 });
 
