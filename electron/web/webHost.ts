@@ -15,6 +15,33 @@ export interface WebHostOptions {
   port?: number | undefined;
   /** Per-launch secret; generated when absent. */
   token?: string;
+  /**
+   * How long a dropped slow client gets to read up to its close frame before its socket is
+   * destroyed (and what it had queued released). Default {@link CLOSE_GRACE_MS}.
+   */
+  closeGraceMs?: number;
+  /** Told when a client is dropped for not reading its replies (the shell says so on stderr). */
+  onClientDropped?: (drop: ClientDrop) => void;
+}
+
+/** A client dropped because its replies piled up unread. */
+export interface ClientDrop {
+  /** Bytes queued for it when it was dropped. */
+  bufferedBytes: number;
+  /** Calls it had sent that were still being answered. */
+  inFlight: number;
+  /** The close reason it was sent. */
+  reason: string;
+}
+
+/** One open WebSocket, as `connections()` reports it. */
+export interface WebConnectionStats {
+  /** Bytes queued to it and not yet taken by the operating system. */
+  bufferedBytes: number;
+  /** Its calls not yet answered. */
+  inFlight: number;
+  /** Dropped and waiting for its socket to go. */
+  closing: boolean;
 }
 
 export interface WebHost {
@@ -22,11 +49,26 @@ export interface WebHost {
   url: string;
   port: number;
   token: string;
+  /** The open WebSockets, for tests and diagnostics. */
+  connections(): WebConnectionStats[];
   close(): Promise<void>;
 }
 
 /** Room for the largest `importTraceContent` call, JSON-escaped (quotes and backslashes double). */
 export const MAX_FRAME_BYTES = 2 * MAX_TRACE_CONTENT_BYTES + (1 << 20);
+
+/**
+ * Bytes the host queues for one client before it drops it: a client that stops reading its
+ * replies (or a flood of pipelined calls it never collects) cannot grow the host's memory beyond this.
+ */
+export const MAX_BUFFERED_BYTES = 16 * 2 ** 20;
+/** Calls one client may have waiting for an answer; more are refused with `unavailable` until some are answered. */
+export const MAX_IN_FLIGHT_CALLS = 256;
+/** Time a dropped client gets to read up to its close frame before its socket is destroyed. */
+export const CLOSE_GRACE_MS = 5_000;
+/** WebSocket close code "try again later" (RFC 6455 registry), sent to a client that stopped reading. */
+export const CLOSE_SLOW_CLIENT = 1013;
+const SLOW_CLIENT_REASON = 'Closed: the client is not reading its replies';
 
 const sameSecret = (a: string, b: string): boolean => {
   const x = Buffer.from(a);
@@ -89,20 +131,53 @@ export async function startWebHost(o: WebHostOptions): Promise<WebHost> {
     wss.handleUpgrade(req, socket, head, (ws) => attach(ws));
   });
 
+  const open = new Map<WebSocket, { inFlight: number; closing: boolean }>();
+
+  /**
+   * One socket's session: replies and events go out only while what is queued for it stays under
+   * {@link MAX_BUFFERED_BYTES}; past it the client is dropped (close 1013, its host connection and
+   * subscriptions released at once, its socket destroyed after the grace), and at most
+   * {@link MAX_IN_FLIGHT_CALLS} of its calls run at a time.
+   */
   function attach(ws: WebSocket): void {
+    const state = { inFlight: 0, closing: false };
+    open.set(ws, state);
+    let connection: HostConnection | undefined;
+    const drop = () => {
+      if (state.closing) return;
+      state.closing = true;
+      connection?.close();
+      o.onClientDropped?.({ bufferedBytes: ws.bufferedAmount, inFlight: state.inFlight, reason: SLOW_CLIENT_REASON });
+      ws.close(CLOSE_SLOW_CLIENT, SLOW_CLIENT_REASON);
+      const timer = setTimeout(() => ws.terminate(), o.closeGraceMs ?? CLOSE_GRACE_MS);
+      ws.once('close', () => clearTimeout(timer));
+    };
     const send = (reply: WireReply) => {
-      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(reply));
+      if (state.closing || ws.readyState !== ws.OPEN) return;
+      const frame = JSON.stringify(reply);
+      if (ws.bufferedAmount + Buffer.byteLength(frame) > MAX_BUFFERED_BYTES) return drop();
+      ws.send(frame);
     };
     const conn = o.host.connect((event) => send({ kind: 'event', event }));
+    connection = conn;
+    const refuse = (id: number | null, code: 'invalid_args' | 'unavailable', message: string) => send({ kind: 'result', id, envelope: { ok: false, error: { code, message } } });
     ws.on('message', (data, isBinary) => {
+      if (state.closing) return;
       const call = parseCall(isBinary ? undefined : data.toString());
-      if ('error' in call) {
-        send({ kind: 'result', id: call.id, envelope: { ok: false, error: { code: 'invalid_args', message: call.error } } });
-        return;
+      if ('error' in call) return refuse(call.id, 'invalid_args', call.error);
+      if (state.inFlight >= MAX_IN_FLIGHT_CALLS) {
+        return refuse(call.id, 'unavailable', `Too many calls waiting for an answer on this connection (at most ${MAX_IN_FLIGHT_CALLS} calls at a time); wait for answers before sending more.`);
       }
-      void conn.call(call.command, call.args).then((envelope) => send({ kind: 'result', id: call.id, envelope }));
+      state.inFlight++;
+      void conn.call(call.command, call.args).then((envelope) => {
+        state.inFlight--;
+        send({ kind: 'result', id: call.id, envelope });
+      });
     });
-    ws.on('close', () => conn.close());
+    ws.on('close', () => {
+      open.delete(ws);
+      conn.close();
+    });
     ws.on('error', () => conn.close());
   }
 
@@ -117,6 +192,7 @@ export async function startWebHost(o: WebHostOptions): Promise<WebHost> {
     url: `http://127.0.0.1:${port}/?token=${token}`,
     port,
     token,
+    connections: () => [...open].map(([ws, st]) => ({ bufferedBytes: ws.bufferedAmount, inFlight: st.inFlight, closing: st.closing })),
     close: () =>
       new Promise<void>((resolve) => {
         for (const ws of wss.clients) ws.terminate();
