@@ -2,7 +2,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { MAX_TRACE_CONTENT_BYTES, type StrataEvent, type WireCall, type WireReply, wirePath } from '../../engine/contract';
+import { MAX_TRACE_CONTENT_BYTES, type StrataEvent, TOKEN_PROTOCOL_PREFIX, WIRE_PROTOCOL, type WireCall, type WireReply, wirePath } from '../../engine/contract';
 import type { HostConnection } from '../../engine/host';
 import { rendererCsp } from '../shared/csp';
 import { readStatic } from './staticFiles';
@@ -45,7 +45,7 @@ export interface WebConnectionStats {
 }
 
 export interface WebHost {
-  /** The address to open, with the token: `http://127.0.0.1:<port>/?token=…`. */
+  /** The page to open, with the token: `http://127.0.0.1:<port>/?token=…` (the page hands it to its WebSocket as a subprotocol). */
   url: string;
   port: number;
   token: string;
@@ -78,7 +78,8 @@ const sameSecret = (a: string, b: string): boolean => {
 
 /**
  * The headless web host: serves the built renderer and the contract over a WebSocket, on
- * 127.0.0.1 only. A WebSocket must present the per-launch token and come from this host's own
+ * 127.0.0.1 only. A WebSocket must present the per-launch token (as the subprotocol
+ * `strata.token.<token>` beside `strata.v1`, never in its URL) and come from this host's own
  * origin, and every request must name 127.0.0.1/localhost as its Host (no DNS rebinding), so
  * another local page cannot drive the host. Calls go through the host's dispatcher (validated,
  * enveloped); one host connection per socket carries its subscription.
@@ -91,7 +92,8 @@ export async function startWebHost(o: WebHostOptions): Promise<WebHost> {
   const server = createServer((req, res) => {
     serveStatic(req, res).catch(() => (res.headersSent ? res.destroy() : refuse(res, 500, 'Internal server error')));
   });
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
+  // Select the wire protocol, never the token's: the upgrade checked both are offered.
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, handleProtocols: () => WIRE_PROTOCOL });
 
   async function serveStatic(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (!allowedHosts().has(req.headers.host ?? '')) return refuse(res, 421, 'Misdirected request');
@@ -126,7 +128,10 @@ export async function startWebHost(o: WebHostOptions): Promise<WebHost> {
     if (url.pathname !== wirePath) return reject('404 Not Found');
     if (!allowedHosts().has(host)) return reject('421 Misdirected Request');
     if (origin !== undefined && origin !== `http://${host}`) return reject('403 Forbidden');
-    if (!sameSecret(url.searchParams.get('token') ?? '', token)) return reject('401 Unauthorized');
+    const offered = offeredProtocols(req);
+    const tokens = offered.filter((p) => p.startsWith(TOKEN_PROTOCOL_PREFIX));
+    if (tokens.length !== 1 || !sameSecret(tokens[0]!.slice(TOKEN_PROTOCOL_PREFIX.length), token)) return reject('401 Unauthorized');
+    if (!offered.includes(WIRE_PROTOCOL)) return reject('400 Bad Request');
     socket.off('error', onSocketError); // ws handles the socket's errors from here on
     wss.handleUpgrade(req, socket, head, (ws) => attach(ws));
   });
@@ -201,6 +206,16 @@ export async function startWebHost(o: WebHostOptions): Promise<WebHost> {
         server.closeAllConnections();
       }),
   };
+}
+
+/** The subprotocols a WebSocket upgrade offers (`Sec-WebSocket-Protocol`, comma-separated), as written. */
+function offeredProtocols(req: IncomingMessage): string[] {
+  const header = req.headers['sec-websocket-protocol'];
+  if (header === undefined) return [];
+  return header
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p.length > 0);
 }
 
 /** The request's target as a URL, or undefined when it is not one (`//host:99999/`: `new URL` throws). */

@@ -10,7 +10,7 @@ import type { Envelope, StrataEvent, WireReply } from '../../engine/contract';
 import type { HostConnection } from '../../engine/host';
 import { MAX_BUFFERED_BYTES, MAX_IN_FLIGHT_CALLS, startWebHost, type WebHost } from '../../electron/web/webHost';
 import { tempDir } from '../support/tempDir';
-import { WsTestClient } from '../support/wsClient';
+import { WsTestClient, wsProtocols } from '../support/wsClient';
 
 const tmp = tempDir('strata-backpressure-');
 const REPLY_BYTES = 4096;
@@ -48,7 +48,7 @@ function fakeHost(gate?: Promise<void>) {
 
 function rawClient(w: WebHost): Promise<WebSocket> {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`ws://127.0.0.1:${w.port}/ws?token=${w.token}`);
+    const ws = new WebSocket(`ws://127.0.0.1:${w.port}/ws`, wsProtocols(w.token));
     ws.once('open', () => resolve(ws));
     ws.once('error', reject);
   });
@@ -85,7 +85,7 @@ describe('headless web host: slow clients', () => {
     const { host, stats } = fakeHost();
     const drops: { bufferedBytes: number; reason: string }[] = [];
     web = await startWebHost({ host, staticDir: tmp.dir, onClientDropped: (d) => drops.push(d) });
-    const other = await WsTestClient.connect(`ws://127.0.0.1:${web.port}/ws?token=${web.token}`);
+    const other = await WsTestClient.connect(`ws://127.0.0.1:${web.port}/ws`, {}, web.token);
     const stalled = await rawClient(web);
     const closed = new Promise<number>((resolve) => stalled.once('close', (code) => resolve(code)));
     stalled.on('error', () => {});
