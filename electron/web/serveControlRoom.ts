@@ -26,7 +26,12 @@ export async function serveControlRoom(o: { workspace?: string | undefined; port
   const { host, location } = openHost({ workspace: o.workspace, sessionsDirs: o.sessionsDirs });
   let web: WebHost;
   try {
-    web = await startWebHost({ host, staticDir, port: o.port });
+    web = await startWebHost({
+      host,
+      staticDir,
+      port: o.port,
+      onClientDropped: (d) => console.error(`strata: dropped a control-room connection that stopped reading its replies (${(d.bufferedBytes / 2 ** 20).toFixed(1)} MiB queued); it may reconnect.`),
+    });
   } catch (err) {
     host.close();
     const e = err as NodeJS.ErrnoException;

@@ -2,7 +2,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { MAX_TRACE_CONTENT_BYTES, type StrataEvent, type WireCall, type WireReply, wirePath } from '../../engine/contract';
+import { MAX_TRACE_CONTENT_BYTES, type StrataEvent, TOKEN_PROTOCOL_PREFIX, WIRE_PROTOCOL, type WireCall, type WireReply, wirePath } from '../../engine/contract';
 import type { HostConnection } from '../../engine/host';
 import { rendererCsp } from '../shared/csp';
 import { readStatic } from './staticFiles';
@@ -15,18 +15,60 @@ export interface WebHostOptions {
   port?: number | undefined;
   /** Per-launch secret; generated when absent. */
   token?: string;
+  /**
+   * How long a dropped slow client gets to read up to its close frame before its socket is
+   * destroyed (and what it had queued released). Default {@link CLOSE_GRACE_MS}.
+   */
+  closeGraceMs?: number;
+  /** Told when a client is dropped for not reading its replies (the shell says so on stderr). */
+  onClientDropped?: (drop: ClientDrop) => void;
+}
+
+/** A client dropped because its replies piled up unread. */
+export interface ClientDrop {
+  /** Bytes queued for it when it was dropped. */
+  bufferedBytes: number;
+  /** Calls it had sent that were still being answered. */
+  inFlight: number;
+  /** The close reason it was sent. */
+  reason: string;
+}
+
+/** One open WebSocket, as `connections()` reports it. */
+export interface WebConnectionStats {
+  /** Bytes queued to it and not yet taken by the operating system. */
+  bufferedBytes: number;
+  /** Its calls not yet answered. */
+  inFlight: number;
+  /** Dropped and waiting for its socket to go. */
+  closing: boolean;
 }
 
 export interface WebHost {
-  /** The address to open, with the token: `http://127.0.0.1:<port>/?token=…`. */
+  /** The page to open, with the token: `http://127.0.0.1:<port>/?token=…` (the page hands it to its WebSocket as a subprotocol). */
   url: string;
   port: number;
   token: string;
+  /** The open WebSockets, for tests and diagnostics. */
+  connections(): WebConnectionStats[];
   close(): Promise<void>;
 }
 
 /** Room for the largest `importTraceContent` call, JSON-escaped (quotes and backslashes double). */
 export const MAX_FRAME_BYTES = 2 * MAX_TRACE_CONTENT_BYTES + (1 << 20);
+
+/**
+ * Bytes the host queues for one client before it drops it: a client that stops reading its
+ * replies (or a flood of pipelined calls it never collects) cannot grow the host's memory beyond this.
+ */
+export const MAX_BUFFERED_BYTES = 16 * 2 ** 20;
+/** Calls one client may have waiting for an answer; more are refused with `unavailable` until some are answered. */
+export const MAX_IN_FLIGHT_CALLS = 256;
+/** Time a dropped client gets to read up to its close frame before its socket is destroyed. */
+export const CLOSE_GRACE_MS = 5_000;
+/** WebSocket close code "try again later" (RFC 6455 registry), sent to a client that stopped reading. */
+export const CLOSE_SLOW_CLIENT = 1013;
+const SLOW_CLIENT_REASON = 'Closed: the client is not reading its replies';
 
 const sameSecret = (a: string, b: string): boolean => {
   const x = Buffer.from(a);
@@ -36,7 +78,8 @@ const sameSecret = (a: string, b: string): boolean => {
 
 /**
  * The headless web host: serves the built renderer and the contract over a WebSocket, on
- * 127.0.0.1 only. A WebSocket must present the per-launch token and come from this host's own
+ * 127.0.0.1 only. A WebSocket must present the per-launch token (as the subprotocol
+ * `strata.token.<token>` beside `strata.v1`, never in its URL) and come from this host's own
  * origin, and every request must name 127.0.0.1/localhost as its Host (no DNS rebinding), so
  * another local page cannot drive the host. Calls go through the host's dispatcher (validated,
  * enveloped); one host connection per socket carries its subscription.
@@ -49,7 +92,8 @@ export async function startWebHost(o: WebHostOptions): Promise<WebHost> {
   const server = createServer((req, res) => {
     serveStatic(req, res).catch(() => (res.headersSent ? res.destroy() : refuse(res, 500, 'Internal server error')));
   });
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
+  // Select the wire protocol, never the token's: the upgrade checked both are offered.
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, handleProtocols: () => WIRE_PROTOCOL });
 
   async function serveStatic(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (!allowedHosts().has(req.headers.host ?? '')) return refuse(res, 421, 'Misdirected request');
@@ -84,25 +128,61 @@ export async function startWebHost(o: WebHostOptions): Promise<WebHost> {
     if (url.pathname !== wirePath) return reject('404 Not Found');
     if (!allowedHosts().has(host)) return reject('421 Misdirected Request');
     if (origin !== undefined && origin !== `http://${host}`) return reject('403 Forbidden');
-    if (!sameSecret(url.searchParams.get('token') ?? '', token)) return reject('401 Unauthorized');
+    const offered = offeredProtocols(req);
+    const tokens = offered.filter((p) => p.startsWith(TOKEN_PROTOCOL_PREFIX));
+    if (tokens.length !== 1 || !sameSecret(tokens[0]!.slice(TOKEN_PROTOCOL_PREFIX.length), token)) return reject('401 Unauthorized');
+    if (!offered.includes(WIRE_PROTOCOL)) return reject('400 Bad Request');
     socket.off('error', onSocketError); // ws handles the socket's errors from here on
     wss.handleUpgrade(req, socket, head, (ws) => attach(ws));
   });
 
+  const open = new Map<WebSocket, { inFlight: number; closing: boolean }>();
+
+  /**
+   * One socket's session: replies and events go out only while what is queued for it stays under
+   * {@link MAX_BUFFERED_BYTES}; past it the client is dropped (close 1013, its host connection and
+   * subscriptions released at once, its socket destroyed after the grace), and at most
+   * {@link MAX_IN_FLIGHT_CALLS} of its calls run at a time.
+   */
   function attach(ws: WebSocket): void {
+    const state = { inFlight: 0, closing: false };
+    open.set(ws, state);
+    let connection: HostConnection | undefined;
+    const drop = () => {
+      if (state.closing) return;
+      state.closing = true;
+      connection?.close();
+      o.onClientDropped?.({ bufferedBytes: ws.bufferedAmount, inFlight: state.inFlight, reason: SLOW_CLIENT_REASON });
+      ws.close(CLOSE_SLOW_CLIENT, SLOW_CLIENT_REASON);
+      const timer = setTimeout(() => ws.terminate(), o.closeGraceMs ?? CLOSE_GRACE_MS);
+      ws.once('close', () => clearTimeout(timer));
+    };
     const send = (reply: WireReply) => {
-      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(reply));
+      if (state.closing || ws.readyState !== ws.OPEN) return;
+      const frame = JSON.stringify(reply);
+      if (ws.bufferedAmount + Buffer.byteLength(frame) > MAX_BUFFERED_BYTES) return drop();
+      ws.send(frame);
     };
     const conn = o.host.connect((event) => send({ kind: 'event', event }));
+    connection = conn;
+    const refuse = (id: number | null, code: 'invalid_args' | 'unavailable', message: string) => send({ kind: 'result', id, envelope: { ok: false, error: { code, message } } });
     ws.on('message', (data, isBinary) => {
+      if (state.closing) return;
       const call = parseCall(isBinary ? undefined : data.toString());
-      if ('error' in call) {
-        send({ kind: 'result', id: call.id, envelope: { ok: false, error: { code: 'invalid_args', message: call.error } } });
-        return;
+      if ('error' in call) return refuse(call.id, 'invalid_args', call.error);
+      if (state.inFlight >= MAX_IN_FLIGHT_CALLS) {
+        return refuse(call.id, 'unavailable', `Too many calls waiting for an answer on this connection (at most ${MAX_IN_FLIGHT_CALLS} calls at a time); wait for answers before sending more.`);
       }
-      void conn.call(call.command, call.args).then((envelope) => send({ kind: 'result', id: call.id, envelope }));
+      state.inFlight++;
+      void conn.call(call.command, call.args).then((envelope) => {
+        state.inFlight--;
+        send({ kind: 'result', id: call.id, envelope });
+      });
     });
-    ws.on('close', () => conn.close());
+    ws.on('close', () => {
+      open.delete(ws);
+      conn.close();
+    });
     ws.on('error', () => conn.close());
   }
 
@@ -117,6 +197,7 @@ export async function startWebHost(o: WebHostOptions): Promise<WebHost> {
     url: `http://127.0.0.1:${port}/?token=${token}`,
     port,
     token,
+    connections: () => [...open].map(([ws, st]) => ({ bufferedBytes: ws.bufferedAmount, inFlight: st.inFlight, closing: st.closing })),
     close: () =>
       new Promise<void>((resolve) => {
         for (const ws of wss.clients) ws.terminate();
@@ -125,6 +206,16 @@ export async function startWebHost(o: WebHostOptions): Promise<WebHost> {
         server.closeAllConnections();
       }),
   };
+}
+
+/** The subprotocols a WebSocket upgrade offers (`Sec-WebSocket-Protocol`, comma-separated), as written. */
+function offeredProtocols(req: IncomingMessage): string[] {
+  const header = req.headers['sec-websocket-protocol'];
+  if (header === undefined) return [];
+  return header
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p.length > 0);
 }
 
 /** The request's target as a URL, or undefined when it is not one (`//host:99999/`: `new URL` throws). */

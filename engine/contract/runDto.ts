@@ -41,7 +41,10 @@ export const CallDtoSchema = z.object({
   prefixReuse: z.number().min(0).max(1).nullable(),
   /** The bytes behind `prefixReuse` (the prompt's and its shared prefix's), to weight reuse by bytes over calls; null as `prefixReuse`. */
   reuseBytes: z.object({ reused: z.number().int().nonnegative(), prompt: z.number().int().nonnegative() }).nullable(),
+  /** Every retry the call needed: the turn repeated after a context-limit refresh, and each HTTP retry (429, 5xx, timeout, connection). */
   retries: z.number().int().nonnegative(),
+  /** The HTTP retries among `retries`; absent for a recorded call of an attached session. */
+  providerRetries: z.number().int().nonnegative().optional(),
 });
 export type CallDto = z.infer<typeof CallDtoSchema>;
 

@@ -332,5 +332,13 @@ const addUsage = (a: Usage, b: Usage): Usage => ({ input: a.input + b.input, cac
 
 function turnLine(c: CallRecord, toolCalls: number): string {
   const prompt = c.usage.input + c.usage.cacheRead + c.usage.cacheWrite;
-  return `Turn ${c.turn} · gen ${c.generation} · ${toolCalls} tool call(s) · prompt ${prompt} tokens, ${Math.round(c.hitRate * 100)}% cached${c.modeled ? ' (modeled)' : ''} · prefix reuse ${Math.round(c.prefixReuse * 100)}%${c.retries ? ` · ${c.retries} refresh retry` : ''}`;
+  return `Turn ${c.turn} · gen ${c.generation} · ${toolCalls} tool call(s) · prompt ${prompt} tokens, ${Math.round(c.hitRate * 100)}% cached${c.modeled ? ' (modeled)' : ''} · prefix reuse ${Math.round(c.prefixReuse * 100)}%${retryNote(c)}`;
+}
+
+/** ` · 3 retries (1 refresh, 2 provider)`: every retry of a call, by kind (`[provider-retries-counted]`); '' without any. */
+function retryNote(c: CallRecord): string {
+  if (c.retries === 0) return '';
+  const refreshes = c.retries - c.providerRetries;
+  const parts = [refreshes > 0 ? `${refreshes} refresh` : '', c.providerRetries > 0 ? `${c.providerRetries} provider` : ''].filter(Boolean);
+  return ` · ${c.retries} ${c.retries === 1 ? 'retry' : 'retries'} (${parts.join(', ')})`;
 }

@@ -6,6 +6,7 @@ import { manualClock, type Clock } from '../ports/Clock';
 import type { Scheduler } from '../ports/Scheduler';
 import { createCacheModel } from '../providers/cacheModel';
 import type { Provider } from '../providers/Provider';
+import type { RetryInfo } from '../providers/retry';
 import type { AgentConversation, ConversationEvent } from '../conversation/AgentConversation';
 import { ModelDriver } from '../runtime/ModelDriver';
 import { modelSummarizer } from '../conversation/modelSummarizer';
@@ -31,6 +32,8 @@ export const DEMO_RESTART_MS = 15_000;
 /** Runs listed by `listRuns` (the newest first). */
 const RUNS_KEPT = 20;
 
+const RETRY_WORDS: Partial<Record<RetryInfo['kind'], string>> = { rate_limited: 'rate limited', server: 'server error', timeout: 'timed out', connection: 'connection failed' };
+
 export interface RunManagerDeps {
   catalog: Catalog;
   tokenizer: Tokenizer;
@@ -44,8 +47,8 @@ export interface RunManagerDeps {
   newEngine(clock: Clock): Engine;
   beforeBuild?: (engine: Engine, agentId: string, now: number) => void;
   onConversationEvent?: (agentId: string, event: ConversationEvent) => void;
-  /** A provider for a model run, or a `StrataError` saying why there is none (no key…). */
-  makeProvider?: (provider: 'openai' | 'anthropic', model: string) => Provider;
+  /** A provider for a model run, or a `StrataError` saying why there is none (no key…); `onRetry` hears every HTTP retry. */
+  makeProvider?: (provider: 'openai' | 'anthropic', model: string, onRetry?: (info: RetryInfo) => void) => Provider;
   /** The workspace tools for a model run. */
   makeToolbox?: () => ToolBox;
   /** The pool items of a model run's tool calls (from the toolbox's full results). */
@@ -163,7 +166,7 @@ export class RunManager {
       return run.dto();
     }
     if (!this.deps.makeProvider || !this.deps.makeToolbox) throw new StrataError('unavailable', 'Model runs need a workspace folder (--workspace) with provider settings.');
-    const provider = this.deps.makeProvider(args.provider, args.model);
+    const provider = this.deps.makeProvider(args.provider, args.model, (info) => this.#logRetry(info));
     const toolbox = this.deps.makeToolbox();
     const runId = `run-${this.#next++}`;
     const clock = this.deps.wallClock;
@@ -175,7 +178,7 @@ export class RunManager {
       tickMs: args.tickMs ?? 0,
       primary: { agentId: `${runId}.primary`, parent: null, role: 'primary', taskId: `task:${runId}`, task: args.task, scope: {}, model: args.model, workspace: 'workspace', budget: this.deps.context().maxTokens },
       seed: [{ id: `${runId}:objective`, kind: 'objective', class: 'task_state', title: 'Objective', content: args.task, source: 'user_requirement', agentId: 'user', taskId: `task:${runId}`, at: clock.now(), mandatory: true }],
-      makeDriver: () => new ModelDriver(provider, toolbox),
+      makeDriver: () => new ModelDriver(provider, toolbox, { clock }),
       toolbox,
       priceCall: priceWithCacheModel(createCacheModel({ provider: args.provider }), this.deps.tokenizer),
       // With a provider configured, compaction summaries are written by the model (`[summary-model]`).
@@ -241,6 +244,17 @@ export class RunManager {
     this.#current?.stop('the host is shutting down');
     this.#cancelRestart();
     this.#batcher.close();
+  }
+
+  /** Every HTTP retry of a model run in the workspace log, a timed-out attempt with the time it waited (`[provider-time-limit]`). */
+  #logRetry(info: RetryInfo): void {
+    const secs = (ms: number) => `${Number((ms / 1000).toFixed(1))} s`;
+    const what =
+      info.kind === 'timeout' && info.attemptTimeoutMs !== undefined
+        ? `timed out: no response within ${secs(info.attemptTimeoutMs)}`
+        : `${RETRY_WORDS[info.kind] ?? info.kind}${info.status !== undefined ? ` (HTTP ${info.status})` : ''}`;
+    const message = `${info.provider}: attempt ${info.attempt} ${what}; retrying in ${secs(info.delayMs)}${info.fromRetryAfter ? ' as the server asked' : ''}`;
+    this.deps.onLog(this.deps.catalog.appendLog({ at: new Date(this.deps.wallClock.now()).toISOString(), level: 'warn', agentId: null, message }));
   }
 
   #find(runId: string): HostRun {

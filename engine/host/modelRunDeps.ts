@@ -2,21 +2,28 @@ import { StrataError } from '../contract';
 import { createAnthropicProvider } from '../providers/anthropicProvider';
 import { createOpenAIProvider } from '../providers/openaiProvider';
 import { ProviderError, type Provider } from '../providers/Provider';
+import { attemptTimeoutMs, isProvidersConfigError } from '../providers/providersConfig';
+import type { RetryInfo } from '../providers/retry';
 import { resolveProviderSettings } from '../providers/settings';
 import type { ToolBox } from '../runtime/Driver';
 import { isToolsConfigError } from '../runtime/tools/toolsConfig';
+import { loadProvidersConfig } from './loadProvidersConfig';
 import { loadToolsConfig } from './loadToolsConfig';
 import type { RunManagerDeps } from './RunManager';
 import { workspaceToolbox } from './workspaceToolbox';
 
-/** Timeout, retries and backoff of a model run's provider calls. */
-const CALLS = { timeoutMs: 120_000, maxRetries: 4, retryBaseMs: 500 } as const;
+/**
+ * Retries and backoff of a model run's provider calls; the time of a turn is `[providers]
+ * turn_timeout_ms` of strata.toml, and each attempt waits at most half of it (`[provider-time-limit]`).
+ */
+const CALLS = { maxRetries: 4, retryBaseMs: 500 } as const;
+const TIME_LIMIT_NAME = '[providers] turn_timeout_ms in strata.toml';
 
 /**
  * What a workspace needs for model runs: providers from the environment (`OPENAI_API_KEY`,
- * `OPENAI_BASE_URL`, `ANTHROPIC_API_KEY`, `ANTHROPIC_BASE_URL`) and the workspace's tools with its
- * `strata.toml [tools]`. A missing key or a broken `[tools]` is a clear error when a run starts;
- * the settings view never carries a key.
+ * `OPENAI_BASE_URL`, `ANTHROPIC_API_KEY`, `ANTHROPIC_BASE_URL`) bounded by its `strata.toml
+ * [providers]`, and the workspace's tools with its `[tools]`. A missing key or a broken section is
+ * a clear error when a run starts; the settings view never carries a key.
  */
 export function modelRunDeps(workspaceDir: string, env: Readonly<Record<string, string | undefined>> = process.env): Pick<RunManagerDeps, 'makeProvider' | 'makeToolbox' | 'providerSettings' | 'toolItems'> {
   const settings = () => resolveProviderSettings(env, {});
@@ -26,11 +33,14 @@ export function modelRunDeps(workspaceDir: string, env: Readonly<Record<string, 
       const s = settings();
       return [s.openai.view, s.anthropic.view];
     },
-    makeProvider: (provider, model): Provider => {
+    makeProvider: (provider, model, onRetry?: (info: RetryInfo) => void): Provider => {
       const resolved = settings()[provider];
       if (!resolved.key) throw new StrataError('unavailable', `No ${provider} API key: set ${provider === 'openai' ? 'OPENAI_API_KEY' : 'ANTHROPIC_API_KEY'} and restart Strata.`);
+      const limits = loadProvidersConfig(workspaceDir);
+      if (isProvidersConfigError(limits)) throw new StrataError('invalid_args', limits.message);
       try {
-        const options = { apiKey: resolved.key, baseURL: resolved.view.baseUrl, model, ...CALLS };
+        const time = { turnTimeoutMs: limits.turnTimeoutMs, timeoutMs: attemptTimeoutMs(limits.turnTimeoutMs), timeLimitName: TIME_LIMIT_NAME };
+        const options = { apiKey: resolved.key, baseURL: resolved.view.baseUrl, model, ...CALLS, ...time, ...(onRetry ? { onRetry } : {}) };
         return provider === 'openai' ? createOpenAIProvider(options) : createAnthropicProvider(options);
       } catch (err) {
         throw new StrataError('unavailable', err instanceof ProviderError ? err.message : `the ${provider} provider could not be created`);

@@ -42,6 +42,11 @@ export interface ProviderRequest {
   /** Stream the answer (the result is the same assembled response). */
   stream?: boolean;
   signal?: AbortSignalLike;
+  /**
+   * What is left of the turn's provider time (`[provider-time-limit]`): this call, its retries and
+   * their waits end within it. A driver passes it when a turn makes more than one call.
+   */
+  timeBudgetMs?: number;
 }
 
 /**
@@ -66,6 +71,8 @@ export interface ProviderResponse {
   model: string;
   /** Why generation stopped, as the provider said it (`end_turn`, `tool_use`, `stop`, `tool_calls`, `length`…). */
   stopReason: string;
+  /** HTTP retries this answer needed: calls made before the one that answered (`[provider-retries-counted]`). */
+  retries?: number;
 }
 
 /** Kinds of provider failure other than the context limit (which is `ContextLimitError`). */
@@ -95,6 +102,8 @@ export class ProviderError extends Error {
 export interface Provider {
   /** `openai` or `anthropic`. */
   readonly name: string;
+  /** The turn's provider time limit this provider holds every call to, when it has one (`[provider-time-limit]`). */
+  readonly turnTimeoutMs?: number;
   /**
    * One call. Resolves with the assembled response; rejects with `ContextLimitError` when the
    * prompt is over the model's window, or `ProviderError` for anything else (after bounded

@@ -53,7 +53,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
     );
   }
 
-  const provider: Provider = { name: PROVIDER, complete };
+  const provider: Provider = { name: PROVIDER, complete, ...(frame.turnTimeoutMs !== undefined ? { turnTimeoutMs: frame.turnTimeoutMs } : {}) };
   return Object.freeze(provider);
 }
 

@@ -56,7 +56,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): Provider {
     );
   }
 
-  const provider: Provider = { name: PROVIDER, complete };
+  const provider: Provider = { name: PROVIDER, complete, ...(frame.turnTimeoutMs !== undefined ? { turnTimeoutMs: frame.turnTimeoutMs } : {}) };
   return Object.freeze(provider);
 }
 

@@ -22,6 +22,8 @@ export interface RetryPolicy {
   maxRetryAfterMs: number;
   random: () => number;
   sleep: Sleep;
+  /** The clock the call's deadline is measured on (milliseconds); default `Date.now`. */
+  now?: () => number;
 }
 
 export interface RetryInfo {
@@ -34,6 +36,8 @@ export interface RetryInfo {
   delayMs: number;
   /** Whether the delay came from the server's `retry-after`. */
   fromRetryAfter: boolean;
+  /** For a timed-out attempt: how long it waited for a response. */
+  attemptTimeoutMs?: number;
 }
 
 export const DEFAULT_MAX_BACKOFF_MS = 30_000;
@@ -91,6 +95,13 @@ export interface RunWithRetries<T> {
   policy: RetryPolicy;
   /** Idle deadline of one attempt: no response (or, streaming, no chunk) for this long aborts it. */
   timeoutMs: number;
+  /**
+   * The whole call's time, attempts and waits together: an attempt gets at most what is left, a
+   * retry whose wait would use it up is not started. Absent: only `maxRetries` bounds the call.
+   */
+  deadlineMs?: number;
+  /** How messages name the deadline (`[providers] turn_timeout_ms`). */
+  limitName?: string;
   /** The caller's cancellation. */
   signal?: AbortSignalLike;
   onRetry?: (info: RetryInfo) => void;
@@ -99,31 +110,42 @@ export interface RunWithRetries<T> {
   classify: (err: unknown, state: AttemptState) => Classified;
 }
 
-function withAttempts(err: ProviderError, attempts: number): ProviderError {
-  const message = attempts > 1 ? `${err.message} (after ${attempts} attempts)` : err.message;
+function withAttempts(err: ProviderError, attempts: number, note = ''): ProviderError {
+  const message = `${attempts > 1 ? `${err.message} (after ${attempts} attempts)` : err.message}${note}`;
   return new ProviderError(err.kind, message, err.provider, err.status, attempts);
 }
 
+/** `1 s`, `0.6 s`, `300 s`: a limit as a person reads it. */
+const seconds = (ms: number): string => `${Number((ms / 1000).toFixed(1))} s`;
+
 /**
- * Runs `attempt` until it succeeds, fails with something not retryable, or `maxRetries` retries
- * are spent. Rejects with `ContextLimitError` (never retried) or a `ProviderError` whose
- * `attempts` says how many calls were made.
+ * Runs `attempt` until it succeeds, fails with something not retryable, `maxRetries` retries are
+ * spent or `deadlineMs` leaves no room for another (`[provider-time-limit]`). Rejects with
+ * `ContextLimitError` (never retried) or a `ProviderError`, each with `attempts`: how many calls were made.
  */
 export async function runWithRetries<T>(run: RunWithRetries<T>): Promise<T> {
   const { provider, policy, signal } = run;
   const total = Math.max(0, Math.floor(policy.maxRetries)) + 1;
+  const now = policy.now ?? Date.now;
+  const started = now();
+  const deadline = run.deadlineMs;
+  const limit = deadline === undefined ? '' : `${seconds(deadline)}${run.limitName ? ` (${run.limitName})` : ''}`;
+  const left = () => (deadline === undefined ? Number.POSITIVE_INFINITY : deadline - (now() - started));
   for (let attempt = 1; ; attempt += 1) {
     if (signal?.aborted) throw new ProviderError('cancelled', `${provider}: cancelled`, provider, undefined, attempt - 1);
 
     const controller = new AbortController();
     const state: AttemptState = { timedOut: false, cancelled: false };
+    // Each wait for a response is the idle deadline, or what is left of the call's time when less.
+    const waitMs = Math.max(0, Math.min(run.timeoutMs, left()));
+    const cutAtLimit = waitMs < run.timeoutMs;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const arm = () => {
       if (timer !== undefined) clearTimeout(timer);
       timer = setTimeout(() => {
         state.timedOut = true;
         controller.abort();
-      }, run.timeoutMs);
+      }, Math.max(0, Math.min(run.timeoutMs, left())));
     };
     const onAbort = () => {
       state.cancelled = true;
@@ -143,11 +165,18 @@ export async function runWithRetries<T>(run: RunWithRetries<T>): Promise<T> {
       signal?.removeEventListener('abort', onAbort);
     }
 
-    const { error } = failure;
-    if (error instanceof ContextLimitError) throw error;
+    const refused = failure.error;
+    if (refused instanceof ContextLimitError) {
+      throw attempt > 1 ? new ContextLimitError(refused.message, refused.provider, refused.promptTokens, refused.limit, attempt) : refused;
+    }
+    let error: ProviderError = refused;
+    if (error.kind === 'timeout' && state.timedOut && cutAtLimit) {
+      error = new ProviderError('timeout', `${provider}: timed out: no answer within ${limit}`, provider, undefined, attempt);
+    }
     if (!error.retryable || attempt >= total) throw withAttempts(error, attempt);
 
     const delayMs = retryDelay(attempt, failure.retryAfterMs, policy);
+    if (delayMs >= left()) throw withAttempts(error, attempt, cutAtLimit ? '' : `; no time left for another attempt within ${limit}`);
     run.onRetry?.({
       provider,
       attempt,
@@ -155,6 +184,7 @@ export async function runWithRetries<T>(run: RunWithRetries<T>): Promise<T> {
       ...(error.status !== undefined ? { status: error.status } : {}),
       delayMs,
       fromRetryAfter: failure.retryAfterMs !== undefined,
+      ...(error.kind === 'timeout' && state.timedOut ? { attemptTimeoutMs: waitMs } : {}),
     });
     try {
       await policy.sleep(delayMs, signal);

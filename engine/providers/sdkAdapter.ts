@@ -18,6 +18,13 @@ export interface SdkAdapterOptions {
   model?: string | null;
   /** Idle deadline of one attempt (no response, or no stream chunk, for this long). */
   timeoutMs: number;
+  /**
+   * The most time one call may take with its retries and their waits (`[provider-time-limit]`);
+   * a request's `timeBudgetMs` may shorten it. Absent: only `maxRetries` bounds a call.
+   */
+  turnTimeoutMs?: number;
+  /** How errors name that limit (`[providers] turn_timeout_ms in strata.toml`). */
+  timeLimitName?: string;
   /** Retries after the first call (at most `maxRetries + 1` calls). */
   maxRetries: number;
   /** Backoff ceiling of the first retry; doubles per retry, full jitter. */
@@ -34,6 +41,8 @@ export interface SdkAdapterOptions {
 }
 
 export interface SdkAdapterFrame {
+  /** The options' `turnTimeoutMs`, for the provider to state. */
+  turnTimeoutMs?: number;
   /** Options for the SDK client's constructor: the key lives only there and in this closure. */
   client: { apiKey: string; baseURL: string; maxRetries: 0; timeout: number; logLevel: 'off'; fetch?: typeof fetch };
   /** Map `request` for `model`, then run `attempt` under the retry policy. */
@@ -57,8 +66,10 @@ export function sdkAdapterFrame(provider: ProviderName, keyVariable: string, def
     maxRetryAfterMs: options.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS,
     random: options.random ?? Math.random,
     sleep: options.sleep ?? defaultSleep,
+    now: () => Date.now(),
   };
   return {
+    ...(options.turnTimeoutMs !== undefined ? { turnTimeoutMs: options.turnTimeoutMs } : {}),
     client: { apiKey: secret, baseURL: settings.view.baseUrl ?? defaultBaseUrl, maxRetries: 0, timeout: options.timeoutMs, logLevel: 'off', ...(options.fetch ? { fetch: options.fetch } : {}) },
     call(request, toParams, attempt, classify) {
       const model = request.model.length > 0 ? request.model : defaultModel;
@@ -71,15 +82,21 @@ export function sdkAdapterFrame(provider: ProviderName, keyVariable: string, def
         if (err instanceof InvalidRequestError) return Promise.reject(providerError(provider, 'bad_request', err.message.startsWith(`${provider}: `) ? err.message.slice(provider.length + 2) : err.message, secret, undefined, 0));
         return Promise.reject(err);
       }
+      const budgets = [options.turnTimeoutMs, request.timeBudgetMs].filter((b): b is number => b !== undefined);
+      let retries = 0;
       return runWithRetries({
         provider,
         policy,
         timeoutMs: options.timeoutMs,
+        ...(budgets.length > 0 ? { deadlineMs: Math.max(0, Math.min(...budgets)), limitName: options.timeLimitName ?? 'the time limit' } : {}),
         ...(request.signal ? { signal: request.signal } : {}),
-        ...(options.onRetry ? { onRetry: options.onRetry } : {}),
+        onRetry: (info) => {
+          retries++;
+          options.onRetry?.(info);
+        },
         classify: (err, state) => classify(err, state, secret),
         attempt: (ctx) => attempt(params, ctx),
-      });
+      }).then((response) => ({ ...response, retries }));
     },
   };
 }

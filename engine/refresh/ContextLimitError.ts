@@ -9,6 +9,8 @@ export class ContextLimitError extends Error {
     readonly provider: string,
     readonly promptTokens?: number,
     readonly limit?: number,
+    /** Calls made before the refusal (1 unless retryable failures came first; `[provider-retries-counted]`). */
+    readonly attempts = 1,
   ) {
     super(message);
     this.name = 'ContextLimitError';

@@ -228,6 +228,7 @@ export class AgentRuntime {
     const turn = a.turn + 1;
     try {
       let retries = 0;
+      let providerRetries = 0;
       let action: AgentAction;
       let request: ProviderRequest;
       for (;;) {
@@ -241,9 +242,12 @@ export class AgentRuntime {
         request = composeRequest({ model: a.identity.model, parts: built.prompt, messages: prepared.messages, tools: this.#o.driver.tools, maxOutputTokens: this.#o.maxOutputTokens ?? 4096, cacheKey: agentId });
         try {
           action = await this.#o.driver.act({ agent: a.identity, turn, generation: built.generation.number, request, signal });
+          providerRetries += action.providerRetries ?? 0;
           break;
         } catch (err) {
           if (signal.aborted) throw signal.reason;
+          // A refusal that came after retryable failures: those HTTP retries count too.
+          providerRetries += retriesBefore(err);
           const from = engine.currentGeneration(agentId);
           const refreshed = retries < (this.#o.maxLimitRetries ?? 2) ? engine.maybeRefresh(agentId, err) : undefined;
           if (!refreshed) throw err;
@@ -291,7 +295,8 @@ export class AgentRuntime {
           hitRate: cacheHitRate(usage),
           prefixReuse: reuseRatio(reused, promptBytes),
           reuseBytes: { reused, prompt: promptBytes },
-          retries,
+          retries: retries + providerRetries,
+          providerRetries,
         };
         this.ledger.record(call);
         a.turn = turn;
@@ -440,4 +445,10 @@ function phaseOf(role: AgentIdentity['role'], _turn: number): string {
 /** The canonical system prompt of an agent in a run: stable for its whole life, so it caches. */
 export function systemPromptOf(identity: Pick<AgentIdentity, 'agentId' | 'role' | 'task'>): string {
   return `You are ${identity.agentId}, a ${identity.role} agent in a Strata workspace. Your task: ${identity.task}\nWork in small verified steps; the repository and fresh tool output win over anything remembered.`;
+}
+
+/** HTTP retries made before a provider refusal (its `attempts` less the one refused); 0 for anything else. */
+function retriesBefore(err: unknown): number {
+  const attempts = typeof err === 'object' && err !== null ? (err as { attempts?: unknown }).attempts : undefined;
+  return typeof attempts === 'number' && Number.isSafeInteger(attempts) && attempts > 1 ? attempts - 1 : 0;
 }

@@ -45,6 +45,8 @@ export interface AgentAction {
   usage?: Usage;
   /** The model that answered, when known. */
   model?: string;
+  /** HTTP retries the provider needed for this answer (`[provider-retries-counted]`). */
+  providerRetries?: number;
   spawn?: SpawnRequest[];
   findings?: StatedFinding[];
   /** The agent finished its task; its transcript becomes a report to its parent. */

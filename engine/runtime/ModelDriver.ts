@@ -1,3 +1,4 @@
+import { type Clock, systemClock } from '../ports/Clock';
 import type { Provider } from '../providers/Provider';
 import type { AgentAction, Driver, SpawnRequest, ToolBox, TurnContext } from './Driver';
 
@@ -27,11 +28,13 @@ export class ModelDriver implements Driver {
   readonly kind = 'model' as const;
   readonly tools;
   #spawned = 0;
+  /** When each agent's current turn first called the provider: a refresh's repeated call shares the turn's time. */
+  readonly #turnStarts = new Map<string, { turn: number; at: number }>();
 
   constructor(
     private readonly provider: Provider,
     private readonly toolbox: ToolBox,
-    private readonly options: { maxOutputTokens?: number; stream?: boolean } = {},
+    private readonly options: { maxOutputTokens?: number; stream?: boolean; clock?: Clock } = {},
   ) {
     this.tools = [...toolbox.specs, DELEGATE_TOOL];
   }
@@ -40,6 +43,16 @@ export class ModelDriver implements Driver {
     const canDelegate = context.agent.role === 'primary';
     const request = { ...context.request, tools: canDelegate ? this.tools : this.toolbox.specs, maxOutputTokens: this.options.maxOutputTokens ?? context.request.maxOutputTokens, signal: context.signal };
     if (this.options.stream !== undefined) request.stream = this.options.stream;
+    const limit = this.provider.turnTimeoutMs;
+    if (limit !== undefined) {
+      // `[provider-time-limit]`: every call of one turn (a refresh repeats it) shares the turn's limit.
+      const now = (this.options.clock ?? systemClock).now();
+      const { agentId } = context.agent;
+      const start = this.#turnStarts.get(agentId);
+      const at = start?.turn === context.turn ? start.at : now;
+      this.#turnStarts.set(agentId, { turn: context.turn, at });
+      request.timeBudgetMs = Math.max(0, limit - (now - at));
+    }
     const response = await this.provider.complete(request);
     const spawn: SpawnRequest[] = [];
     const results = [];
@@ -55,6 +68,7 @@ export class ModelDriver implements Driver {
       results.push({ callId: call.id, content: `started ${agentId} (${args.role}) for: ${args.task}`, isError: false });
     }
     const action: AgentAction = { text: response.text, toolCalls: response.toolCalls, usage: response.usage, model: response.model, done: response.toolCalls.length === 0 };
+    if (response.retries) action.providerRetries = response.retries;
     if (spawn.length) action.spawn = spawn;
     // Delegate results are known now; workspace tools are run by the runtime for the remaining calls.
     if (results.length) action.results = results;

@@ -18,8 +18,13 @@ export interface CallRecord {
   prefixReuse: number;
   /** The bytes behind `prefixReuse`, so a view can weight reuse by bytes over several calls (`[agent-reuse-def]`). */
   reuseBytes: { reused: number; prompt: number };
-  /** Context-limit retries this call needed. */
+  /**
+   * Every retry this call needed (`[provider-retries-counted]`): the turn repeated after a
+   * context-limit refresh, and each HTTP retry of the provider (`providerRetries`).
+   */
   retries: number;
+  /** The HTTP retries among `retries` (429, 5xx, timeouts, connection failures); 0 for a replay. */
+  providerRetries: number;
 }
 
 /** Calls kept per agent for `getUsage`; totals cover every call. */

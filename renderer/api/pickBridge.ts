@@ -1,5 +1,5 @@
 import type { StrataBridge } from '../../engine/contract';
-import { type ConnectionStatus, createWsBridge, wsUrlFromLocation } from './wsBridge';
+import { type ConnectionStatus, createWsBridge, wsTokenFromLocation, wsUrlFromLocation } from './wsBridge';
 
 export type Transport = 'electron' | 'websocket';
 
@@ -12,5 +12,5 @@ export function pickBridge(win: Window & { strata?: StrataBridge }, onStatus: (s
     onStatus('open');
     return { bridge: win.strata, transport: 'electron' };
   }
-  return { bridge: createWsBridge({ url: wsUrlFromLocation(win.location), onStatus }), transport: 'websocket' };
+  return { bridge: createWsBridge({ url: wsUrlFromLocation(win.location), token: wsTokenFromLocation(win.location), onStatus }), transport: 'websocket' };
 }

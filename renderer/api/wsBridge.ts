@@ -1,10 +1,12 @@
-import type { Envelope, EventName, StrataBridge, StrataEvent, WireReply } from '../../engine/contract';
+import type { Envelope, EventName, StrataBridge, StrataEvent, TOKEN_PROTOCOL_PREFIX, WIRE_PROTOCOL, WireReply } from '../../engine/contract';
 
 export type ConnectionStatus = 'connecting' | 'open' | 'closed';
 
 export interface WsBridgeOptions {
-  /** `ws://127.0.0.1:<port>/ws?token=…` */
+  /** `ws://127.0.0.1:<port>/ws`, without the token. */
   url: string;
+  /** The per-launch token, offered as the subprotocol `strata.token.<token>` (see `wsProtocols`). */
+  token: string;
   onStatus?: (status: ConnectionStatus) => void;
   /** Delay before reconnecting after a drop; doubles up to 10 s. */
   retryMs?: number;
@@ -34,7 +36,7 @@ export function createWsBridge(o: WsBridgeOptions): StrataBridge & { close(): vo
 
   const open = () => {
     o.onStatus?.('connecting');
-    const ws = new WS(o.url);
+    const ws = new WS(o.url, wsProtocols(o.token));
     socket = ws;
     ws.onopen = () => {
       retry = o.retryMs ?? 500;
@@ -105,9 +107,30 @@ export function createWsBridge(o: WsBridgeOptions): StrataBridge & { close(): vo
   }) as unknown as StrataBridge & { close(): void };
 }
 
-/** The WebSocket address of the host that served this page, with the token from its URL. */
+// The contract's values, restated: the renderer imports only types from it, and these types
+// make the build fail if the two ever differ.
+const WIRE: typeof WIRE_PROTOCOL = 'strata.v1';
+const TOKEN_PREFIX: typeof TOKEN_PROTOCOL_PREFIX = 'strata.token.';
+/** What a subprotocol may carry (an HTTP token; `new WebSocket` throws on anything else). */
+const SUBPROTOCOL_SAFE = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
+
+/**
+ * The subprotocols that present `token`: the wire protocol and `strata.token.<token>`. The token
+ * never goes in the URL, since a browser prints a failed WebSocket's URL in its console; without a
+ * token only the wire protocol is offered and the host refuses the connection.
+ */
+export function wsProtocols(token: string): string[] {
+  return token.length > 0 ? [WIRE, `${TOKEN_PREFIX}${token}`] : [WIRE];
+}
+
+/** The WebSocket address of the host that served this page; the token is not in it. */
 export function wsUrlFromLocation(loc: Pick<Location, 'host' | 'search' | 'protocol'>): string {
-  const token = new URLSearchParams(loc.search).get('token') ?? '';
   const scheme = loc.protocol === 'https:' ? 'wss:' : 'ws:';
-  return `${scheme}//${loc.host}/ws?token=${encodeURIComponent(token)}`;
+  return `${scheme}//${loc.host}/ws`;
+}
+
+/** The per-launch token of this page's address (`?token=…`), or '' when there is none a subprotocol can carry. */
+export function wsTokenFromLocation(loc: Pick<Location, 'search'>): string {
+  const token = new URLSearchParams(loc.search).get('token') ?? '';
+  return SUBPROTOCOL_SAFE.test(token) ? token : '';
 }

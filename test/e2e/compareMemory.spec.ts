@@ -170,7 +170,7 @@ test('compares two strategies on a shared real trace, read in place', async ({ p
   // Imported by path, so the host reads the file where it lies (no copy).
   const { WsTestClient } = await import('../support/wsClient');
   const url = new URL(web.url);
-  const client = await WsTestClient.connect(`ws://${url.host}/ws?token=${url.searchParams.get('token')}`);
+  const client = await WsTestClient.connect(`ws://${url.host}/ws`, {}, url.searchParams.get('token') ?? '');
   let traceId: string;
   try {
     const imported = await client.call('importTrace', { path: trace });

@@ -59,12 +59,27 @@ test('a page without the token cannot reach the contract', async ({ page }) => {
   await expect(page.getByRole('tree').getByRole('treeitem')).toHaveCount(0);
 });
 
+test('refused reconnects after the host stops print no token in the console', async ({ page }) => {
+  const own = await startWebHostProcess();
+  const token = new URL(own.url).searchParams.get('token')!;
+  const messages: string[] = [];
+  page.on('console', (m) => messages.push(`${m.type()}: ${m.text()} ${m.location().url}`));
+  page.on('pageerror', (e) => messages.push(`pageerror: ${e.message}`));
+  await page.goto(own.url);
+  await expect(page.locator('[data-connection="open"]')).toBeVisible();
+  await own.stop();
+  await expect(page.locator('[data-connection="open"]')).toHaveCount(0);
+  // The bridge retries after 0.5 s, 1 s, 2 s…: wait for two refused reconnects to be reported.
+  await expect.poll(() => messages.filter((m) => /WebSocket connection to/.test(m)).length, { timeout: 30_000 }).toBeGreaterThanOrEqual(2);
+  expect(messages.filter((m) => m.includes(token))).toEqual([]);
+});
+
 test('the engine commands answer through the web host', async () => {
   // A paused demo, so nothing but this test changes the engine.
   const paused = await startWebHostProcess({ STRATA_DEMO_TICK_MS: '0' });
   const { WsTestClient } = await import('../support/wsClient');
   const url = new URL(paused.url);
-  const client = await WsTestClient.connect(`ws://${url.host}/ws?token=${url.searchParams.get('token')}`);
+  const client = await WsTestClient.connect(`ws://${url.host}/ws`, {}, url.searchParams.get('token') ?? '');
   try {
     await client.call('subscribe', { events: ['generation.started'] });
     expect(await client.call('getGeneration', { agentId: 'primary' })).toMatchObject({ ok: false, error: { code: 'not_found' } });
@@ -84,7 +99,7 @@ test('the engine commands answer through the web host', async () => {
 test('project memory: promote a finding, verify it, purge it with confirmation', async () => {
   const { WsTestClient } = await import('../support/wsClient');
   const url = new URL(web.url);
-  const client = await WsTestClient.connect(`ws://${url.host}/ws?token=${url.searchParams.get('token')}`);
+  const client = await WsTestClient.connect(`ws://${url.host}/ws`, {}, url.searchParams.get('token') ?? '');
   try {
     await client.call('subscribe', { events: ['memory.changed'] });
     // The demo run's objective is in the pool from the start.

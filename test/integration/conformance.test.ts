@@ -135,7 +135,7 @@ describe('contract conformance: every command exists on every side', () => {
   });
 
   it('has a WebSocket route on the headless host that reaches the host', async () => {
-    const client = await WsTestClient.connect(`ws://127.0.0.1:${web.port}/ws?token=${web.token}`);
+    const client = await WsTestClient.connect(`ws://127.0.0.1:${web.port}/ws`, {}, web.token);
     try {
       for (const name of commandNames) {
         const envelope = await client.call(name, samples[name]);
@@ -152,7 +152,7 @@ describe('contract conformance: every command exists on every side', () => {
     registerIpc({ handle: (c, fn) => handlers.set(c, fn as never), removeHandler: () => {} }, host, () => true);
     const sender = { id: 2, send: () => {}, isDestroyed: () => false, once: () => undefined };
     const viaIpc = await handlers.get(commandChannel('getAgent'))!({ sender, senderFrame: { url: 'app://strata/' } }, { agentId: 3 });
-    const client = await WsTestClient.connect(`ws://127.0.0.1:${web.port}/ws?token=${web.token}`);
+    const client = await WsTestClient.connect(`ws://127.0.0.1:${web.port}/ws`, {}, web.token);
     const viaWs = await client.call('getAgent', { agentId: 3 });
     client.close();
     expect(viaIpc).toEqual(viaWs);

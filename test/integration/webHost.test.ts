@@ -7,6 +7,7 @@ import { manualScheduler } from '../../engine/ports/Scheduler';
 import { startWebHost, type WebHost } from '../../electron/web/webHost';
 import { dumpCatalog } from '../support/catalogDump';
 import { demoDir, tempDir } from '../support/tempDir';
+import WebSocket from 'ws';
 import { WsTestClient } from '../support/wsClient';
 
 const tmp = tempDir();
@@ -16,7 +17,7 @@ const scheduler = manualScheduler();
 let host: Host;
 let web: WebHost;
 
-const wsUrl = (token: string | null, path = '/ws') => `ws://127.0.0.1:${web.port}${path}${token === null ? '' : `?token=${token}`}`;
+const wsUrl = (path = '/ws') => `ws://127.0.0.1:${web.port}${path}`;
 
 function get(path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
   return new Promise((resolve, reject) => {
@@ -47,7 +48,7 @@ afterAll(async () => {
 
 describe('headless web host: the contract over a WebSocket', () => {
   it('[trace-import-content] carries an importTraceContent call of several MiB (the frame limit is sized from the content cap)', async () => {
-    const client = await WsTestClient.connect(wsUrl(web.token));
+    const client = await WsTestClient.connect(wsUrl(), {}, web.token);
     try {
       const padding = 'x'.repeat(3 * 2 ** 20);
       const content = JSON.stringify({ messages: [{ role: 'system', content: padding }, { role: 'user', content: 'Fix "it".' }, { role: 'assistant', content: 'Fixed.' }] }, null, 2);
@@ -65,7 +66,7 @@ describe('headless web host: the contract over a WebSocket', () => {
   });
 
   it('answers calls and pushes subscribed events', async () => {
-    const client = await WsTestClient.connect(wsUrl(web.token));
+    const client = await WsTestClient.connect(wsUrl(), {}, web.token);
     try {
       // The demo run starts with its primary; the children appear as it spawns them.
       expect(await client.call('health', {})).toMatchObject({ ok: true, value: { ok: true, agents: 1 } });
@@ -88,7 +89,7 @@ describe('headless web host: the contract over a WebSocket', () => {
     ['{"id":7,"command":"getAgent","args":{"agentId":""}}', 7, 'invalid_args', /agentId/],
     ['{"id":8,"command":"getAgent","args":{"agentId":"x","sql":"DROP TABLE agents"}}', 8, 'invalid_args', /sql/],
   ])('answers the malformed frame %s with a typed error, changes nothing and stays open', async (frame, id, code, message) => {
-    const client = await WsTestClient.connect(wsUrl(web.token));
+    const client = await WsTestClient.connect(wsUrl(), {}, web.token);
     try {
       const before = dumpCatalog(catalogPath);
       const reply = await client.raw(frame, id);
@@ -102,7 +103,7 @@ describe('headless web host: the contract over a WebSocket', () => {
   });
 
   it('refuses binary frames', async () => {
-    const client = await WsTestClient.connect(wsUrl(web.token));
+    const client = await WsTestClient.connect(wsUrl(), {}, web.token);
     try {
       const reply = await client.raw(Buffer.from([1, 2, 3]), null);
       expect(reply.envelope).toMatchObject({ ok: false, error: { code: 'invalid_args', message: expect.stringMatching(/binary/) } });
@@ -112,18 +113,37 @@ describe('headless web host: the contract over a WebSocket', () => {
   });
 
   it.each([
-    ['no token', () => wsUrl(null), {}, 'HTTP 401'],
-    ['a wrong token', () => wsUrl('0'.repeat(48)), {}, 'HTTP 401'],
-    ['a token of another length', () => wsUrl('abc'), {}, 'HTTP 401'],
-    ['another page origin', () => wsUrl(web.token), { Origin: 'http://evil.example' }, 'HTTP 403'],
-    ['a rebinding Host header', () => wsUrl(web.token), { Host: 'evil.example:80' }, 'HTTP 421'],
-    ['another path', () => wsUrl(web.token, '/other'), {}, 'HTTP 404'],
-  ])('refuses a WebSocket with %s', async (_what, url, headers, status) => {
-    await expect(WsTestClient.connect(url(), headers)).rejects.toThrow(status);
+    ['no token', () => wsUrl(), {}, null, 'HTTP 401'],
+    ['a wrong token', () => wsUrl(), {}, '0'.repeat(48), 'HTTP 401'],
+    ['a token of another length', () => wsUrl(), {}, 'abc', 'HTTP 401'],
+    ['the token in the URL instead of a subprotocol', () => `${wsUrl()}?token=${web.token}`, {}, null, 'HTTP 401'],
+    ['another page origin', () => wsUrl(), { Origin: 'http://evil.example' }, 'right', 'HTTP 403'],
+    ['a rebinding Host header', () => wsUrl(), { Host: 'evil.example:80' }, 'right', 'HTTP 421'],
+    ['another path', () => wsUrl('/other'), {}, 'right', 'HTTP 404'],
+  ])('refuses a WebSocket with %s', async (_what, url, headers, token, status) => {
+    await expect(WsTestClient.connect(url(), headers, token === 'right' ? web.token : (token ?? undefined))).rejects.toThrow(status);
+  });
+
+  it('takes the token only as the subprotocol strata.token.<token> beside strata.v1, and answers with strata.v1 alone', async () => {
+    const client = await WsTestClient.connect(wsUrl(), {}, web.token);
+    try {
+      expect(client.ws.protocol).toBe('strata.v1');
+      expect(await client.call('health', {})).toMatchObject({ ok: true });
+    } finally {
+      client.close();
+    }
+    const alone = new WebSocket(wsUrl(), [`strata.token.${web.token}`]);
+    const status = await new Promise<number>((resolve) => {
+      alone.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+      alone.once('open', () => resolve(101));
+      alone.once('error', () => {});
+    });
+    alone.terminate();
+    expect(status).toBe(400);
   });
 
   it('accepts its own page origin', async () => {
-    const client = await WsTestClient.connect(wsUrl(web.token), { Origin: `http://127.0.0.1:${web.port}` });
+    const client = await WsTestClient.connect(wsUrl(), { Origin: `http://127.0.0.1:${web.port}` }, web.token);
     client.close();
   });
 
@@ -139,7 +159,7 @@ describe('headless web host: the contract over a WebSocket', () => {
     };
     const other = await startWebHost({ host: counting, staticDir });
     try {
-      const client = await WsTestClient.connect(`ws://127.0.0.1:${other.port}/ws?token=${other.token}`);
+      const client = await WsTestClient.connect(`ws://127.0.0.1:${other.port}/ws`, {}, other.token);
       await client.call('subscribe', { events: ['log'] });
       expect([opened, closed]).toEqual([1, 0]);
       client.close();

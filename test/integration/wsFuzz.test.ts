@@ -23,6 +23,7 @@ import { quarterTokenizer } from '../support/engineFixtures';
 import { FRAME_COUNTS, type HostileFiles, type HostileFrame, hostileFrames, READ_ONLY } from '../support/hostileFrames';
 import { markedProposal } from '../support/memoryCatalog';
 import { tempDir } from '../support/tempDir';
+import { wsProtocols } from '../support/wsClient';
 
 const SEED = 0x5747_2026;
 const BATCH = 250;
@@ -84,7 +85,7 @@ class FuzzSocket {
 
   static open(): Promise<FuzzSocket> {
     return new Promise((resolve, reject) => {
-      const ws = new WebSocket(`ws://127.0.0.1:${web.port}/ws?token=${web.token}`);
+      const ws = new WebSocket(`ws://127.0.0.1:${web.port}/ws`, wsProtocols(web.token));
       ws.once('open', () => resolve(new FuzzSocket(ws)));
       ws.once('error', reject);
     });
@@ -251,33 +252,40 @@ describe('headless web host under hostile input', () => {
     const before = tablesChecksum();
     const port = web.port;
     const t = web.token;
+    const P = 'Sec-WebSocket-Protocol';
+    const ok = { [P]: `strata.v1, strata.token.${t}` };
     const variants: [string, string, Record<string, string | undefined>, number][] = [
       ['no token', '/ws', {}, 401],
-      ['an empty token', '/ws?token=', {}, 401],
-      ['a wrong token', `/ws?token=${'0'.repeat(48)}`, {}, 401],
-      ['the token without its last digit', `/ws?token=${t.slice(0, -1)}`, {}, 401],
-      ['the token and one more digit', `/ws?token=${t}0`, {}, 401],
-      ['the token in capitals', `/ws?token=${t.toUpperCase()}`, {}, 401],
-      ['the token with a NUL', `/ws?token=${t}%00`, {}, 401],
-      ['the token under another name', `/ws?tok=${t}`, {}, 401],
-      ['the token second after a wrong one', `/ws?token=x&token=${t}`, {}, 401],
+      ['no token beside the wire protocol', '/ws', { [P]: 'strata.v1' }, 401],
+      ['an empty token', '/ws', { [P]: 'strata.v1, strata.token.' }, 401],
+      ['a wrong token', '/ws', { [P]: `strata.v1, strata.token.${'0'.repeat(48)}` }, 401],
+      ['the token without its last digit', '/ws', { [P]: `strata.v1, strata.token.${t.slice(0, -1)}` }, 401],
+      ['the token and one more digit', '/ws', { [P]: `strata.v1, strata.token.${t}0` }, 401],
+      ['the token in capitals', '/ws', { [P]: `strata.v1, strata.token.${t.toUpperCase()}` }, 401],
+      ['the token with an escaped NUL', '/ws', { [P]: `strata.v1, strata.token.${t}%00` }, 401],
+      ['the token under another name', '/ws', { [P]: `strata.v1, strata.tok.${t}` }, 401],
+      ['the token second after a wrong one', '/ws', { [P]: `strata.v1, strata.token.x, strata.token.${t}` }, 401],
+      ['the token twice', '/ws', { [P]: `strata.v1, strata.token.${t}, strata.token.${t}` }, 401],
+      ['the token in the URL', `/ws?token=${t}`, {}, 401],
+      ['the token in the URL beside the wire protocol', `/ws?token=${t}`, { [P]: 'strata.v1' }, 401],
+      ['the token without the wire protocol', '/ws', { [P]: `strata.token.${t}` }, 400],
       ['the token in the path', `/ws/${t}`, {}, 404],
-      ['another path', `/api?token=${t}`, {}, 404],
-      ['a request target that is not a URL', `//a:99999/ws?token=${t}`, {}, 400],
-      ['another page origin', `/ws?token=${t}`, { Origin: 'http://evil.example' }, 403],
-      ['the null origin', `/ws?token=${t}`, { Origin: 'null' }, 403],
-      ['an empty origin', `/ws?token=${t}`, { Origin: '' }, 403],
-      ['another local port as origin', `/ws?token=${t}`, { Origin: `http://127.0.0.1:${port + 1}` }, 403],
-      ['an https origin', `/ws?token=${t}`, { Origin: `https://127.0.0.1:${port}` }, 403],
-      ['localhost as origin of a 127.0.0.1 host', `/ws?token=${t}`, { Origin: `http://localhost:${port}` }, 403],
-      ['a look-alike origin', `/ws?token=${t}`, { Origin: `http://127.0.0.1:${port}.evil.example` }, 403],
-      ['a rebinding Host', `/ws?token=${t}`, { Host: 'evil.example' }, 421],
-      ['a Host without the port', `/ws?token=${t}`, { Host: '127.0.0.1' }, 421],
-      ['a Host with another port', `/ws?token=${t}`, { Host: `127.0.0.1:${port + 1}` }, 421],
-      ['a Host of all interfaces', `/ws?token=${t}`, { Host: `0.0.0.0:${port}` }, 421],
-      ['an IPv6 Host', `/ws?token=${t}`, { Host: `[::1]:${port}` }, 421],
-      ['a Host with user info', `/ws?token=${t}`, { Host: `evil@127.0.0.1:${port}` }, 421],
-      ['no Host', `/ws?token=${t}`, { Host: undefined }, 421],
+      ['another path', '/api', ok, 404],
+      ['a request target that is not a URL', '//a:99999/ws', ok, 400],
+      ['another page origin', '/ws', { ...ok, Origin: 'http://evil.example' }, 403],
+      ['the null origin', '/ws', { ...ok, Origin: 'null' }, 403],
+      ['an empty origin', '/ws', { ...ok, Origin: '' }, 403],
+      ['another local port as origin', '/ws', { ...ok, Origin: `http://127.0.0.1:${port + 1}` }, 403],
+      ['an https origin', '/ws', { ...ok, Origin: `https://127.0.0.1:${port}` }, 403],
+      ['localhost as origin of a 127.0.0.1 host', '/ws', { ...ok, Origin: `http://localhost:${port}` }, 403],
+      ['a look-alike origin', '/ws', { ...ok, Origin: `http://127.0.0.1:${port}.evil.example` }, 403],
+      ['a rebinding Host', '/ws', { ...ok, Host: 'evil.example' }, 421],
+      ['a Host without the port', '/ws', { ...ok, Host: '127.0.0.1' }, 421],
+      ['a Host with another port', '/ws', { ...ok, Host: `127.0.0.1:${port + 1}` }, 421],
+      ['a Host of all interfaces', '/ws', { ...ok, Host: `0.0.0.0:${port}` }, 421],
+      ['an IPv6 Host', '/ws', { ...ok, Host: `[::1]:${port}` }, 421],
+      ['a Host with user info', '/ws', { ...ok, Host: `evil@127.0.0.1:${port}` }, 421],
+      ['no Host', '/ws', { ...ok, Host: undefined }, 421],
       ['no token and another origin', '/ws', { Origin: 'http://evil.example' }, 403],
       ['no token and a rebinding Host', '/ws', { Host: 'evil.example' }, 421],
     ];
@@ -291,8 +299,8 @@ describe('headless web host under hostile input', () => {
       }
     }
     expect(statuses).toEqual([]);
-    expect(await upgrade(`/ws?token=${t}`, { Origin: `http://127.0.0.1:${port}` })).toBe(101);
-    expect(attempts).toBeGreaterThanOrEqual(250);
+    expect(await upgrade('/ws', { ...ok, Origin: `http://127.0.0.1:${port}` })).toBe(101);
+    expect(attempts).toBeGreaterThanOrEqual(300);
     expect(tablesChecksum()).toEqual(before);
   });
 

@@ -1,5 +1,8 @@
 import WebSocket from 'ws';
-import type { StrataEvent, WireReply } from '../../engine/contract';
+import { TOKEN_PROTOCOL_PREFIX, WIRE_PROTOCOL, type StrataEvent, type WireReply } from '../../engine/contract';
+
+/** The subprotocols a client offers to present `token`, as the control room's page does. */
+export const wsProtocols = (token: string): string[] => [WIRE_PROTOCOL, `${TOKEN_PROTOCOL_PREFIX}${token}`];
 
 /** A test client for the headless host's WebSocket: send frames, await replies and events. */
 export class WsTestClient {
@@ -17,9 +20,10 @@ export class WsTestClient {
     });
   }
 
-  static connect(url: string, headers: Record<string, string> = {}): Promise<WsTestClient> {
+  /** Open a socket to `url`; with `token`, present it as the page does (`wsProtocols`). */
+  static connect(url: string, headers: Record<string, string> = {}, token?: string): Promise<WsTestClient> {
     return new Promise((resolve, reject) => {
-      const ws = new WebSocket(url, { headers });
+      const ws = new WebSocket(url, token === undefined ? [] : wsProtocols(token), { headers });
       ws.once('open', () => resolve(new WsTestClient(ws)));
       ws.once('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
       ws.once('error', reject);

@@ -73,4 +73,62 @@ describe('a model run in a workspace, through the contract', () => {
     expect(host.runs.list()).toEqual([]);
     expect(host.catalog.countAgents()).toBe(0);
   });
+
+  /** A project folder with src/parser.ts and, when given, a strata.toml; a host over it with the loopback's key and URL. */
+  function project(toml?: string): { dir: string; host: Host } {
+    tmp = tempDir();
+    const dir = join(tmp.dir, 'project');
+    mkdirSync(join(dir, 'src'), { recursive: true });
+    writeFileSync(join(dir, 'src', 'parser.ts'), 'export function parse(text: string) {\n  return text.split(",");\n}\n');
+    if (toml !== undefined) writeFileSync(join(dir, 'strata.toml'), toml);
+    const env = { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server!.url };
+    host = Host.open({ catalogPath: join(dir, '.strata', 'catalog.sqlite'), workspaceName: 'project', version: '1', workspaceDir: dir, scheduler: manualScheduler(), tokenizer: quarterTokenizer, runDeps: modelRunDeps(dir, env) });
+    return { dir, host };
+  }
+
+  it('[provider-time-limit] a provider that never answers fails the turn within [providers] turn_timeout_ms: the timed-out attempt is logged and the failure names the limit', { timeout: 60_000 }, async () => {
+    server = await startAnthropicLoopback({ expectedKey: KEY, defaultReply: { kind: 'hang' } });
+    const { host: h } = project('[providers]\nturn_timeout_ms = 1000\n');
+    const conn = h.connect(() => {});
+    const started = await conn.call('startRun', { driver: 'model', provider: 'anthropic', model: 'claude-sonnet-4-5', task: 'Check the comma parser in src/parser.ts' });
+    expect(started).toMatchObject({ ok: true });
+    const runId = (started as { value: { run: { runId: string } } }).value.run.runId;
+    await conn.call('stepRun', { runId });
+    const primary = `${runId}.primary`;
+    expect(h.catalog.getAgent(primary)).toMatchObject({ status: 'failed' });
+    const log = h.catalog.recentLog(100).map((e) => e.message);
+    expect(log.some((m) => /anthropic: attempt 1 timed out: no response within 0\.5 s; retrying/.test(m))).toBe(true);
+    expect(log.some((m) => m.includes(`${primary} failed`) && m.includes('1 s ([providers] turn_timeout_ms in strata.toml)'))).toBe(true);
+    // Half the limit per attempt: two attempts, never the five of the retry policy.
+    expect(server.requests.length).toBe(2);
+    expect(JSON.stringify(h.catalog.recentLog(100))).not.toContain(KEY);
+  });
+
+  it('[provider-retries-counted] getUsage counts every HTTP retry of a call in its retries, and the turn line says so', { timeout: 60_000 }, async () => {
+    server = await startAnthropicLoopback({ expectedKey: KEY, defaultReply: script, cacheMinTokens: 64 });
+    server.enqueue({ kind: 'serverError', status: 503 }, { kind: 'rateLimit', retryAfterSeconds: 0 });
+    const { host: h } = project();
+    const conn = h.connect(() => {});
+    const started = (await conn.call('startRun', { driver: 'model', provider: 'anthropic', model: 'claude-sonnet-4-5', task: 'Check the comma parser in src/parser.ts' })) as { ok: true; value: { run: { runId: string } } };
+    const runId = started.value.run.runId;
+    for (let i = 0; i < 10 && h.runs.current!.status === 'running'; i++) await conn.call('stepRun', { runId });
+    expect(h.runs.current!.status).toBe('finished');
+    const usage = (await conn.call('getUsage', { agentId: `${runId}.primary` })) as { ok: true; value: { calls: { retries: number; providerRetries?: number }[] } };
+    expect(usage.value.calls.map((c) => [c.retries, c.providerRetries])).toEqual([
+      [2, 2],
+      [0, 0],
+    ]);
+    const log = h.catalog.recentLog(100).map((e) => e.message);
+    expect(log.some((m) => /^Turn 1 · .* · 2 retries \(2 provider\)$/.test(m))).toBe(true);
+    expect(log.filter((m) => /anthropic: attempt \d (server error|rate limited)/.test(m))).toHaveLength(2);
+  });
+
+  it('[provider-time-limit] a [providers] section it cannot use refuses the run naming the file and the key, and starts nothing', async () => {
+    server = await startAnthropicLoopback({ expectedKey: KEY, defaultReply: script });
+    const { dir, host: h } = project('[providers]\nturn_timeout_ms = 10\n');
+    const r = await h.connect(() => {}).call('startRun', { driver: 'model', provider: 'anthropic', model: 'claude-sonnet-4-5', task: 'anything' });
+    expect(r).toMatchObject({ ok: false, error: { code: 'invalid_args', message: expect.stringContaining(`${join(dir, 'strata.toml')}: providers.turn_timeout_ms must be an integer from 1000`) } });
+    expect(h.runs.list()).toEqual([]);
+    expect(server.requests).toEqual([]);
+  });
 });

@@ -151,4 +151,79 @@ describe('[providers] bounded retries', () => {
     const none = await runWithRetries({ provider: 'p', policy: policy(), timeoutMs: 10, signal: already.signal, attempt: async () => 'x', classify: () => fail('server') }).catch((e: unknown) => e);
     expect(none).toMatchObject({ kind: 'cancelled', attempts: 0 });
   });
+
+  it('[provider-time-limit] deadlineMs bounds the whole call: each attempt gets at most what is left, a retry that would not fit is not started, and the error names the limit', async () => {
+    vi.useFakeTimers();
+    try {
+      const timeouts: number[] = [];
+      const infos: RetryInfo[] = [];
+      let attempts = 0;
+      const started = Date.now();
+      let ended = Number.NaN;
+      const silent = runWithRetries({
+        provider: 'p',
+        // Real (fake-timer) sleeps and clock: the deadline is measured, not assumed.
+        policy: policy({ maxRetries: 10, retryBaseMs: 100, random: () => 1, sleep: defaultSleep, now: () => Date.now() }),
+        timeoutMs: 400,
+        deadlineMs: 1000,
+        limitName: '[providers] turn_timeout_ms',
+        onRetry: (i) => infos.push(i),
+        attempt: ({ signal }) => {
+          attempts += 1;
+          const at = Date.now();
+          return new Promise((_, reject) => signal.addEventListener('abort', () => (timeouts.push(Date.now() - at), reject(new Error('aborted')))));
+        },
+        classify: (_e, state) => ({ error: new ProviderError(state.timedOut ? 'timeout' : 'connection', 'p: timed out: no response within the timeout', 'p') }),
+      }).catch((e: unknown) => ((ended = Date.now()), e));
+      await vi.advanceTimersByTimeAsync(5_000);
+      const err = (await silent) as ProviderError;
+      // 400 ms, a 100 ms wait, 400 ms, a 200 ms wait would leave 0: two attempts, then no time for a third.
+      expect(timeouts).toEqual([400, 400]);
+      expect(attempts).toBe(2);
+      expect(ended - started).toBeLessThanOrEqual(1000);
+      expect(err).toMatchObject({ kind: 'timeout', attempts: 2 });
+      expect(err.message).toMatch(/1 s \(\[providers\] turn_timeout_ms\)/);
+      expect(infos.map((i) => [i.attempt, i.kind, i.attemptTimeoutMs])).toEqual([[1, 'timeout', 400]]);
+
+      // With less left than the idle deadline, the last attempt is cut at the limit, and says so.
+      const cut: number[] = [];
+      const clipped = runWithRetries({
+        provider: 'p',
+        policy: policy({ maxRetries: 10, retryBaseMs: 1, random: () => 0, sleep: defaultSleep, now: () => Date.now() }),
+        timeoutMs: 400,
+        deadlineMs: 600,
+        limitName: 'the limit',
+        attempt: ({ signal }) => {
+          const at = Date.now();
+          return new Promise((_, reject) => signal.addEventListener('abort', () => (cut.push(Date.now() - at), reject(new Error('aborted')))));
+        },
+        classify: (_e, state) => ({ error: new ProviderError(state.timedOut ? 'timeout' : 'connection', 'p: timed out', 'p') }),
+      }).catch((e: unknown) => e);
+      await vi.advanceTimersByTimeAsync(5_000);
+      expect(cut).toHaveLength(2);
+      expect(cut[0]).toBe(400);
+      // The second gets what is left of 600 ms (the zero wait between costs the fake clock 1 ms).
+      expect(cut[1]).toBeGreaterThanOrEqual(199);
+      expect(cut[0]! + cut[1]!).toBeLessThanOrEqual(600);
+      expect(((await clipped) as Error).message).toMatch(/no answer within 0\.6 s \(the limit\)/);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('[provider-retries-counted] a context limit after retries says how many attempts it took', async () => {
+    let calls = 0;
+    const err = await runWithRetries({
+      provider: 'p',
+      policy: policy(),
+      timeoutMs: 1000,
+      attempt: async () => {
+        calls += 1;
+        throw new Error(calls === 1 ? 'server' : 'limit');
+      },
+      classify: (e) => ((e as Error).message === 'server' ? fail('server') : { error: new ContextLimitError('p: context limit exceeded', 'p', 210, 200) }),
+    }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ContextLimitError);
+    expect(err).toMatchObject({ attempts: 2, promptTokens: 210, limit: 200 });
+  });
 });

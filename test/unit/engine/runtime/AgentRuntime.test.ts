@@ -7,6 +7,7 @@ import { AgentRuntime, type RuntimeEvent, type RuntimeOptions } from '../../../.
 import type { AgentAction, Driver, ToolBox, TurnContext } from '../../../../engine/runtime/Driver';
 import { DELEGATE_TOOL, ModelDriver } from '../../../../engine/runtime/ModelDriver';
 import { TraceDriver, type RecordedTurn } from '../../../../engine/runtime/TraceDriver';
+import { manualClock } from '../../../../engine/ports/Clock';
 import { identity, newEngine, quarterTokenizer } from '../../../support/engineFixtures';
 
 const call = (id: string, name: string, args: Record<string, unknown> = {}) => ({ id, name, arguments: JSON.stringify(args) });
@@ -245,6 +246,31 @@ describe('AgentRuntime with the model driver', () => {
       return { callId: c.id, content: `contents of ${JSON.parse(c.arguments).path}`, isError: false };
     },
   };
+
+  it('[provider-time-limit] [provider-retries-counted] the calls of one turn share the provider\'s turn limit, and every HTTP retry counts in the call\'s retries', async () => {
+    const driverClock = manualClock(0);
+    const provider = Object.assign(
+      fakeProvider([
+        () => {
+          driverClock.advance(300);
+          throw new ContextLimitError('fake: context limit exceeded', 'fake', 30_000, 20_000, 2);
+        },
+        () => ({ text: 'Reading.', toolCalls: [call('r1', 'read_file', { path: 'a.ts' })], usage, model: 'm', stopReason: 'tool_use', retries: 1 }),
+        () => ({ text: 'Done.', toolCalls: [], usage, model: 'm', stopReason: 'end_turn' }),
+      ]),
+      { turnTimeoutMs: 1000 },
+    );
+    const own: ToolBox = { specs: toolbox.specs, call: async (c) => ({ callId: c.id, content: 'export const a = 1;', isError: false }) };
+    const { rt } = runtime(new ModelDriver(provider, own, { clock: driverClock }), { toolbox: own });
+    rt.addAgent(identity({ agentId: 'worker', parent: null, role: 'worker', task: 'Read a.ts', budget: 8000 }));
+    await runAll(rt);
+    // The refreshed turn's repeated call gets what the first left; the next turn the whole limit.
+    expect(provider.requests.map((r) => r.timeBudgetMs)).toEqual([1000, 700, 1000]);
+    expect(rt.ledger.calls('worker').map((c) => [c.retries, c.providerRetries])).toEqual([
+      [3, 2],
+      [0, 0],
+    ]);
+  });
 
   it('[request-layers] [runtime-turn] tool calls run through the toolbox, delegate spawns a child, usage is the provider\'s and the request carries the cache layers', async () => {
     const provider = fakeProvider([

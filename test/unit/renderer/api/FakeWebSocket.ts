@@ -7,6 +7,8 @@ import type { WireCall, WireReply } from '../../../../engine/contract';
  */
 export interface FakeSocket {
   readonly url: string;
+  /** The subprotocols the client offered. */
+  readonly protocols: string[];
   readyState: number;
   /** Frames the client sent, parsed. */
   readonly calls: WireCall[];
@@ -36,7 +38,13 @@ export function fakeWebSocketClass(): { WebSocketImpl: typeof WebSocket; sockets
     onmessage: ((ev: MessageEvent) => void) | null = null;
     onclose: ((ev: CloseEvent) => void) | null = null;
 
-    constructor(readonly url: string) {
+    readonly protocols: string[];
+
+    constructor(
+      readonly url: string,
+      protocols?: string | string[],
+    ) {
+      this.protocols = protocols === undefined ? [] : typeof protocols === 'string' ? [protocols] : [...protocols];
       sockets.push(this);
     }
 

@@ -26,7 +26,7 @@ describe('pickBridge', () => {
     const statuses: ConnectionStatus[] = [];
     const picked = pickBridge(fakeWindow({}), (s) => statuses.push(s));
     expect(picked.transport).toBe('websocket');
-    expect(sockets.map((s) => s.url)).toEqual(['ws://127.0.0.1:4100/ws?token=tok']);
+    expect(sockets.map((s) => [s.url, s.protocols])).toEqual([['ws://127.0.0.1:4100/ws', ['strata.v1', 'strata.token.tok']]]);
     sockets[0]?.accept();
     expect(statuses).toEqual(['connecting', 'open']);
     (picked.bridge as unknown as { close(): void }).close();

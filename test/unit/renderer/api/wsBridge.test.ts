@@ -1,15 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { wirePath, type StrataEvent } from '../../../../engine/contract';
-import { createWsBridge, wsUrlFromLocation, type ConnectionStatus } from '../../../../renderer/api/wsBridge';
+import { TOKEN_PROTOCOL_PREFIX, WIRE_PROTOCOL, wirePath, type StrataEvent } from '../../../../engine/contract';
+import { createWsBridge, wsProtocols, wsTokenFromLocation, wsUrlFromLocation, type ConnectionStatus } from '../../../../renderer/api/wsBridge';
 import { logEvent, makeAgent, makeLogEntry, agentUpdated } from '../fixtures';
 import { fakeWebSocketClass, type FakeSocket } from './FakeWebSocket';
 
-const URL_ = 'ws://127.0.0.1:4000/ws?token=t';
+const URL_ = 'ws://127.0.0.1:4000/ws';
+const TOKEN = '5ec2e7';
 
 function setup(retryMs = 100) {
   const { WebSocketImpl, sockets } = fakeWebSocketClass();
   const statuses: ConnectionStatus[] = [];
-  const bridge = createWsBridge({ url: URL_, WebSocketImpl, retryMs, onStatus: (s) => statuses.push(s) });
+  const bridge = createWsBridge({ url: URL_, token: TOKEN, WebSocketImpl, retryMs, onStatus: (s) => statuses.push(s) });
   const socket = (i: number): FakeSocket => {
     const s = sockets[i];
     if (!s) throw new Error(`no socket #${i} (have ${sockets.length})`);
@@ -242,17 +243,47 @@ describe('createWsBridge', () => {
 
 describe('wsUrlFromLocation', () => {
   it.each([
-    { case: 'http -> ws', protocol: 'http:', host: '127.0.0.1:4000', search: '?token=abc', url: 'ws://127.0.0.1:4000/ws?token=abc' },
-    { case: 'https -> wss', protocol: 'https:', host: 'strata.example', search: '?token=abc', url: 'wss://strata.example/ws?token=abc' },
-    { case: 'token re-encoded, other params dropped', protocol: 'http:', host: 'localhost:1', search: '?x=1&token=a%2Bb%20c', url: 'ws://localhost:1/ws?token=a%2Bb%20c' },
-    { case: 'no token', protocol: 'http:', host: 'localhost:1', search: '', url: 'ws://localhost:1/ws?token=' },
+    { case: 'http -> ws', protocol: 'http:', host: '127.0.0.1:4000', search: '?token=abc', url: 'ws://127.0.0.1:4000/ws' },
+    { case: 'https -> wss', protocol: 'https:', host: 'strata.example', search: '?token=abc', url: 'wss://strata.example/ws' },
+    { case: 'other params dropped', protocol: 'http:', host: 'localhost:1', search: '?x=1&token=a', url: 'ws://localhost:1/ws' },
+    { case: 'no token', protocol: 'http:', host: 'localhost:1', search: '', url: 'ws://localhost:1/ws' },
   ])('$case', ({ url, case: _case, ...loc }) => {
     expect(wsUrlFromLocation(loc)).toBe(url);
   });
 
-  it('uses the contract wirePath and carries the token as a query parameter', () => {
-    const parsed = new URL(wsUrlFromLocation({ protocol: 'http:', host: '127.0.0.1:4000', search: '?token=s3cr%26t' }));
+  it('uses the contract wirePath and never carries the token (a failed connection prints its URL in the console)', () => {
+    const parsed = new URL(wsUrlFromLocation({ protocol: 'http:', host: '127.0.0.1:4000', search: '?token=s3cr3t' }));
     expect(parsed.pathname).toBe(wirePath);
-    expect(parsed.searchParams.get('token')).toBe('s3cr&t');
+    expect(parsed.search).toBe('');
+    expect(parsed.href).not.toContain('s3cr3t');
+  });
+});
+
+describe('the token as a subprotocol', () => {
+  it('offers strata.v1 and strata.token.<token> on every connection, the reconnects too, and never in the URL', async () => {
+    vi.useFakeTimers();
+    const t = setup(100);
+    t.socket(0).accept();
+    t.socket(0).drop();
+    await vi.advanceTimersByTimeAsync(100);
+    expect(t.sockets).toHaveLength(2);
+    for (const s of t.sockets) {
+      expect(s.protocols).toEqual([WIRE_PROTOCOL, `${TOKEN_PROTOCOL_PREFIX}${TOKEN}`]);
+      expect(s.url).not.toContain(TOKEN);
+    }
+    t.bridge.close();
+  });
+
+  it.each([
+    { case: 'the page token', search: '?token=abc123', token: 'abc123' },
+    { case: 'no token', search: '', token: '' },
+    { case: 'a token with characters a subprotocol cannot carry', search: '?token=a%20b', token: '' },
+    { case: 'a token with a comma', search: '?token=a,b', token: '' },
+  ])('reads $case from the page address', ({ search, token }) => {
+    expect(wsTokenFromLocation({ search })).toBe(token);
+  });
+
+  it('offers only strata.v1 without a token, so the host refuses it instead of the browser throwing', () => {
+    expect(wsProtocols('')).toEqual([WIRE_PROTOCOL]);
   });
 });
