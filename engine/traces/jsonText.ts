@@ -35,6 +35,41 @@ export function lineColumnAt(text: string, offset: number, start = 0, line = 1):
 const TRUNCATED = ' (the file may be truncated)';
 const MAX_DEPTH = 5_000;
 
+/**
+ * The deepest nesting of objects and arrays a trace may hold (`[trace-nesting]`). `JSON.parse`
+ * reads far deeper values, but the importers, the masker and the replay walk values recursively,
+ * and a value some 10,000 levels deep overflows the stack there; no recorded session nests anywhere
+ * near this deep.
+ */
+export const MAX_JSON_NESTING = 1000;
+
+/**
+ * The offset of the bracket in `text.slice(start, end)` that opens level `limit + 1` of nesting,
+ * or -1 when the JSON there nests at most `limit` deep. Brackets inside strings do not count. One
+ * pass without recursion, so it is safe on any input.
+ */
+export function jsonNestingBeyond(text: string, start = 0, end = text.length, limit = MAX_JSON_NESTING): number {
+  let depth = 0;
+  for (let i = start; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      for (i++; i < end; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 0x5c) i++;
+        else if (d === 0x22) break;
+      }
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > limit) return i;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return -1;
+}
+
+/** A refusal of JSON nested deeper than {@link MAX_JSON_NESTING}, at `line` and `column`. */
+function tooDeep(file: string, line: number, column: number): TraceImportError {
+  return new TraceImportError(file, line, `JSON nested more than ${MAX_JSON_NESTING} levels deep; no trace the importers read nests that deep, so it is refused rather than read`, column);
+}
+
 class ScanFailure {
   constructor(
     readonly offset: number,
@@ -126,6 +161,11 @@ function reportedOffset(error: unknown, fallback: number): { offset: number; pro
 /** A whole JSON document, or a {@link TraceImportError} at the line and column of the first problem. */
 export function parseJsonDocument(text: string, file: string): unknown {
   if (text.trim() === '') throw new TraceImportError(file, 1, 'the file is empty');
+  const deep = jsonNestingBeyond(text);
+  if (deep !== -1) {
+    const { line, column } = lineColumnAt(text, deep);
+    throw tooDeep(file, line, column);
+  }
   try {
     return JSON.parse(text);
   } catch (error) {
@@ -157,6 +197,8 @@ export function parseJsonLines(text: string, file: string): JsonLine[] {
     const raw = text.slice(start, end);
     start = end + 1;
     if (raw.trim() === '') continue;
+    const deep = jsonNestingBeyond(raw);
+    if (deep !== -1) throw tooDeep(file, line, deep + 1);
     let value: unknown;
     try {
       value = JSON.parse(raw);
