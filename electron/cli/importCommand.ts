@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import type { CommandResult, TraceDto } from '../../engine/contract';
 import { CatalogError } from '../../engine/catalog/Catalog';
-import { traceFiles } from '../../engine/traces/compare/runCompare';
+import { findTraceFiles } from '../../engine/traces/compare/runCompare';
 import { openHost } from '../shared/openHost';
 
 /** One path of a batch import: the trace it stored (or had stored already), or why it was refused. */
@@ -46,15 +46,10 @@ export async function importCommand(paths: readonly string[], workspace: string 
     }
     const outcomes: ImportOutcome[] = [];
     for (const arg of paths) {
-      let files: string[];
-      try {
-        files = traceFiles([arg]);
-      } catch (err) {
-        outcomes.push({ path: arg, error: (err as Error).message });
-        continue;
-      }
-      if (files.length === 0) outcomes.push({ path: arg, error: `${arg}: no trace files (.jsonl, .json, .traj or opencode.db) in this folder` });
-      for (const file of files) outcomes.push(await importOne(file));
+      // An entry the search could not read is refused by name; the others still import.
+      const { entries } = findTraceFiles([arg]);
+      if (entries.length === 0) outcomes.push({ path: arg, error: `${arg}: no trace files (.jsonl, .json, .traj or opencode.db) in this folder` });
+      for (const entry of entries) outcomes.push('error' in entry ? entry : await importOne(entry.path));
     }
     for (const o of outcomes) if ('error' in o) process.stderr.write(`strata: ${o.error}\n`);
     const refused = outcomes.filter((o) => 'error' in o).length;
