@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { basename, resolve } from 'node:path';
 import { MAX_TRACE_CONTENT_BYTES, StrataError, type TraceDto } from '../contract';
 import type { Catalog } from '../catalog/Catalog';
-import { maskDeep } from '../privacy/maskSecrets';
+import { maskDeep, maskSecrets } from '../privacy/maskSecrets';
 import { importClaudeSessionFiles, readSubagentFiles, type SubagentFileBytes } from '../traces/claudeSubagentFiles';
 import { detectTraceFormat, importTraceText } from '../traces/importTrace';
 import { readTraceSource } from '../traces/readTraceSource';
@@ -23,10 +23,25 @@ export { MAX_TRACE_BYTES } from '../traces/readTraceFile';
  * module to open it with (Electron's build, as for the catalog).
  */
 export function importTraceIntoCatalog(catalog: Catalog, path: string, now: number, options: { nativeBinding?: string | undefined } = {}): { trace: TraceDto; alreadyImported: boolean } {
-  const file = resolve(path);
-  const read = readTraceSource(file, options);
-  // A Claude Code session is one trace with its subagents' files (`[trace-claude-subagents]`).
-  return importTraceBytes(catalog, { ...read, subagents: read.format === undefined ? readSubagentFiles(file) : [] }, now);
+  return maskedRefusals(() => {
+    const file = resolve(path);
+    const read = readTraceSource(file, options);
+    // A Claude Code session is one trace with its subagents' files (`[trace-claude-subagents]`).
+    return importTraceBytes(catalog, { ...read, subagents: read.format === undefined ? readSubagentFiles(file) : [] }, now);
+  });
+}
+
+/**
+ * `run`, with a refusal's message masked (`[trace-names-masked]`): refusals name the file, and a
+ * file may be named after a key.
+ */
+function maskedRefusals<T>(run: () => T): T {
+  try {
+    return run();
+  } catch (err) {
+    if (err instanceof StrataError) throw new StrataError(err.code, maskSecrets(err.message), err.issues);
+    throw err;
+  }
 }
 
 /**
@@ -38,11 +53,13 @@ export function importTraceIntoCatalog(catalog: Catalog, path: string, now: numb
 export function importTraceContentIntoCatalog(catalog: Catalog, o: { name: string; content: string }, now: number): { trace: TraceDto; alreadyImported: boolean } {
   const name = basename(o.name.replace(/\\/g, '/'));
   if (!name || name === '.' || name === '..') throw new StrataError('invalid_args', `"${o.name}" is not a file name; give the trace file's base name.`);
-  const bytes = Buffer.from(o.content, 'utf8');
-  if (bytes.length > MAX_TRACE_CONTENT_BYTES) {
-    throw new StrataError('invalid_args', `${name} is ${(bytes.length / 2 ** 20).toFixed(1)} MiB; traces up to ${MAX_TRACE_CONTENT_BYTES / 2 ** 20} MiB can be imported by content. Import a larger file by its path (strata import <file>).`);
-  }
-  return importTraceBytes(catalog, { bytes, name, sourcePath: `upload:${name}` }, now);
+  return maskedRefusals(() => {
+    const bytes = Buffer.from(o.content, 'utf8');
+    if (bytes.length > MAX_TRACE_CONTENT_BYTES) {
+      throw new StrataError('invalid_args', `${name} is ${(bytes.length / 2 ** 20).toFixed(1)} MiB; traces up to ${MAX_TRACE_CONTENT_BYTES / 2 ** 20} MiB can be imported by content. Import a larger file by its path (strata import <file>).`);
+    }
+    return importTraceBytes(catalog, { bytes, name, sourcePath: `upload:${name}` }, now);
+  });
 }
 
 /** The trace's identity: its bytes, and with subagent files each one's name and bytes after them. */
@@ -75,9 +92,10 @@ function importTraceBytes(
   if (counts.steps === 0) throw new StrataError('invalid_args', `${o.sourcePath}:1: the trace records no LLM call, so there is nothing to replay.`);
   const trace: TraceDto = {
     id: `tr_${sha256.slice(0, 16)}`,
-    name: o.name,
+    // A file may be named after a key pasted by mistake: the name and path are masked like the events (`[trace-names-masked]`).
+    name: maskSecrets(o.name),
     format: imported.format,
-    sourcePath: o.sourcePath,
+    sourcePath: maskSecrets(o.sourcePath),
     sha256,
     importedAt: new Date(now).toISOString(),
     ...counts,
