@@ -44,6 +44,13 @@ const MAX_DEPTH = 5_000;
 export const MAX_JSON_NESTING = 1000;
 
 /**
+ * The longest JSON Lines line read (`[trace-line-cap]`): a longer one is skipped without being held
+ * whole or parsed, and reported. Real sessions stay far below it (the largest line of the shared
+ * traces is 183 KiB; Claude Code lines carrying big tool results or images run to a few MiB).
+ */
+export const MAX_TRACE_LINE_BYTES = 16 * 1024 * 1024;
+
+/**
  * The offset of the bracket in `text.slice(start, end)` that opens level `limit + 1` of nesting,
  * or -1 when the JSON there nests at most `limit` deep. Brackets inside strings do not count. One
  * pass without recursion, so it is safe on any input.
