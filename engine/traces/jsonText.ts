@@ -203,22 +203,50 @@ export function parseJsonLines(text: string, file: string): JsonLine[] {
     line++;
     const raw = text.slice(start, end);
     start = end + 1;
-    if (raw.trim() === '') continue;
-    const deep = jsonNestingBeyond(raw);
-    if (deep !== -1) throw tooDeep(file, line, deep + 1);
-    let value: unknown;
-    try {
-      value = JSON.parse(raw);
-    } catch (error) {
-      const found = findJsonSyntaxError(raw) ?? reportedOffset(error, raw.length);
-      const last = nl === -1 || text.slice(start).trim() === '';
-      const hint = last && !found.problem.includes('truncated') ? ' (last line: the file may be truncated)' : '';
-      throw new TraceImportError(file, line, `line is not valid JSON: ${found.problem}${hint}`, found.offset + 1);
-    }
-    if (!isRecord(value)) throw new TraceImportError(file, line, `line is a JSON ${Array.isArray(value) ? 'array' : typeof value}, not an object`);
-    out.push({ line, value });
+    const parsed = parseJsonLine(raw, file, line, () => nl === -1 || text.slice(start).trim() === '');
+    if (parsed) out.push(parsed);
   }
   return out;
+}
+
+/**
+ * One line of a JSON Lines text (`line` its 1-based number; `isLast`, asked only for an error,
+ * whether nothing follows it), undefined when blank; otherwise as {@link parseJsonLines} reads it,
+ * with the same errors.
+ */
+export function parseJsonLine(raw: string, file: string, line: number, isLast: () => boolean): JsonLine | undefined {
+  if (raw.trim() === '') return undefined;
+  const deep = jsonNestingBeyond(raw);
+  if (deep !== -1) throw tooDeep(file, line, deep + 1);
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch (error) {
+    const found = findJsonSyntaxError(raw) ?? reportedOffset(error, raw.length);
+    const hint = isLast() && !found.problem.includes('truncated') ? ' (last line: the file may be truncated)' : '';
+    throw new TraceImportError(file, line, `line is not valid JSON: ${found.problem}${hint}`, found.offset + 1);
+  }
+  if (!isRecord(value)) throw new TraceImportError(file, line, `line is a JSON ${Array.isArray(value) ? 'array' : typeof value}, not an object`);
+  return { line, value };
+}
+
+/** JSON Lines as text, or as records parsed already (a live session parses each line once, as it arrives). */
+export type JsonLinesInput = string | readonly JsonLine[];
+
+/** The records of `input`: parsed from text ({@link parseJsonLines}), or as given. */
+export function jsonLinesOf(input: JsonLinesInput, file: string): readonly JsonLine[] {
+  return typeof input === 'string' ? parseJsonLines(input, file) : input;
+}
+
+/** Parsed records as JSON Lines text again, each on its own line number (blank lines between). */
+export function jsonLinesText(records: readonly JsonLine[]): string {
+  const parts: string[] = [];
+  let lines = 0;
+  for (const r of records) {
+    parts.push('\n'.repeat(Math.max(0, r.line - 1 - lines)), JSON.stringify(r.value), '\n');
+    lines = r.line;
+  }
+  return parts.join('');
 }
 
 /**
