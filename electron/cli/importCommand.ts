@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import type { CommandResult, TraceDto } from '../../engine/contract';
 import { CatalogError } from '../../engine/catalog/Catalog';
 import { findTraceFiles } from '../../engine/traces/compare/runCompare';
+import { MAX_TRACE_LINE_BYTES } from '../../engine/traces/jsonText';
 import { openHost } from '../shared/openHost';
 
 /** One path of a batch import: the trace it stored (or had stored already), or why it was refused. */
@@ -33,7 +34,9 @@ export async function importCommand(paths: readonly string[], workspace: string 
   const importOne = async (path: string): Promise<ImportOutcome> => {
     const envelope = await conn.call('importTrace', { path });
     if (!envelope.ok) return { path, error: envelope.error.message };
-    const { trace, alreadyImported } = envelope.value as CommandResult<'importTrace'>;
+    const { trace, alreadyImported, skippedLines } = envelope.value as CommandResult<'importTrace'>;
+    // A line over the cap was left out of the trace: said, never silent (`[trace-line-cap]`).
+    for (const s of skippedLines ?? []) process.stderr.write(`strata: ${s.file}:${s.line}: left out, ${(s.bytes / 2 ** 20).toFixed(1)} MiB is longer than the ${MAX_TRACE_LINE_BYTES / 2 ** 20} MiB a line may be.\n`);
     return { path, trace, alreadyImported };
   };
   try {

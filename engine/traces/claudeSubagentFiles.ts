@@ -9,7 +9,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { importClaudeCode } from './claudeCode';
 import { claudeSession, type SubagentFile } from './claudeSession';
-import { readTraceFile } from './readTraceFile';
+import { readTraceFile, readTraceFileInSlices } from './readTraceFile';
 import type { JsonLine, JsonLinesInput } from './jsonText';
 import type { TraceImport } from './TraceEvent';
 
@@ -74,6 +74,13 @@ export function readSubagentFiles(sessionPath: string): SubagentFileBytes[] {
 
 /** A subagent's file with its lines parsed already (a live session's), instead of its bytes. */
 export type SubagentFileRecords = SubagentFileInfo & { records: readonly JsonLine[] };
+
+/** The subagent files of the session at `sessionPath`, read in slices ({@link readTraceFileInSlices}), in name order. */
+export async function readSubagentFilesInSlices(sessionPath: string): Promise<SubagentFileBytes[]> {
+  const out: SubagentFileBytes[] = [];
+  for (const f of listSubagentFiles(sessionPath)) out.push({ ...f, bytes: await readTraceFileInSlices(f.path) });
+  return out;
+}
 
 /** The session in `main` (its text or parsed lines, read from `path`) with the subagents in `subagents`, as one trace. */
 export function importClaudeSessionFiles(main: JsonLinesInput, path: string, subagents: readonly (SubagentFileBytes | SubagentFileRecords)[]): TraceImport {
