@@ -2,12 +2,13 @@ import { importClaudeSessionFiles, listSubagentFiles } from '../claudeSubagentFi
 import { importCodexSessionFiles, listCodexSubagents } from '../codexSubagentFiles';
 import { detectRecordsFormat } from '../detectTraceFormat';
 import { importTraceText } from '../importTrace';
-import { jsonLinesText, MAX_TRACE_LINE_BYTES, parseJsonLine, type JsonLine } from '../jsonText';
+import { jsonLinesText, MAX_TRACE_LINE_BYTES } from '../jsonText';
 import type { TraceEvent } from '../TraceEvent';
 import { TraceImportError } from '../TraceEvent';
 import { recordedTruth, type RecordedTruth } from '../replay/recordedTruth';
 import type { ReplayResult } from '../replay/ReplayTypes';
 import { LiveTail, type LiveTailOptions, type TailStatus } from './LiveTail';
+import { ParsedLines } from './ParsedLines';
 import { compactionSteps, sessionTask, subagentThreads } from './sessionThreads';
 
 /** A subagent of the session as the views show it: its task, whether it ended, what its provider billed. */
@@ -26,7 +27,7 @@ export interface LiveSessionSnapshot {
   message: string;
   /** Complete lines read, and the events they import to. */
   lines: number;
-  /** Lines over the line cap, read past and left out (`[trace-line-cap]`): the first ones, with their file, line and size. */
+  /** Lines over the line cap, read past and left out (`[live-line-cap]`): the first ones, with their file, line and size. */
   skippedLines: SkippedLine[];
   events: number;
   /** When the last complete line arrived (ms since the epoch), null before the first. */
@@ -56,36 +57,6 @@ export interface SkippedLine {
 
 /** Skipped lines listed by a snapshot; more are counted in its message. */
 const SKIPPED_LISTED = 20;
-
-/** One followed file's lines: parsed once each, as they arrive (`[live-incremental]`). */
-class ParsedLines {
-  records: JsonLine[] = [];
-  /** Complete lines received (blank and skipped ones included): the next line's number is one more. */
-  count = 0;
-  /** The first malformed line's error; later lines are not read until the file starts over. */
-  error: string | null = null;
-
-  constructor(private readonly file: string) {}
-
-  add(lines: readonly string[]): void {
-    for (const raw of lines) {
-      this.count++;
-      if (this.error !== null) continue;
-      try {
-        const parsed = parseJsonLine(raw, this.file, this.count, () => false);
-        if (parsed) this.records.push(parsed);
-      } catch (err) {
-        this.error = err instanceof TraceImportError ? err.message : `Cannot read ${this.file}: ${(err as Error).message}`;
-      }
-    }
-  }
-
-  clear(): void {
-    this.records = [];
-    this.count = 0;
-    this.error = null;
-  }
-}
 
 export interface LiveSessionOptions {
   /** Replays the events under the attached strategy and budget (the host runs it in a worker thread). */
@@ -151,6 +122,7 @@ export class LiveSession {
       path,
       {
         lines: (l) => {
+          if (this.stopped) return;
           this.main.add(l);
           this.lastLineAt = Date.now();
           this.version++;
@@ -195,6 +167,7 @@ export class LiveSession {
         f.path,
         {
           lines: (l) => {
+            if (this.stopped) return;
             entry.lines.add(l);
             this.version++;
             this.schedule();
