@@ -78,10 +78,23 @@ async function maskedRefusals<T>(run: () => Promise<T>): Promise<T> {
   }
 }
 
-/** The trace's identity: its bytes, and with subagent files each one's name and bytes after them. */
-function traceHash(bytes: Buffer, subagents: readonly SubagentFileBytes[]): string {
-  const hash = createHash('sha256').update(bytes);
-  for (const s of subagents) hash.update(`\0${basename(s.path)}\0`).update(s.bytes);
+/** Bytes hashed between two turns of the event loop (`[trace-import-yields]`). */
+const HASH_SLICE_BYTES = 4 * 1024 * 1024;
+
+/** The trace's identity: its bytes, and with subagent files each one's name and bytes after them; hashed in slices with turns of the event loop between. */
+async function traceHash(bytes: Buffer, subagents: readonly SubagentFileBytes[]): Promise<string> {
+  const hash = createHash('sha256');
+  const feed = async (b: Buffer) => {
+    for (let at = 0; at < b.length; at += HASH_SLICE_BYTES) {
+      hash.update(b.subarray(at, at + HASH_SLICE_BYTES));
+      if (at + HASH_SLICE_BYTES < b.length) await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+  };
+  await feed(bytes);
+  for (const s of subagents) {
+    hash.update(`\0${basename(s.path)}\0`);
+    await feed(s.bytes);
+  }
   return hash.digest('hex');
 }
 
@@ -121,7 +134,7 @@ async function importTraceBytes(
   now: number,
 ): Promise<TraceImportOutcome> {
   const subagents = o.subagents ?? [];
-  const sha256 = traceHash(o.bytes, subagents);
+  const sha256 = await traceHash(o.bytes, subagents);
   const stored = catalog.traceBySha256(sha256);
   if (stored) return { trace: stored, alreadyImported: true };
 
