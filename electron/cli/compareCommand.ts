@@ -10,7 +10,7 @@ import type { StrategyName } from '../../engine/strategies/Strategy';
 import type { BaselineName } from '../../engine/traces/replay/ReplayTypes';
 import { compareCsv, formatCompareTable, RECALL_NOTE, type CompareRow } from '../../engine/traces/compare/compareTable';
 import { formatRecordedTable, RECORDED_NOTE } from '../../engine/traces/compare/recordedTable';
-import { runCompare, traceFiles, type CompareRun } from '../../engine/traces/compare/runCompare';
+import { findTraceFiles, runCompare, type CompareRun } from '../../engine/traces/compare/runCompare';
 import { UsageError } from '../shared/shellOptions';
 
 export const compareUsage = `strata compare <files or folders> [options]
@@ -176,8 +176,10 @@ function comparePeers(argv: readonly string[], root: string): Promise<number> {
 /** `strata compare`: one table on stdout, progress on stderr, machine-readable files on request. */
 export async function compareCommand(argv: readonly string[], root = checkoutRoot()): Promise<number> {
   const args = parseCompareArgs(argv);
-  const files = traceFiles(args.paths);
-  if (files.length === 0) throw new UsageError(`No trace files under ${args.paths.join(', ')}.`);
+  const { files, refused } = findTraceFiles(args.paths);
+  // An entry that cannot be read is named and left out; the other traces are still compared.
+  for (const r of refused) process.stderr.write(`strata: skipped ${r.error}\n`);
+  if (files.length === 0) throw new UsageError(`No trace files under ${args.paths.join(', ')}${refused.length > 0 ? ` that could be read (${refused.length} refused)` : ''}.`);
   if (args.peers) return comparePeers(argv, root);
   const run = await runCompare({
     files,

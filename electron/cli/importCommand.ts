@@ -1,7 +1,8 @@
 import { statSync } from 'node:fs';
 import type { CommandResult, TraceDto } from '../../engine/contract';
 import { CatalogError } from '../../engine/catalog/Catalog';
-import { traceFiles } from '../../engine/traces/compare/runCompare';
+import { findTraceFiles } from '../../engine/traces/compare/runCompare';
+import { MAX_TRACE_LINE_BYTES } from '../../engine/traces/jsonText';
 import { openHost } from '../shared/openHost';
 
 /** One path of a batch import: the trace it stored (or had stored already), or why it was refused. */
@@ -33,7 +34,9 @@ export async function importCommand(paths: readonly string[], workspace: string 
   const importOne = async (path: string): Promise<ImportOutcome> => {
     const envelope = await conn.call('importTrace', { path });
     if (!envelope.ok) return { path, error: envelope.error.message };
-    const { trace, alreadyImported } = envelope.value as CommandResult<'importTrace'>;
+    const { trace, alreadyImported, skippedLines } = envelope.value as CommandResult<'importTrace'>;
+    // A line over the cap was left out of the trace: said, never silent (`[trace-line-cap]`).
+    for (const s of skippedLines ?? []) process.stderr.write(`strata: ${s.file}:${s.line}: left out, ${(s.bytes / 2 ** 20).toFixed(1)} MiB is longer than the ${MAX_TRACE_LINE_BYTES / 2 ** 20} MiB a line may be.\n`);
     return { path, trace, alreadyImported };
   };
   try {
@@ -46,15 +49,10 @@ export async function importCommand(paths: readonly string[], workspace: string 
     }
     const outcomes: ImportOutcome[] = [];
     for (const arg of paths) {
-      let files: string[];
-      try {
-        files = traceFiles([arg]);
-      } catch (err) {
-        outcomes.push({ path: arg, error: (err as Error).message });
-        continue;
-      }
-      if (files.length === 0) outcomes.push({ path: arg, error: `${arg}: no trace files (.jsonl, .json, .traj or opencode.db) in this folder` });
-      for (const file of files) outcomes.push(await importOne(file));
+      // An entry the search could not read is refused by name; the others still import.
+      const { entries } = findTraceFiles([arg]);
+      if (entries.length === 0) outcomes.push({ path: arg, error: `${arg}: no trace files (.jsonl, .json, .traj or opencode.db) in this folder` });
+      for (const entry of entries) outcomes.push('error' in entry ? entry : await importOne(entry.path));
     }
     for (const o of outcomes) if ('error' in o) process.stderr.write(`strata: ${o.error}\n`);
     const refused = outcomes.filter((o) => 'error' in o).length;

@@ -152,7 +152,8 @@ export const Commands = {
    */
   importTrace: {
     args: z.object({ path: z.string().min(1).max(4096) }).strict(),
-    result: z.object({ trace: TraceDtoSchema, alreadyImported: z.boolean() }),
+    /** `skippedLines`: lines over the 16 MiB line cap, left out unparsed (absent when none were). */
+    result: z.object({ trace: TraceDtoSchema, alreadyImported: z.boolean(), skippedLines: z.array(z.object({ file: z.string(), line: z.number().int(), bytes: z.number().int() })).optional() }),
   },
   /**
    * Import a trace sent as text (a file picked or dropped in a view, whose host path is unknown):

@@ -219,13 +219,13 @@ export function createHandlers(ctx: HostContext): Handlers {
     getUsage: ({ agentId, limit }) => (live.owner(agentId) ? live.usage(agentId, limit) : ctx.runs.usage(agentId, limit)),
     getProviderSettings: () => ({ providers: ctx.runs.providerSettings() }),
 
-    importTrace: ({ path }) => {
-      const imported = importTraceIntoCatalog(catalog, path, ctx.now(), { nativeBinding: ctx.nativeBinding });
+    importTrace: async ({ path }) => {
+      const imported = await importTraceIntoCatalog(catalog, path, ctx.now(), { nativeBinding: ctx.nativeBinding });
       if (!imported.alreadyImported) ctx.traceImported(imported.trace);
       return imported;
     },
-    importTraceContent: ({ name, content }) => {
-      const imported = importTraceContentIntoCatalog(catalog, { name, content }, ctx.now());
+    importTraceContent: async ({ name, content }) => {
+      const imported = await importTraceContentIntoCatalog(catalog, { name, content }, ctx.now());
       if (!imported.alreadyImported) ctx.traceImported(imported.trace);
       return imported;
     },

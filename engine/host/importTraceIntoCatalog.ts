@@ -2,14 +2,28 @@ import { createHash } from 'node:crypto';
 import { basename, resolve } from 'node:path';
 import { MAX_TRACE_CONTENT_BYTES, StrataError, type TraceDto } from '../contract';
 import type { Catalog } from '../catalog/Catalog';
-import { maskDeep } from '../privacy/maskSecrets';
-import { importClaudeSessionFiles, readSubagentFiles, type SubagentFileBytes } from '../traces/claudeSubagentFiles';
+import { maskDeep, maskSecrets } from '../privacy/maskSecrets';
+import { claudeSession } from '../traces/claudeSession';
+import { importClaudeCode } from '../traces/claudeCode';
+import { importClaudeSessionFiles, readSubagentFilesInSlices, type SubagentFileBytes, type SubagentFileRecords } from '../traces/claudeSubagentFiles';
+import { importCodexRollout } from '../traces/codexRollout';
+import { detectRecordsFormat } from '../traces/detectTraceFormat';
 import { detectTraceFormat, importTraceText } from '../traces/importTrace';
-import { readTraceSource } from '../traces/readTraceSource';
+import { jsonLinesText } from '../traces/jsonText';
+import { readTraceLines, type SkippedTraceLine } from '../traces/readTraceLines';
+import { readTraceSourceInSlices } from '../traces/readTraceSource';
 import { traceCounts } from '../traces/traceCounts';
 import { TraceImportError, type TraceFormat, type TraceImport } from '../traces/TraceEvent';
 
 export { MAX_TRACE_BYTES } from '../traces/readTraceFile';
+
+/** What an import gave: the trace stored (or stored already) and the lines it left out for their length. */
+export interface TraceImportOutcome {
+  trace: TraceDto;
+  alreadyImported: boolean;
+  /** Lines longer than the line cap, skipped unparsed (`[trace-line-cap]`); absent when none were. */
+  skippedLines?: SkippedTraceLine[];
+}
 
 /**
  * Import the trace file at `path` into the catalog (`[trace-import-idempotent]`,
@@ -20,13 +34,17 @@ export { MAX_TRACE_BYTES } from '../traces/readTraceFile';
  * new trace is one row, written in one statement. An OpenCode database (`<db>` for its most recent
  * session, `<db>#<sessionId>` for one) is read without being changed (`[trace-opencode-sqlite]`):
  * its session's export document is the bytes hashed and imported, with `nativeBinding` the SQLite
- * module to open it with (Electron's build, as for the catalog).
+ * module to open it with (Electron's build, as for the catalog). The file is read in slices and a
+ * JSON Lines trace parsed line by line, with the event loop turning between them
+ * (`[trace-import-yields]`); a line over the cap is skipped unparsed and listed (`[trace-line-cap]`).
  */
-export function importTraceIntoCatalog(catalog: Catalog, path: string, now: number, options: { nativeBinding?: string | undefined } = {}): { trace: TraceDto; alreadyImported: boolean } {
-  const file = resolve(path);
-  const read = readTraceSource(file, options);
-  // A Claude Code session is one trace with its subagents' files (`[trace-claude-subagents]`).
-  return importTraceBytes(catalog, { ...read, subagents: read.format === undefined ? readSubagentFiles(file) : [] }, now);
+export async function importTraceIntoCatalog(catalog: Catalog, path: string, now: number, options: { nativeBinding?: string | undefined } = {}): Promise<TraceImportOutcome> {
+  return maskedRefusals(async () => {
+    const file = resolve(path);
+    const read = await readTraceSourceInSlices(file, options);
+    // A Claude Code session is one trace with its subagents' files (`[trace-claude-subagents]`).
+    return importTraceBytes(catalog, { ...read, subagents: read.format === undefined ? await readSubagentFilesInSlices(file) : [] }, now);
+  });
 }
 
 /**
@@ -35,54 +53,115 @@ export function importTraceIntoCatalog(catalog: Catalog, path: string, now: numb
  * {@link importTraceIntoCatalog}; `name` is the file's base name as the view had it, and is also
  * the `sourcePath` recorded (prefixed `upload:`), since there is no host path.
  */
-export function importTraceContentIntoCatalog(catalog: Catalog, o: { name: string; content: string }, now: number): { trace: TraceDto; alreadyImported: boolean } {
-  const name = basename(o.name.replace(/\\/g, '/'));
-  if (!name || name === '.' || name === '..') throw new StrataError('invalid_args', `"${o.name}" is not a file name; give the trace file's base name.`);
-  const bytes = Buffer.from(o.content, 'utf8');
-  if (bytes.length > MAX_TRACE_CONTENT_BYTES) {
-    throw new StrataError('invalid_args', `${name} is ${(bytes.length / 2 ** 20).toFixed(1)} MiB; traces up to ${MAX_TRACE_CONTENT_BYTES / 2 ** 20} MiB can be imported by content. Import a larger file by its path (strata import <file>).`);
-  }
-  return importTraceBytes(catalog, { bytes, name, sourcePath: `upload:${name}` }, now);
+export async function importTraceContentIntoCatalog(catalog: Catalog, o: { name: string; content: string }, now: number): Promise<TraceImportOutcome> {
+  return maskedRefusals(async () => {
+    const name = basename(o.name.replace(/\\/g, '/'));
+    if (!name || name === '.' || name === '..') throw new StrataError('invalid_args', `"${o.name}" is not a file name; give the trace file's base name.`);
+    const bytes = Buffer.from(o.content, 'utf8');
+    if (bytes.length > MAX_TRACE_CONTENT_BYTES) {
+      throw new StrataError('invalid_args', `${name} is ${(bytes.length / 2 ** 20).toFixed(1)} MiB; traces up to ${MAX_TRACE_CONTENT_BYTES / 2 ** 20} MiB can be imported by content. Import a larger file by its path (strata import <file>).`);
+    }
+    return importTraceBytes(catalog, { bytes, name, sourcePath: `upload:${name}` }, now);
+  });
 }
 
-/** The trace's identity: its bytes, and with subagent files each one's name and bytes after them. */
-function traceHash(bytes: Buffer, subagents: readonly SubagentFileBytes[]): string {
-  const hash = createHash('sha256').update(bytes);
-  for (const s of subagents) hash.update(`\0${basename(s.path)}\0`).update(s.bytes);
+/**
+ * `run`, with a refusal's message masked (`[trace-names-masked]`): refusals name the file, and a
+ * file may be named after a key.
+ */
+async function maskedRefusals<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    if (err instanceof StrataError) throw new StrataError(err.code, maskSecrets(err.message), err.issues);
+    throw err;
+  }
+}
+
+/** Bytes hashed between two turns of the event loop (`[trace-import-yields]`). */
+const HASH_SLICE_BYTES = 4 * 1024 * 1024;
+
+/** The trace's identity: its bytes, and with subagent files each one's name and bytes after them; hashed in slices with turns of the event loop between. */
+async function traceHash(bytes: Buffer, subagents: readonly SubagentFileBytes[]): Promise<string> {
+  const hash = createHash('sha256');
+  const feed = async (b: Buffer) => {
+    for (let at = 0; at < b.length; at += HASH_SLICE_BYTES) {
+      hash.update(b.subarray(at, at + HASH_SLICE_BYTES));
+      if (at + HASH_SLICE_BYTES < b.length) await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+  };
+  await feed(bytes);
+  for (const s of subagents) {
+    hash.update(`\0${basename(s.path)}\0`);
+    await feed(s.bytes);
+  }
   return hash.digest('hex');
 }
 
-function importTraceBytes(
+/**
+ * The events of a trace's bytes: a JSON Lines trace from its lines parsed one by one (`readTraceLines`),
+ * with its Claude Code subagents' likewise, else the whole text through its importer.
+ */
+async function importBytes(o: { bytes: Buffer; sourcePath: string; format?: TraceFormat | undefined }, subagents: readonly SubagentFileBytes[]): Promise<{ imported: TraceImport; skipped: SkippedTraceLine[] }> {
+  const lines = o.format === undefined ? await readTraceLines(o.bytes, o.sourcePath) : undefined;
+  if (!lines) {
+    const text = o.bytes.toString('utf8');
+    const format = o.format ?? detectTraceFormat(text, o.sourcePath);
+    return { imported: subagents.length > 0 && format === 'claude-code-jsonl' ? importClaudeSessionFiles(text, o.sourcePath, subagents) : importTraceText(text, o.sourcePath, format), skipped: [] };
+  }
+  const skipped = [...lines.skipped];
+  const format = detectRecordsFormat(lines.records, o.sourcePath);
+  if (format === 'claude-code-jsonl') {
+    if (subagents.length === 0) return { imported: claudeSession(importClaudeCode(lines.records, o.sourcePath)), skipped };
+    const subs: (SubagentFileBytes | SubagentFileRecords)[] = [];
+    for (const s of subagents) {
+      const sub = await readTraceLines(s.bytes, s.path);
+      if (!sub) subs.push(s);
+      else {
+        skipped.push(...sub.skipped);
+        subs.push({ path: s.path, agentId: s.agentId, ...(s.parentCallId ? { parentCallId: s.parentCallId } : {}), ...(s.label ? { label: s.label } : {}), records: sub.records });
+      }
+    }
+    return { imported: importClaudeSessionFiles(lines.records, o.sourcePath, subs), skipped };
+  }
+  if (format === 'codex-rollout-jsonl') return { imported: importCodexRollout(lines.records, o.sourcePath), skipped };
+  return { imported: importTraceText(jsonLinesText(lines.records), o.sourcePath, format), skipped };
+}
+
+async function importTraceBytes(
   catalog: Catalog,
   o: { bytes: Buffer; name: string; sourcePath: string; format?: TraceFormat | undefined; subagents?: SubagentFileBytes[] },
   now: number,
-): { trace: TraceDto; alreadyImported: boolean } {
+): Promise<TraceImportOutcome> {
   const subagents = o.subagents ?? [];
-  const sha256 = traceHash(o.bytes, subagents);
+  const sha256 = await traceHash(o.bytes, subagents);
   const stored = catalog.traceBySha256(sha256);
   if (stored) return { trace: stored, alreadyImported: true };
 
   let imported: TraceImport;
+  let skipped: SkippedTraceLine[];
   try {
-    const text = o.bytes.toString('utf8');
-    const format = o.format ?? detectTraceFormat(text, o.sourcePath);
-    imported = subagents.length > 0 && format === 'claude-code-jsonl' ? importClaudeSessionFiles(text, o.sourcePath, subagents) : importTraceText(text, o.sourcePath, format);
+    ({ imported, skipped } = await importBytes(o, subagents));
   } catch (err) {
     if (err instanceof TraceImportError) throw new StrataError('invalid_args', err.message);
     throw err;
   }
   const counts = traceCounts(imported.events);
   if (counts.steps === 0) throw new StrataError('invalid_args', `${o.sourcePath}:1: the trace records no LLM call, so there is nothing to replay.`);
+  // The same bytes may have been imported meanwhile (the parse above let other commands run).
+  const meanwhile = catalog.traceBySha256(sha256);
+  if (meanwhile) return { trace: meanwhile, alreadyImported: true };
   const trace: TraceDto = {
     id: `tr_${sha256.slice(0, 16)}`,
-    name: o.name,
+    // A file may be named after a key pasted by mistake: the name and path are masked like the events (`[trace-names-masked]`).
+    name: maskSecrets(o.name),
     format: imported.format,
-    sourcePath: o.sourcePath,
+    sourcePath: maskSecrets(o.sourcePath),
     sha256,
     importedAt: new Date(now).toISOString(),
     ...counts,
   };
   // A recorded session holds whatever went through the agent, keys included: the catalog keeps its events masked (`[mask-secrets]`).
   catalog.insertTrace(trace, maskDeep(imported.events));
-  return { trace, alreadyImported: false };
+  return { trace, alreadyImported: false, ...(skipped.length > 0 ? { skippedLines: skipped.map((s) => ({ ...s, file: maskSecrets(s.file) })) } : {}) };
 }

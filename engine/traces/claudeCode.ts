@@ -39,7 +39,7 @@
  */
 import { attachmentText } from './claudeCodeAttachment';
 import { countKind, TraceImportError, type CompactionEvent, type TraceEvent, type TraceImport, type TraceSource } from './TraceEvent';
-import { asCount, asString, isoTime, isRecord, parseJsonLines, type JsonLine, type JsonRecord } from './jsonText';
+import { asCount, asString, isoTime, isRecord, jsonLinesOf, type JsonLine, type JsonLinesInput, type JsonRecord } from './jsonText';
 
 const BOOKKEEPING: ReadonlySet<string> = new Set([
   'file-history-snapshot',
@@ -115,9 +115,9 @@ function messageOf(record: JsonRecord, file: string, line: number): JsonRecord {
   return message;
 }
 
-/** Events of a Claude Code session log. Throws {@link TraceImportError} for malformed lines. */
-export function importClaudeCode(text: string, file: string, options: ClaudeCodeOptions = {}): TraceImport {
-  const records = parseJsonLines(text, file);
+/** Events of a Claude Code session log (its text or its parsed lines). Throws {@link TraceImportError} for malformed lines. */
+export function importClaudeCode(input: JsonLinesInput, file: string, options: ClaudeCodeOptions = {}): TraceImport {
+  const records = jsonLinesOf(input, file);
   const skipped: Record<string, number> = {};
   const unknown: Record<string, number> = {};
   const conversation = records.filter((r) => CONVERSATION.has(String(r.value['type'])));

@@ -9,7 +9,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { importClaudeCode } from './claudeCode';
 import { claudeSession, type SubagentFile } from './claudeSession';
-import { readTraceFile } from './readTraceFile';
+import { readTraceFile, readTraceFileInSlices } from './readTraceFile';
+import type { JsonLine, JsonLinesInput } from './jsonText';
 import type { TraceImport } from './TraceEvent';
 
 /** One subagent's files, read. */
@@ -71,13 +72,23 @@ export function readSubagentFiles(sessionPath: string): SubagentFileBytes[] {
   return listSubagentFiles(sessionPath).map((f) => ({ ...f, bytes: readTraceFile(f.path) }));
 }
 
-/** The session in `text` (read from `path`) with the subagents in `subagents`, as one trace. */
-export function importClaudeSessionFiles(text: string, path: string, subagents: readonly SubagentFileBytes[]): TraceImport {
+/** A subagent's file with its lines parsed already (a live session's), instead of its bytes. */
+export type SubagentFileRecords = SubagentFileInfo & { records: readonly JsonLine[] };
+
+/** The subagent files of the session at `sessionPath`, read in slices ({@link readTraceFileInSlices}), in name order. */
+export async function readSubagentFilesInSlices(sessionPath: string): Promise<SubagentFileBytes[]> {
+  const out: SubagentFileBytes[] = [];
+  for (const f of listSubagentFiles(sessionPath)) out.push({ ...f, bytes: await readTraceFileInSlices(f.path) });
+  return out;
+}
+
+/** The session in `main` (its text or parsed lines, read from `path`) with the subagents in `subagents`, as one trace. */
+export function importClaudeSessionFiles(main: JsonLinesInput, path: string, subagents: readonly (SubagentFileBytes | SubagentFileRecords)[]): TraceImport {
   const subs: SubagentFile[] = subagents.map((s) => ({
-    trace: importClaudeCode(s.bytes.toString('utf8'), s.path, { agentId: s.agentId }),
+    trace: importClaudeCode('records' in s ? s.records : s.bytes.toString('utf8'), s.path, { agentId: s.agentId }),
     agentId: s.agentId,
     ...(s.parentCallId ? { parentCallId: s.parentCallId } : {}),
     ...(s.label ? { label: s.label } : {}),
   }));
-  return claudeSession(importClaudeCode(text, path), subs);
+  return claudeSession(importClaudeCode(main, path), subs);
 }

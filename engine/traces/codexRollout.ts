@@ -36,7 +36,7 @@
  */
 import { CODEX_COMPACTION } from './compactionRequest';
 import { countKind, TraceImportError, type TraceEvent, type TraceImport, type TraceSource, type UsageEvent } from './TraceEvent';
-import { asCount, asString, isoTime, isRecord, parseJsonLines, type JsonRecord } from './jsonText';
+import { asCount, asString, isoTime, isRecord, jsonLinesOf, type JsonLinesInput, type JsonRecord } from './jsonText';
 
 const MODEL_OUTPUT: ReadonlySet<string> = new Set(['function_call', 'custom_tool_call', 'local_shell_call', 'reasoning', 'web_search_call']);
 const BOOKKEEPING_LINES: ReadonlySet<string> = new Set(['world_state', 'inter_agent_communication_metadata']);
@@ -109,9 +109,9 @@ const callIdOf = (p: JsonRecord, file: string, line: number): string => {
   return id;
 };
 
-/** Events of a Codex rollout. Throws {@link TraceImportError} for malformed lines. */
-export function importCodexRollout(text: string, file: string): TraceImport {
-  const records = parseJsonLines(text, file);
+/** Events of a Codex rollout (its text or its parsed lines). Throws {@link TraceImportError} for malformed lines. */
+export function importCodexRollout(input: JsonLinesInput, file: string): TraceImport {
+  const records = jsonLinesOf(input, file);
   const skipped: Record<string, number> = {};
   const unknown: Record<string, number> = {};
   const events: TraceEvent[] = [];

@@ -12,6 +12,7 @@ import { importCodexRollout } from './codexRollout';
 import { readFileHead } from './fileHead';
 import { joinRuns, mergeCounts, renumberSteps, type SubagentFile } from './joinSubagentRuns';
 import { readTraceFile } from './readTraceFile';
+import type { JsonLine, JsonLinesInput } from './jsonText';
 import type { TraceImport } from './TraceEvent';
 
 export interface CodexRolloutBytes {
@@ -102,11 +103,14 @@ export function readCodexSubagents(sessionPath: string): CodexRolloutBytes[] {
   return listCodexSubagents(sessionPath).map((r) => ({ ...r, bytes: readTraceFile(r.path) }));
 }
 
-/** The session in `text` (read from `path`) with its subagent rollouts, as one trace (`[trace-codex-subagents]`). */
-export function importCodexSessionFiles(text: string, path: string, subagents: readonly CodexRolloutBytes[]): TraceImport {
-  const main = importCodexRollout(text, path);
+/** A subagent rollout with its lines parsed already (a live session's), instead of its bytes. */
+export type CodexRolloutRecords = CodexRolloutInfo & { records: readonly JsonLine[] };
+
+/** The session in `input` (its text or parsed lines, read from `path`) with its subagent rollouts, as one trace (`[trace-codex-subagents]`). */
+export function importCodexSessionFiles(input: JsonLinesInput, path: string, subagents: readonly (CodexRolloutBytes | CodexRolloutRecords)[]): TraceImport {
+  const main = importCodexRollout(input, path);
   if (subagents.length === 0) return main;
-  const subs: SubagentFile[] = subagents.map((s) => ({ trace: importCodexRollout(s.bytes.toString('utf8'), s.path), agentId: s.agentId, ...(s.label ? { label: s.label } : {}) }));
+  const subs: SubagentFile[] = subagents.map((s) => ({ trace: importCodexRollout('records' in s ? s.records : s.bytes.toString('utf8'), s.path), agentId: s.agentId, ...(s.label ? { label: s.label } : {}) }));
   const skipped = { ...main.skipped };
   const unknown = { ...main.unknown };
   for (const s of subs) {

@@ -4,7 +4,7 @@
  * (`documentShape`), never by the file's name. Pure.
  */
 import { documentShape, type DocumentShape } from './documentShape';
-import { isRecord, type JsonRecord } from './jsonText';
+import { isRecord, jsonLinesText, type JsonLine, type JsonRecord } from './jsonText';
 import { TraceImportError, type TraceFormat } from './TraceEvent';
 
 /** The format chosen for a trace and the evidence that decided it. */
@@ -108,4 +108,22 @@ export function explainTraceFormat(text: string, file: string): TraceFormatDecis
 /** The format of trace `text` (see {@link explainTraceFormat}). */
 export function detectTraceFormat(text: string, file: string): TraceFormat {
   return explainTraceFormat(text, file).format;
+}
+
+/**
+ * The format of a JSON Lines trace from its records, parsed already (a live session's): the same
+ * decision {@link detectTraceFormat} makes from their text, without parsing any line again. One
+ * record alone may be a whole document on one line, so it is decided from its text.
+ */
+export function detectRecordsFormat(records: readonly JsonLine[], file: string): TraceFormat {
+  if (records.length === 0) throw new TraceImportError(file, 1, 'the file is empty');
+  const head = records.slice(0, MAX_RECORDS + 1);
+  if (records.length > 1) {
+    for (const r of head.slice(0, MAX_RECORDS)) {
+      const decided = recordEvidence(r.value, r.line);
+      if (decided) return decided.format;
+    }
+  }
+  // Undecided by any record (or one record alone): the first records' text decides, as it would.
+  return detectTraceFormat(jsonLinesText(head), file);
 }

@@ -35,6 +35,48 @@ export function lineColumnAt(text: string, offset: number, start = 0, line = 1):
 const TRUNCATED = ' (the file may be truncated)';
 const MAX_DEPTH = 5_000;
 
+/**
+ * The deepest nesting of objects and arrays a trace may hold (`[trace-nesting]`). `JSON.parse`
+ * reads far deeper values, but the importers, the masker and the replay walk values recursively,
+ * and a value some 10,000 levels deep overflows the stack there; no recorded session nests anywhere
+ * near this deep.
+ */
+export const MAX_JSON_NESTING = 1000;
+
+/**
+ * The longest JSON Lines line read (`[trace-line-cap]`): a longer one is skipped without being held
+ * whole or parsed, and reported. Real sessions stay far below it (the largest line of the shared
+ * traces is 183 KiB; Claude Code lines carrying big tool results or images run to a few MiB).
+ */
+export const MAX_TRACE_LINE_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The offset of the bracket in `text.slice(start, end)` that opens level `limit + 1` of nesting,
+ * or -1 when the JSON there nests at most `limit` deep. Brackets inside strings do not count. One
+ * pass without recursion, so it is safe on any input.
+ */
+export function jsonNestingBeyond(text: string, start = 0, end = text.length, limit = MAX_JSON_NESTING): number {
+  let depth = 0;
+  for (let i = start; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      for (i++; i < end; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 0x5c) i++;
+        else if (d === 0x22) break;
+      }
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > limit) return i;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return -1;
+}
+
+/** A refusal of JSON nested deeper than {@link MAX_JSON_NESTING}, at `line` and `column`. */
+function tooDeep(file: string, line: number, column: number): TraceImportError {
+  return new TraceImportError(file, line, `JSON nested more than ${MAX_JSON_NESTING} levels deep; no trace the importers read nests that deep, so it is refused rather than read`, column);
+}
+
 class ScanFailure {
   constructor(
     readonly offset: number,
@@ -126,6 +168,11 @@ function reportedOffset(error: unknown, fallback: number): { offset: number; pro
 /** A whole JSON document, or a {@link TraceImportError} at the line and column of the first problem. */
 export function parseJsonDocument(text: string, file: string): unknown {
   if (text.trim() === '') throw new TraceImportError(file, 1, 'the file is empty');
+  const deep = jsonNestingBeyond(text);
+  if (deep !== -1) {
+    const { line, column } = lineColumnAt(text, deep);
+    throw tooDeep(file, line, column);
+  }
   try {
     return JSON.parse(text);
   } catch (error) {
@@ -156,20 +203,50 @@ export function parseJsonLines(text: string, file: string): JsonLine[] {
     line++;
     const raw = text.slice(start, end);
     start = end + 1;
-    if (raw.trim() === '') continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(raw);
-    } catch (error) {
-      const found = findJsonSyntaxError(raw) ?? reportedOffset(error, raw.length);
-      const last = nl === -1 || text.slice(start).trim() === '';
-      const hint = last && !found.problem.includes('truncated') ? ' (last line: the file may be truncated)' : '';
-      throw new TraceImportError(file, line, `line is not valid JSON: ${found.problem}${hint}`, found.offset + 1);
-    }
-    if (!isRecord(value)) throw new TraceImportError(file, line, `line is a JSON ${Array.isArray(value) ? 'array' : typeof value}, not an object`);
-    out.push({ line, value });
+    const parsed = parseJsonLine(raw, file, line, () => nl === -1 || text.slice(start).trim() === '');
+    if (parsed) out.push(parsed);
   }
   return out;
+}
+
+/**
+ * One line of a JSON Lines text (`line` its 1-based number; `isLast`, asked only for an error,
+ * whether nothing follows it), undefined when blank; otherwise as {@link parseJsonLines} reads it,
+ * with the same errors.
+ */
+export function parseJsonLine(raw: string, file: string, line: number, isLast: () => boolean): JsonLine | undefined {
+  if (raw.trim() === '') return undefined;
+  const deep = jsonNestingBeyond(raw);
+  if (deep !== -1) throw tooDeep(file, line, deep + 1);
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch (error) {
+    const found = findJsonSyntaxError(raw) ?? reportedOffset(error, raw.length);
+    const hint = isLast() && !found.problem.includes('truncated') ? ' (last line: the file may be truncated)' : '';
+    throw new TraceImportError(file, line, `line is not valid JSON: ${found.problem}${hint}`, found.offset + 1);
+  }
+  if (!isRecord(value)) throw new TraceImportError(file, line, `line is a JSON ${Array.isArray(value) ? 'array' : typeof value}, not an object`);
+  return { line, value };
+}
+
+/** JSON Lines as text, or as records parsed already (a live session parses each line once, as it arrives). */
+export type JsonLinesInput = string | readonly JsonLine[];
+
+/** The records of `input`: parsed from text ({@link parseJsonLines}), or as given. */
+export function jsonLinesOf(input: JsonLinesInput, file: string): readonly JsonLine[] {
+  return typeof input === 'string' ? parseJsonLines(input, file) : input;
+}
+
+/** Parsed records as JSON Lines text again, each on its own line number (blank lines between). */
+export function jsonLinesText(records: readonly JsonLine[]): string {
+  const parts: string[] = [];
+  let lines = 0;
+  for (const r of records) {
+    parts.push('\n'.repeat(Math.max(0, r.line - 1 - lines)), JSON.stringify(r.value), '\n');
+    lines = r.line;
+  }
+  return parts.join('');
 }
 
 /**

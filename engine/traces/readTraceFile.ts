@@ -1,4 +1,5 @@
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats, statSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { StrataError } from '../contract';
 
 /** Largest trace file read (the text and its event stream are both held in memory while importing). */
@@ -36,6 +37,42 @@ export function readTraceFile(file: string): Buffer {
     throw unreadable(file, err);
   } finally {
     closeSync(fd);
+  }
+}
+
+/** Bytes read per slice by {@link readTraceFileInSlices}. */
+export const TRACE_READ_SLICE_BYTES = 1024 * 1024;
+
+/**
+ * The bytes {@link readTraceFile} reads, with the same checks, read in slices of `slice` bytes,
+ * each an asynchronous read, so the host's event loop turns between slices while a large trace is
+ * read (`[trace-import-yields]`).
+ */
+export async function readTraceFileInSlices(file: string, slice = TRACE_READ_SLICE_BYTES): Promise<Buffer> {
+  if (file.includes('\0')) throw new StrataError('invalid_args', `${JSON.stringify(file)} contains a NUL byte; give the path of one trace file.`);
+  let checked: Stats;
+  let handle: Awaited<ReturnType<typeof open>>;
+  try {
+    checked = checkTraceFile(file, statSync(file, { throwIfNoEntry: false }));
+    handle = await open(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  } catch (err) {
+    throw unreadable(file, err);
+  }
+  try {
+    const opened = checkTraceFile(file, await handle.stat());
+    if (opened.ino !== checked.ino || opened.dev !== checked.dev) throw new StrataError('invalid_args', `${file} was replaced while it was being opened; import it again.`);
+    const bytes = Buffer.alloc(opened.size);
+    let read = 0;
+    while (read < bytes.length) {
+      const { bytesRead } = await handle.read(bytes, read, Math.min(slice, bytes.length - read), read);
+      if (bytesRead === 0) break;
+      read += bytesRead;
+    }
+    return bytes.subarray(0, read);
+  } catch (err) {
+    throw unreadable(file, err);
+  } finally {
+    await handle.close();
   }
 }
 

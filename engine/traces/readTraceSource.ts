@@ -7,7 +7,7 @@
 import { basename } from 'node:path';
 import { statSync } from 'node:fs';
 import { isSqliteFile, readOpenCodeSession, type OpenCodeDatabaseOptions } from './readOpenCodeDatabase';
-import { readTraceFile } from './readTraceFile';
+import { readTraceFile, readTraceFileInSlices } from './readTraceFile';
 import type { TraceFormat } from './TraceEvent';
 
 /** A trace as read: its bytes, its name and where it came from, and its format when the source fixes it. */
@@ -36,6 +36,16 @@ export function splitDatabasePath(path: string): { db: string; sessionId: string
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The trace at `path` as {@link readTraceSource} reads it, a file read in slices with the event
+ * loop turning between them (`readTraceFileInSlices`); for the host, which must stay responsive.
+ */
+export async function readTraceSourceInSlices(path: string, options: OpenCodeDatabaseOptions = {}): Promise<TraceSourceRead> {
+  const database = path.includes('\0') ? undefined : splitDatabasePath(path);
+  if (!database) return { bytes: await readTraceFileInSlices(path), name: basename(path), sourcePath: path };
+  return readTraceSource(path, options);
 }
 
 /** The trace at `path` (see the module comment); refusals are `StrataError`s naming the path. */

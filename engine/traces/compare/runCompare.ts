@@ -1,4 +1,4 @@
-import { readdirSync, statSync } from 'node:fs';
+import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import type { CacheProvider, CacheTtl } from '../../providers/cacheModel';
 import type { StrategyName } from '../../strategies/Strategy';
@@ -14,25 +14,93 @@ import { recordedRows, type RecordedRow } from './recordedTable';
 /** OpenCode's database file (`opencode.db`, or a channel's `opencode-<channel>.db`): its most recent session is a trace. */
 const OPENCODE_DATABASE = /^opencode(?:-[\w.-]+)?\.db$/;
 
+/** What a folder search found: the trace files, and the entries it could not read, each with why. */
+export interface TraceFileSearch {
+  files: string[];
+  refused: { path: string; error: string }[];
+  /** Both, in the order the search met them (folders in name order). */
+  entries: ({ path: string } | { path: string; error: string })[];
+}
+
 /**
  * Trace files under `paths`: files as given (an OpenCode database session as `<db>#<sessionId>`
  * too), folders searched recursively for .jsonl, .json and .traj files and OpenCode databases.
+ * An entry of a folder that cannot be read (a symbolic link to nothing, a link loop, a subfolder
+ * without permission) is refused with a reason naming it and the search goes on, so one bad entry
+ * never hides the others; a folder reached twice through links is searched once. A path given
+ * that does not exist is refused the same way.
  */
-export function traceFiles(paths: readonly string[]): string[] {
-  const out: string[] = [];
-  const walk = (p: string) => {
-    const info = statSync(p, { throwIfNoEntry: false });
-    if (!info && splitDatabasePath(p)) return void out.push(p);
-    if (!info) throw new Error(`${p}: no such file or folder`);
-    if (info.isFile()) return void out.push(p);
-    for (const name of readdirSync(p).sort()) {
+export function findTraceFiles(paths: readonly string[]): TraceFileSearch {
+  const entries: TraceFileSearch['entries'] = [];
+  const listed = new Set<string>();
+  const searched = new Set<string>();
+  const refuse = (path: string, err: unknown) => void entries.push({ path, error: `${path}: ${unreadableEntry(path, err)}` });
+  const list = (path: string) => {
+    if (listed.has(path)) return;
+    listed.add(path);
+    entries.push({ path });
+  };
+  const walk = (p: string, given: boolean) => {
+    let info;
+    try {
+      info = statSync(p, { throwIfNoEntry: false });
+    } catch (err) {
+      return void refuse(p, err);
+    }
+    if (!info && given && splitDatabasePath(p)) return void list(p);
+    if (!info) return void refuse(p, Object.assign(new Error('missing'), { code: 'ENOENT' }));
+    if (info.isFile()) return void list(p);
+    if (!info.isDirectory()) return void (given ? list(p) : undefined);
+    let names: string[];
+    try {
+      const real = realpathSync(p);
+      if (searched.has(real)) return;
+      searched.add(real);
+      names = readdirSync(p).sort();
+    } catch (err) {
+      return void refuse(p, err);
+    }
+    for (const name of names) {
       const child = join(p, name);
-      if (statSync(child).isDirectory()) walk(child);
-      else if (/\.(jsonl|json|traj)$/.test(name) || OPENCODE_DATABASE.test(name)) out.push(child);
+      const traceName = /\.(jsonl|json|traj)$/.test(name) || OPENCODE_DATABASE.test(name);
+      let childInfo;
+      try {
+        childInfo = statSync(child, { throwIfNoEntry: false });
+      } catch (err) {
+        if (traceName) refuse(child, err);
+        continue;
+      }
+      if (childInfo?.isDirectory()) walk(child, false);
+      else if (traceName && childInfo) list(child);
+      else if (traceName) refuse(child, Object.assign(new Error('missing'), { code: 'ENOENT' }));
     }
   };
-  for (const p of paths) walk(resolve(p));
-  return [...new Set(out)];
+  for (const p of paths) walk(resolve(p), true);
+  return { files: entries.flatMap((e) => ('error' in e ? [] : [e.path])), refused: entries.flatMap((e) => ('error' in e ? [e] : [])), entries };
+}
+
+/** Why a folder entry cannot be read, in words (a link to nothing is told from a missing file). */
+function unreadableEntry(path: string, err: unknown): string {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') {
+    try {
+      if (lstatSync(path).isSymbolicLink()) return `a symbolic link to ${readlinkSync(path)}, which does not exist`;
+    } catch {
+      // Not there at all: the plain message below.
+    }
+    return 'no such file or folder';
+  }
+  if (code === 'ELOOP') return 'a loop of symbolic links';
+  if (code === 'EACCES' || code === 'EPERM') return 'not readable (permission denied)';
+  return `cannot be read (${err instanceof Error ? err.message : String(err)})`;
+}
+
+/** The trace files {@link findTraceFiles} finds; throws naming the first entry it could not read. */
+export function traceFiles(paths: readonly string[]): string[] {
+  const found = findTraceFiles(paths);
+  const first = found.refused[0];
+  if (first) throw new Error(first.error);
+  return found.files;
 }
 
 export interface CompareOptions {

@@ -1,11 +1,14 @@
 import { importClaudeSessionFiles, listSubagentFiles } from '../claudeSubagentFiles';
 import { importCodexSessionFiles, listCodexSubagents } from '../codexSubagentFiles';
-import { detectTraceFormat, importTraceText } from '../importTrace';
+import { detectRecordsFormat } from '../detectTraceFormat';
+import { importTraceText } from '../importTrace';
+import { jsonLinesText, MAX_TRACE_LINE_BYTES } from '../jsonText';
 import type { TraceEvent } from '../TraceEvent';
 import { TraceImportError } from '../TraceEvent';
 import { recordedTruth, type RecordedTruth } from '../replay/recordedTruth';
 import type { ReplayResult } from '../replay/ReplayTypes';
 import { LiveTail, type LiveTailOptions, type TailStatus } from './LiveTail';
+import { ParsedLines } from './ParsedLines';
 import { compactionSteps, sessionTask, subagentThreads } from './sessionThreads';
 
 /** A subagent of the session as the views show it: its task, whether it ended, what its provider billed. */
@@ -24,6 +27,8 @@ export interface LiveSessionSnapshot {
   message: string;
   /** Complete lines read, and the events they import to. */
   lines: number;
+  /** Lines over the line cap, read past and left out (`[live-line-cap]`): the first ones, with their file, line and size. */
+  skippedLines: SkippedLine[];
   events: number;
   /** When the last complete line arrived (ms since the epoch), null before the first. */
   lastLineAt: number | null;
@@ -43,6 +48,16 @@ export interface LiveSessionSnapshot {
   shadowError: string | null;
 }
 
+/** A line left out because it is longer than the line cap. */
+export interface SkippedLine {
+  file: string;
+  line: number;
+  bytes: number;
+}
+
+/** Skipped lines listed by a snapshot; more are counted in its message. */
+const SKIPPED_LISTED = 20;
+
 export interface LiveSessionOptions {
   /** Replays the events under the attached strategy and budget (the host runs it in a worker thread). */
   replay(events: readonly TraceEvent[]): Promise<ReplayResult>;
@@ -55,14 +70,19 @@ export interface LiveSessionOptions {
 
 /**
  * An attached Claude Code or Codex session: follows its file and its subagents' files (`LiveTail`,
- * read-only; new subagent files are looked for on every poll), re-imports
- * the complete lines as they arrive (throttled) for the real figures, and keeps one counterfactual
- * replay of everything so far running at a time, started again when more events came in meanwhile.
- * Re-importing and replaying the whole prefix, rather than patching, is what makes the attached
- * view converge to the one-shot import of the finished file.
+ * read-only; new subagent files are looked for on every poll), parses each complete line once as it
+ * arrives and converts the parsed lines to events again (throttled) for the real figures, and keeps
+ * one counterfactual replay of everything so far running at a time, started again when more events
+ * came in meanwhile. Converting and replaying the whole prefix, rather than patching events, is
+ * what makes the attached view converge to the one-shot import of the finished file; parsing only
+ * new lines is what keeps a large session's appends cheap (`[live-incremental]`).
  */
 export class LiveSession {
-  private lines: string[] = [];
+  private readonly main: ParsedLines;
+  private skipped: SkippedLine[] = [];
+  private skippedTotal = 0;
+  /** How long the last conversion took (ms): the next waits at least four times that, so the host stays responsive. */
+  private lastImportMs = 0;
   private status: TailStatus = 'waiting';
   private message = '';
   private events: TraceEvent[] = [];
@@ -90,24 +110,28 @@ export class LiveSession {
   private readonly tail: LiveTail;
   private idleWaiters: (() => void)[] = [];
   /** The session's subagents' own files, each followed like the session's (`[live-subagents]`). */
-  private readonly subTails = new Map<string, { agentId: string; parentCallId?: string; label?: string; tail: LiveTail; lines: string[] }>();
+  private readonly subTails = new Map<string, { agentId: string; parentCallId?: string; label?: string; tail: LiveTail; lines: ParsedLines }>();
   private discoverTimer: ReturnType<typeof setInterval> | undefined;
 
   constructor(
     readonly path: string,
     private readonly o: LiveSessionOptions,
   ) {
+    this.main = new ParsedLines(path);
     this.tail = new LiveTail(
       path,
       {
         lines: (l) => {
-          this.lines.push(...l);
+          if (this.stopped) return;
+          this.main.add(l);
           this.lastLineAt = Date.now();
           this.version++;
           this.schedule();
         },
+        skipped: (line, bytes) => this.skip(path, line, bytes),
         reset: (why) => {
-          this.lines = [];
+          this.main.clear();
+          this.forgetSkipped(path);
           this.version++;
           this.resets++;
           this.lastReset = `${why} at ${new Date().toISOString().slice(11, 19)} UTC`;
@@ -133,20 +157,25 @@ export class LiveSession {
   /** Starts following every subagent file of the session not followed yet (Claude Code's `subagents/`, Codex's child rollouts). */
   private followSubagents(): void {
     if (this.stopped) return;
-    for (const f of [...listSubagentFiles(this.path), ...listCodexSubagents(this.path)]) {
+    // Once the session's lines tell its tool, only that tool's subagents are looked for (a Codex look-up reads the session's first line again).
+    const tool = this.tool();
+    for (const f of [...(tool !== 'codex' ? listSubagentFiles(this.path) : []), ...(tool !== 'claude' ? listCodexSubagents(this.path) : [])]) {
       if (this.subTails.has(f.path)) continue;
       const parentCallId = 'parentCallId' in f && typeof f.parentCallId === 'string' ? f.parentCallId : undefined;
-      const entry = { agentId: f.agentId, ...(parentCallId ? { parentCallId } : {}), ...(f.label ? { label: f.label } : {}), lines: [] as string[], tail: undefined as unknown as LiveTail };
+      const entry = { agentId: f.agentId, ...(parentCallId ? { parentCallId } : {}), ...(f.label ? { label: f.label } : {}), lines: new ParsedLines(f.path), tail: undefined as unknown as LiveTail };
       entry.tail = new LiveTail(
         f.path,
         {
           lines: (l) => {
-            entry.lines.push(...l);
+            if (this.stopped) return;
+            entry.lines.add(l);
             this.version++;
             this.schedule();
           },
+          skipped: (line, bytes) => this.skip(f.path, line, bytes),
           reset: () => {
-            entry.lines = [];
+            entry.lines.clear();
+            this.forgetSkipped(f.path);
             this.version++;
             this.schedule();
           },
@@ -158,15 +187,38 @@ export class LiveSession {
     }
   }
 
-  /** The session's complete lines, with its subagents' lines, as one trace. */
+  /** Which tool wrote the session, once its parsed lines tell (no line is parsed for it). */
+  private tool(): 'claude' | 'codex' | undefined {
+    if (this.main.records.length === 0) return undefined;
+    try {
+      const format = detectRecordsFormat(this.main.records, this.path);
+      return format === 'claude-code-jsonl' ? 'claude' : format === 'codex-rollout-jsonl' ? 'codex' : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** A line over the cap was read past: listed (the first ones) and counted, never parsed. */
+  private skip(file: string, line: number, bytes: number): void {
+    this.skippedTotal++;
+    if (this.skipped.length < SKIPPED_LISTED) this.skipped.push({ file, line, bytes });
+  }
+
+  /** A file that started over: its skipped lines are no longer in it. */
+  private forgetSkipped(file: string): void {
+    const kept = this.skipped.filter((s) => s.file !== file);
+    this.skippedTotal -= this.skipped.length - kept.length;
+    this.skipped = kept;
+  }
+
+  /** The session's parsed lines, with its subagents' parsed lines, as one trace (no line is parsed again). */
   private importLines(): TraceEvent[] {
-    const text = `${this.lines.join('\n')}\n`;
-    const subs = [...this.subTails].filter(([, e]) => e.lines.length > 0).map(([path, e]) => ({ path, agentId: e.agentId, ...(e.parentCallId ? { parentCallId: e.parentCallId } : {}), ...(e.label ? { label: e.label } : {}), bytes: Buffer.from(`${e.lines.join('\n')}\n`, 'utf8') }));
-    if (subs.length === 0) return importTraceText(text, this.path).events;
-    const format = detectTraceFormat(text, this.path);
-    if (format === 'claude-code-jsonl') return importClaudeSessionFiles(text, this.path, subs).events;
-    if (format === 'codex-rollout-jsonl') return importCodexSessionFiles(text, this.path, subs).events;
-    return importTraceText(text, this.path, format).events;
+    const records = this.main.records;
+    const subs = [...this.subTails].filter(([, e]) => e.lines.records.length > 0).map(([path, e]) => ({ path, agentId: e.agentId, ...(e.parentCallId ? { parentCallId: e.parentCallId } : {}), ...(e.label ? { label: e.label } : {}), records: e.lines.records }));
+    const format = detectRecordsFormat(records, this.path);
+    if (format === 'claude-code-jsonl') return importClaudeSessionFiles(records, this.path, subs).events;
+    if (format === 'codex-rollout-jsonl') return importCodexSessionFiles(records, this.path, subs).events;
+    return importTraceText(jsonLinesText(records), this.path, format).events;
   }
 
   stop(): void {
@@ -176,15 +228,24 @@ export class LiveSession {
     for (const e of this.subTails.values()) e.tail.stop();
     clearTimeout(this.timer);
     this.timer = undefined;
+    // Nothing of the session is held once it is stopped: a detached session frees its memory at once.
+    this.main.clear();
+    for (const e of this.subTails.values()) e.lines.clear();
+    this.subTails.clear();
+    this.events = [];
+    this.shadowOf = null;
+    this.skipped = [];
     this.settle();
   }
 
   snapshot(): LiveSessionSnapshot {
+    const skippedNote = this.skippedTotal === 0 ? '' : ` ${this.skippedNote()}`;
     return {
       path: this.path,
       status: this.importError ? 'error' : this.status,
-      message: this.importError ?? this.message,
-      lines: this.lines.length,
+      message: (this.importError ?? this.message) + skippedNote,
+      lines: this.main.count,
+      skippedLines: [...this.skipped],
       events: this.events.length,
       lastLineAt: this.lastLineAt,
       task: this.task,
@@ -195,6 +256,13 @@ export class LiveSession {
       shadowEvents: this.shadowEvents,
       shadowError: this.shadowError,
     };
+  }
+
+  /** What the skipped lines were, in words. */
+  private skippedNote(): string {
+    const first = this.skipped.map((s) => `${s.file === this.path ? '' : `${s.file} `}line ${s.line} (${(s.bytes / 2 ** 20).toFixed(1)} MiB)`).join(', ');
+    const more = this.skippedTotal > this.skipped.length ? ` and ${this.skippedTotal - this.skipped.length} more` : '';
+    return `${this.skippedTotal === 1 ? 'One line was' : `${this.skippedTotal} lines were`} left out, longer than the ${MAX_TRACE_LINE_BYTES / 2 ** 20} MiB a line may be: ${first}${more}.`;
   }
 
   /** Resolves once the file has been read to its end and the shadow replayed every event (tests, benchmarks). */
@@ -226,10 +294,13 @@ export class LiveSession {
 
   private schedule(): void {
     if (this.stopped || this.timer) return;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.update();
-    }, this.o.throttleMs ?? 100);
+    this.timer = setTimeout(
+      () => {
+        this.timer = undefined;
+        this.update();
+      },
+      Math.max(this.o.throttleMs ?? 100, 4 * this.lastImportMs),
+    );
   }
 
   private update(): void {
@@ -239,7 +310,11 @@ export class LiveSession {
       return this.settle();
     }
     this.importedVersion = this.version;
-    if (this.lines.length === 0) {
+    const started = performance.now();
+    // A malformed complete line is an error of the file, shown as its status; the last good figures stay.
+    const broken = this.main.error ?? [...this.subTails.values()].find((e) => e.lines.error !== null)?.lines.error ?? null;
+    if (broken !== null) this.importError = broken;
+    else if (this.main.records.length === 0) {
       this.events = [];
       this.importError = null;
     } else {
@@ -247,10 +322,10 @@ export class LiveSession {
         this.events = this.importLines();
         this.importError = null;
       } catch (err) {
-        // A malformed complete line is an error of the file, shown as its status; the last good figures stay.
         this.importError = err instanceof TraceImportError ? err.message : `Cannot read ${this.path}: ${(err as Error).message}`;
       }
     }
+    this.lastImportMs = performance.now() - started;
     this.real = recordedTruth(this.events);
     this.task = sessionTask(this.events);
     this.compactions = compactionSteps(this.events);

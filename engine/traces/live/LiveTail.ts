@@ -1,11 +1,18 @@
 import { closeSync, type FSWatcher, fstatSync, openSync, readSync, statSync, watch } from 'node:fs';
+import { MAX_TRACE_LINE_BYTES } from '../jsonText';
 
 /** What happened to a followed file besides growing. */
 export type TailStatus = 'following' | 'waiting' | 'truncated' | 'rotated' | 'deleted' | 'error';
 
 export interface LiveTailListener {
-  /** Complete lines appended since the last call, in order, without their newline. */
+  /**
+   * Complete lines appended since the last call, in order, without their newline. A line longer
+   * than the line cap comes as an empty line (so the lines after it keep their numbers), after
+   * `skipped` said so.
+   */
   lines(lines: string[]): void;
+  /** Line `line` (1-based) was `bytes` long, over the line cap: it was read past, never held or parsed. */
+  skipped?(line: number, bytes: number): void;
   /**
    * The file started over (truncated below what was read, or replaced by another file at the same
    * path): everything read so far no longer describes it, and its lines come again from the start.
@@ -20,6 +27,8 @@ export interface LiveTailOptions {
   pollMs?: number;
   /** The most bytes read in one check, so a huge file is taken in slices without blocking the host. */
   maxReadBytes?: number;
+  /** The longest line handed on (default {@link MAX_TRACE_LINE_BYTES}); a longer one is skipped and reported. */
+  maxLineBytes?: number;
 }
 
 /**
@@ -31,8 +40,13 @@ export interface LiveTailOptions {
  */
 export class LiveTail {
   private offset = 0;
-  /** Bytes read after the last newline: a line still being written. */
-  private pending: Buffer = Buffer.alloc(0);
+  /** Bytes read after the last newline: a line still being written (in the slices read, never more than the line cap). */
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  /** Bytes of a line over the cap read past so far (-1 when not inside one). */
+  private skipping = -1;
+  /** Complete lines handed on (skipped ones included): the number of the line being read is one more. */
+  private lineCount = 0;
   /** The last bytes read (up to 64), to notice a file rewritten and grown past where reading stopped. */
   private seen: Buffer = Buffer.alloc(0);
   private identity: string | undefined;
@@ -42,6 +56,7 @@ export class LiveTail {
   private checking = false;
   private readonly pollMs: number;
   private readonly maxReadBytes: number;
+  private readonly maxLineBytes: number;
 
   constructor(
     readonly path: string,
@@ -50,11 +65,17 @@ export class LiveTail {
   ) {
     this.pollMs = options.pollMs ?? 250;
     this.maxReadBytes = options.maxReadBytes ?? 4 * 1024 * 1024;
+    this.maxLineBytes = options.maxLineBytes ?? MAX_TRACE_LINE_BYTES;
   }
 
   /** Bytes of the file handed on as lines (the complete lines read so far). */
   get position(): number {
-    return this.offset - this.pending.length;
+    return this.offset - this.pendingBytes - Math.max(0, this.skipping);
+  }
+
+  /** Bytes held for the line still being written: never more than the line cap. */
+  get buffered(): number {
+    return this.pendingBytes;
   }
 
   start(): void {
@@ -72,12 +93,18 @@ export class LiveTail {
     this.watcher = undefined;
   }
 
-  /** Read what is new now; the timer and change notices call this, tests may too. */
+  /**
+   * Read what is new now; the timer and change notices call this, tests may too. Never throws: a
+   * read that fails (the disk, the network drive, a listener) is an `error` status naming the
+   * file, and the next check tries again.
+   */
   check(): void {
     if (this.checking) return;
     this.checking = true;
     try {
       this.readNew();
+    } catch (err) {
+      this.setStatus('error', `Cannot read ${this.path}: ${err instanceof Error ? err.message : String(err)}; trying again.`);
     } finally {
       this.checking = false;
     }
@@ -105,7 +132,10 @@ export class LiveTail {
 
   private startOver(why: 'truncated' | 'rotated'): void {
     this.offset = 0;
-    this.pending = Buffer.alloc(0);
+    this.pending = [];
+    this.pendingBytes = 0;
+    this.skipping = -1;
+    this.lineCount = 0;
     this.seen = Buffer.alloc(0);
     this.listener.reset?.(why);
     this.setStatus(why, why === 'truncated' ? `${this.path} got shorter; reading it again from the start.` : `${this.path} was replaced by another file; reading the new one from the start.`);
@@ -161,13 +191,9 @@ export class LiveTail {
         if (n === 0) break;
         read += n;
       }
-      // Lines end at newline bytes, so a character split between two reads is never decoded in halves.
-      const bytes = Buffer.concat([this.pending, buffer.subarray(0, read)]);
       this.offset += read;
       this.seen = Buffer.from(Buffer.concat([this.seen, buffer.subarray(0, read)]).subarray(-64));
-      const cut = bytes.lastIndexOf(0x0a);
-      this.pending = cut === -1 ? bytes : Buffer.from(bytes.subarray(cut + 1));
-      if (cut !== -1) for (const line of bytes.subarray(0, cut).toString('utf8').split('\n')) lines.push(line.endsWith('\r') ? line.slice(0, -1) : line);
+      this.split(buffer.subarray(0, read), lines);
     } finally {
       closeSync(fd);
     }
@@ -175,6 +201,42 @@ export class LiveTail {
     if (lines.length) this.listener.lines(lines);
     // More than one slice: take the rest on the next turn of the event loop, not in one long block.
     if (this.offset < info.size && this.timer) setImmediate(() => this.check());
+  }
+
+  /**
+   * Cut `bytes` into lines after what is pending. Lines end at newline bytes, so a character split
+   * between two reads is never decoded in halves. A line that grows past the cap is dropped as it
+   * is read and handed on empty once its newline comes.
+   */
+  private split(bytes: Buffer, lines: string[]): void {
+    let start = 0;
+    for (let nl = bytes.indexOf(0x0a); nl !== -1; nl = bytes.indexOf(0x0a, start)) {
+      const piece = bytes.subarray(start, nl);
+      start = nl + 1;
+      this.lineCount++;
+      if (this.skipping !== -1 || this.pendingBytes + piece.length > this.maxLineBytes) {
+        this.listener.skipped?.(this.lineCount, Math.max(0, this.skipping) + this.pendingBytes + piece.length + 1);
+        lines.push('');
+      } else {
+        const line = (this.pending.length ? Buffer.concat([...this.pending, piece]) : piece).toString('utf8');
+        lines.push(line.endsWith('\r') ? line.slice(0, -1) : line);
+      }
+      this.pending = [];
+      this.pendingBytes = 0;
+      this.skipping = -1;
+    }
+    const rest = bytes.subarray(start);
+    if (rest.length === 0) return;
+    if (this.skipping !== -1) this.skipping += rest.length;
+    else if (this.pendingBytes + rest.length > this.maxLineBytes) {
+      this.skipping = this.pendingBytes + rest.length;
+      this.pending = [];
+      this.pendingBytes = 0;
+    } else {
+      // A copy: the read buffer is not kept alive by a short tail of it.
+      this.pending.push(Buffer.from(rest));
+      this.pendingBytes += rest.length;
+    }
   }
 
   /** True when the bytes just before where reading stopped are still the ones read there. */

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { compareCommand, parseCompareArgs, PEERS_RUNNER, peersRunner } from '../../../electron/cli/compareCommand';
@@ -54,6 +54,23 @@ describe('strata compare', () => {
     expect(log).not.toHaveBeenCalled();
     expect(existsSync(json)).toBe(false);
   });
+
+  it('[trace-folder-search] a dangling symbolic link in a folder is named on stderr and skipped; the other traces are still compared', async () => {
+    tmp = tempDir();
+    writeSyntheticTrace(tmp.dir, 'a.json');
+    const dangling = join(tmp.dir, 'b.jsonl');
+    symlinkSync(join(tmp.dir, 'gone.jsonl'), dangling);
+    const json = join(tmp.dir, 'out', 'r.json');
+    const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    const code = await compareCommand([tmp.dir, '--strategies', 'variable', '--json', json]);
+    expect(code).toBe(0);
+    const written = err.mock.calls.map((c) => String(c[0])).join('');
+    expect(written).toContain(`strata: skipped ${dangling}: a symbolic link to ${join(tmp.dir, 'gone.jsonl')}, which does not exist`);
+    const out = JSON.parse(readFileSync(json, 'utf8')) as { files: string[]; results: { steps: unknown[] }[] };
+    expect(out.files).toEqual([join(tmp.dir, 'a.json')]);
+    expect(out.results).toHaveLength(1);
+  }, 120_000);
 
   it('[replay-window-default] [replay-roles] the notes state each trace\'s window and where it came from, the agents\' roles, and where role_optimized equals variable, why', async () => {
     tmp = tempDir();

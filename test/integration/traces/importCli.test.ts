@@ -3,7 +3,7 @@
  * codes, stdout and stderr, and the catalog left behind.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Catalog } from '../../../engine/catalog/Catalog';
@@ -125,6 +125,30 @@ describe('[cli-import] strata import', () => {
       [outcomes[1]!.trace!.id, true],
     ]);
     expect(dumpCatalog(catalogPath).traces).toHaveLength(2);
+  }, 120_000);
+
+  it('[cli-import] [trace-folder-search] a dangling symbolic link in a folder is refused by name and the rest still import', () => {
+    const folder = join(tmp.dir, 'links');
+    mkdirSync(join(folder, 'nested'), { recursive: true });
+    const a = writeSyntheticTrace(folder, 'a.json', ' a');
+    const z = writeSyntheticTrace(join(folder, 'nested'), 'z.json', ' z');
+    const dangling = join(folder, 'b.jsonl');
+    symlinkSync(join(tmp.dir, 'moved-away.jsonl'), dangling);
+    symlinkSync(join(tmp.dir, 'nothing'), join(folder, 'notes'));
+    symlinkSync(folder, join(folder, 'nested', 'back'));
+    const r = strata('import', folder, '--workspace', workspace);
+    expect(r.code).toBe(1);
+    const outcomes = JSON.parse(r.stdout) as { path: string; trace?: { name: string }; error?: string }[];
+    expect(outcomes.map((o) => [o.path, o.trace?.name ?? null])).toEqual([
+      [a, 'a.json'],
+      [dangling, null],
+      [z, 'z.json'],
+    ]);
+    expect(outcomes[1]!.error).toBe(`${dangling}: a symbolic link to ${join(tmp.dir, 'moved-away.jsonl')}, which does not exist`);
+    expect(r.stderr).toContain(`strata: ${dangling}: a symbolic link to`);
+    expect(r.stderr).not.toContain('ENOENT');
+    expect(r.stderr).toContain('strata: 2 of 3 imported (0 already were), 1 refused');
+    expect((dumpCatalog(catalogPath).traces ?? []).map((t) => (t as { name: string }).name).sort()).toEqual(['a.json', 'z.json']);
   }, 120_000);
 
   it('[cli-import] [catalog-single-writer] a catalog held by a running Strata is refused, saying so, and nothing is imported', () => {

@@ -26,6 +26,17 @@ function refusal(fn: () => unknown): StrataError {
   throw new Error('expected a refusal');
 }
 
+/** The refusal an asynchronous import ends in. */
+async function refused(imported: Promise<unknown>): Promise<StrataError> {
+  try {
+    await imported;
+  } catch (err) {
+    if (err instanceof StrataError) return err;
+    throw err;
+  }
+  throw new Error('expected a refusal');
+}
+
 describe('imported traces in the workspace catalog', () => {
   let tmp: ReturnType<typeof tempDir>;
   let path: string;
@@ -59,9 +70,9 @@ describe('imported traces in the workspace catalog', () => {
     expect(catalog.integrityCheck()).toBe('ok');
   });
 
-  it('[trace-catalog] stores the trace with its counts and events, and reads them back after a reopen', () => {
+  it('[trace-catalog] stores the trace with its counts and events, and reads them back after a reopen', async () => {
     const file = writeSyntheticTrace(tmp.dir);
-    const { trace, alreadyImported } = importTraceIntoCatalog(catalog, file, T0);
+    const { trace, alreadyImported } = await importTraceIntoCatalog(catalog, file, T0);
     const sha256 = createHash('sha256').update(readFileSync(file)).digest('hex');
     expect(alreadyImported).toBe(false);
     expect(trace).toEqual({
@@ -83,10 +94,10 @@ describe('imported traces in the workspace catalog', () => {
     expect(catalog.traceEvents('tr_nope')).toBeUndefined();
   });
 
-  it('[trace-catalog] [mask-secrets] the stored events are masked: a key in the session never reaches the catalog', () => {
+  it('[trace-catalog] [mask-secrets] the stored events are masked: a key in the session never reaches the catalog', async () => {
     const key = 'sk-proj-Qw8Er7Ty6Ui5Op4As3Df2Gh1Jk0LzXcVbNm';
     const file = writeSyntheticTrace(tmp.dir, 'keyed.json', ` The key is OPENAI_API_KEY=${key}`);
-    const { trace } = importTraceIntoCatalog(catalog, file, T0);
+    const { trace } = await importTraceIntoCatalog(catalog, file, T0);
     const stored = catalog.traceEvents(trace.id) ?? [];
     const input = stored.find((e) => e.type === 'user_input');
     expect(input).toMatchObject({ text: expect.stringContaining('Fix the off-by-one in src/range.ts and run the tests. The key is OPENAI_API_KEY=[secret masked: ') });
@@ -98,49 +109,49 @@ describe('imported traces in the workspace catalog', () => {
     catalog = Catalog.open(path);
   });
 
-  it('[trace-catalog] lists traces newest first', () => {
-    const first = importTraceIntoCatalog(catalog, writeSyntheticTrace(tmp.dir, 'a.json', ' (a)'), T0).trace;
-    const second = importTraceIntoCatalog(catalog, writeSyntheticTrace(tmp.dir, 'b.json', ' (b)'), T0 + 1000).trace;
-    const sameTime = importTraceIntoCatalog(catalog, writeSyntheticTrace(tmp.dir, 'c.json', ' (c)'), T0 + 1000).trace;
+  it('[trace-catalog] lists traces newest first', async () => {
+    const first = (await importTraceIntoCatalog(catalog, writeSyntheticTrace(tmp.dir, 'a.json', ' (a)'), T0)).trace;
+    const second = (await importTraceIntoCatalog(catalog, writeSyntheticTrace(tmp.dir, 'b.json', ' (b)'), T0 + 1000)).trace;
+    const sameTime = (await importTraceIntoCatalog(catalog, writeSyntheticTrace(tmp.dir, 'c.json', ' (c)'), T0 + 1000)).trace;
     expect(catalog.listTraces().map((t) => t.name)).toEqual([sameTime.name, second.name, first.name]);
   });
 
-  it('[trace-import-idempotent] the same bytes from another path are the stored trace: no second row', () => {
+  it('[trace-import-idempotent] the same bytes from another path are the stored trace: no second row', async () => {
     const file = writeSyntheticTrace(tmp.dir);
-    const first = importTraceIntoCatalog(catalog, file, T0);
+    const first = await importTraceIntoCatalog(catalog, file, T0);
     mkdirSync(join(tmp.dir, 'elsewhere'));
     const copy = join(tmp.dir, 'elsewhere', 'renamed.json');
     copyFileSync(file, copy);
     const before = dumpCatalog(path);
-    const again = importTraceIntoCatalog(catalog, copy, T0 + 60_000);
+    const again = await importTraceIntoCatalog(catalog, copy, T0 + 60_000);
     expect(again).toEqual({ trace: first.trace, alreadyImported: true });
     expect(dumpCatalog(path)).toEqual(before);
     expect(catalog.listTraces()).toHaveLength(1);
     // Different bytes are a different trace.
     writeFileSync(copy, `${readFileSync(file, 'utf8')}\n`);
-    expect(importTraceIntoCatalog(catalog, copy, T0).alreadyImported).toBe(false);
+    expect((await importTraceIntoCatalog(catalog, copy, T0)).alreadyImported).toBe(false);
     expect(catalog.listTraces()).toHaveLength(2);
   });
 
-  it('[trace-import-atomic] a missing file, a folder, a malformed trace and one without LLM calls are refused, naming the file, and write nothing', () => {
-    importTraceIntoCatalog(catalog, writeSyntheticTrace(tmp.dir), T0);
+  it('[trace-import-atomic] a missing file, a folder, a malformed trace and one without LLM calls are refused, naming the file, and write nothing', async () => {
+    await importTraceIntoCatalog(catalog, writeSyntheticTrace(tmp.dir), T0);
     const before = dumpCatalog(path);
     const missing = join(tmp.dir, 'no-such.jsonl');
-    expect(refusal(() => importTraceIntoCatalog(catalog, missing, T0))).toMatchObject({ code: 'not_found', message: `No trace file at ${missing}.` });
-    expect(refusal(() => importTraceIntoCatalog(catalog, tmp.dir, T0))).toMatchObject({ code: 'invalid_args', message: expect.stringContaining(`${tmp.dir} is not a file`) });
+    expect(await refused(importTraceIntoCatalog(catalog, missing, T0))).toMatchObject({ code: 'not_found', message: `No trace file at ${missing}.` });
+    expect(await refused(importTraceIntoCatalog(catalog, tmp.dir, T0))).toMatchObject({ code: 'invalid_args', message: expect.stringContaining(`${tmp.dir} is not a file`) });
     const truncated = writeTruncatedTrace(tmp.dir);
-    expect(refusal(() => importTraceIntoCatalog(catalog, truncated, T0))).toMatchObject({ code: 'invalid_args', message: expect.stringMatching(new RegExp(`^${truncated}:9:\\d+: not valid JSON`)) });
+    expect(await refused(importTraceIntoCatalog(catalog, truncated, T0))).toMatchObject({ code: 'invalid_args', message: expect.stringMatching(new RegExp(`^${truncated}:9:\\d+: not valid JSON`)) });
     const notATrace = join(tmp.dir, 'notes.txt');
     writeFileSync(notATrace, 'just some notes\n');
-    expect(refusal(() => importTraceIntoCatalog(catalog, notATrace, T0))).toMatchObject({ code: 'invalid_args', message: expect.stringMatching(/notes\.txt:1: unrecognised trace format/) });
+    expect(await refused(importTraceIntoCatalog(catalog, notATrace, T0))).toMatchObject({ code: 'invalid_args', message: expect.stringMatching(/notes\.txt:1: unrecognised trace format/) });
     const userOnly = join(tmp.dir, 'user-only.json');
     writeFileSync(userOnly, JSON.stringify({ messages: [{ role: 'user', content: 'hello' }] }));
-    expect(refusal(() => importTraceIntoCatalog(catalog, userOnly, T0))).toMatchObject({ code: 'invalid_args', message: expect.stringContaining('user-only.json:1: the trace records no LLM call') });
+    expect(await refused(importTraceIntoCatalog(catalog, userOnly, T0))).toMatchObject({ code: 'invalid_args', message: expect.stringContaining('user-only.json:1: the trace records no LLM call') });
     expect(dumpCatalog(path)).toEqual(before);
   });
 
-  it.skipIf(process.platform === 'win32')('[trace-import-atomic] a device, a FIFO, a /proc file, an empty or oversize file and a path the system refuses are refused at once, naming the path', () => {
-    importTraceIntoCatalog(catalog, writeSyntheticTrace(tmp.dir), T0);
+  it.skipIf(process.platform === 'win32')('[trace-import-atomic] a device, a FIFO, a /proc file, an empty or oversize file and a path the system refuses are refused at once, naming the path', async () => {
+    await importTraceIntoCatalog(catalog, writeSyntheticTrace(tmp.dir), T0);
     const before = dumpCatalog(path);
     const at = (name: string) => join(tmp.dir, name);
     execFileSync('mkfifo', [at('trace.fifo')]);
@@ -164,7 +175,7 @@ describe('imported traces in the workspace catalog', () => {
       [at('a\0b.json'), 'invalid_args', `"${tmp.dir}/a\\u0000b.json" contains a NUL byte`],
       [join(at('empty.json'), 'child.json'), 'not_found', `No trace file at ${join(at('empty.json'), 'child.json')}.`],
     ];
-    for (const [file, code, message] of cases) expect(refusal(() => importTraceIntoCatalog(catalog, file, T0))).toMatchObject({ code, message: expect.stringContaining(message) });
+    for (const [file, code, message] of cases) expect(await refused(importTraceIntoCatalog(catalog, file, T0))).toMatchObject({ code, message: expect.stringContaining(message) });
     expect(dumpCatalog(path)).toEqual(before);
     // The command line's reader (strata compare, the replay worker) refuses them the same way.
     for (const [file, code, message] of cases) expect(refusal(() => importTraceFile(file))).toMatchObject({ code, message: expect.stringContaining(message) });

@@ -31,7 +31,7 @@ describe('Comparisons', () => {
   let comparisons: Comparisons;
   let traceId: string;
 
-  beforeEach(() => {
+  beforeEach(async () => {
     tmp = tempDir();
     catalog = Catalog.open(':memory:');
     clock = manualClock(Date.parse('2026-11-29T12:00:00Z'));
@@ -47,7 +47,7 @@ describe('Comparisons', () => {
       },
       runJobs: (jobs, options = {}) => new Promise((resolve) => batches.push({ jobs, options, resolve })),
     });
-    traceId = importTraceIntoCatalog(catalog, writeSyntheticTrace(tmp.dir), clock.now()).trace.id;
+    traceId = (await importTraceIntoCatalog(catalog, writeSyntheticTrace(tmp.dir), clock.now())).trace.id;
   });
   afterEach(() => {
     comparisons.close();
