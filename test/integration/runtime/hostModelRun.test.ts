@@ -99,8 +99,11 @@ describe('a model run in a workspace, through the contract', () => {
     const log = h.catalog.recentLog(100).map((e) => e.message);
     expect(log.some((m) => /anthropic: attempt 1 timed out: no response within 0\.5 s; retrying/.test(m))).toBe(true);
     expect(log.some((m) => m.includes(`${primary} failed`) && m.includes('1 s ([providers] turn_timeout_ms in strata.toml)'))).toBe(true);
-    // Half the limit per attempt: two attempts, never the five of the retry policy.
-    expect(server.requests.length).toBe(2);
+    // Half the limit per attempt: at most two attempts, never the five of the retry policy. (A
+    // loaded machine can leave too little of the limit to start the second, or for its request
+    // to arrive before the limit ends, so one is also right.)
+    expect(server.requests.length).toBeGreaterThanOrEqual(1);
+    expect(server.requests.length).toBeLessThanOrEqual(2);
     expect(JSON.stringify(h.catalog.recentLog(100))).not.toContain(KEY);
   });
 
