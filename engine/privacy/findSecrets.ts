@@ -55,6 +55,11 @@ interface TokenRule {
 const MARKER = '\\[secret masked: [a-z-]{1,40}\\]';
 const AFTER_NO_MARKER = `(?<!${MARKER})`;
 const T = `(?<![A-Za-z0-9_-])${AFTER_NO_MARKER}`;
+/**
+ * The start of a token whose prefix is distinctive (`ghp_`, `glpat-`, `hf_`, ...): a `-` may come
+ * before it, as in a folder `run-ghp_…`, since no word ends in `-` and goes on with such a prefix.
+ */
+const P = `(?<![A-Za-z0-9_])${AFTER_NO_MARKER}`;
 const SEP = `(\\\\?["']?\\s{0,16}[:=]\\s{0,16}\\\\?["']?)`;
 
 /** A run of 16+ letters and digits holding both: random key material, not kebab-case words. */
@@ -109,11 +114,11 @@ const TOKEN_RULES: TokenRule[] = [
     re: new RegExp(`(?<![A-Za-z0-9+/])${AFTER_NO_MARKER}LS0tLS1CRUdJTi[A-Za-z0-9+/]{16,}={0,2}(?:(?:\\r?\\n|\\\\n)[A-Za-z0-9+/=]{1,100}(?![^\\r\\n\\\\"'\`]))*`, 'g'),
     confirm: (m) => /^-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY/.test(decodeBase64Head(m[0], 80)),
   },
-  { kind: 'anthropic-key', re: new RegExp(`${T}sk-ant-[A-Za-z0-9_-]{20,}`, 'g') },
+  { kind: 'anthropic-key', re: new RegExp(`${P}sk-ant-[A-Za-z0-9_-]{20,}`, 'g') },
   { kind: 'openai-key', re: new RegExp(`${T}sk-[A-Za-z0-9_-]{20,}`, 'g'), confirm: (m) => hasRandomRun(m[0].slice(3)) },
-  { kind: 'github-token', re: new RegExp(`${T}gh[pousr]_[A-Za-z0-9]{36,}`, 'g') },
-  { kind: 'github-token', re: new RegExp(`${T}github_pat_[A-Za-z0-9_]{22,}`, 'g') },
-  { kind: 'gitlab-token', re: new RegExp(`${T}glpat-[A-Za-z0-9_-]{20,}`, 'g') },
+  { kind: 'github-token', re: new RegExp(`${P}gh[pousr]_[A-Za-z0-9]{36,}`, 'g') },
+  { kind: 'github-token', re: new RegExp(`${P}github_pat_[A-Za-z0-9_]{22,}`, 'g') },
+  { kind: 'gitlab-token', re: new RegExp(`${P}glpat-[A-Za-z0-9_-]{20,}`, 'g') },
   { kind: 'aws-access-key', re: new RegExp(`(?<![A-Za-z0-9])${AFTER_NO_MARKER}(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])`, 'g') },
   {
     kind: 'aws-secret',
@@ -125,23 +130,23 @@ const TOKEN_RULES: TokenRule[] = [
     re: new RegExp(`(?<![A-Za-z0-9/+=])${AFTER_NO_MARKER}[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])`, 'g'),
     confirm: (m, text) => /[a-z]/.test(m[0]) && /[A-Z]/.test(m[0]) && /[0-9]/.test(m[0]) && awsContext(text, m.index),
   },
-  { kind: 'google-api-key', re: new RegExp(`${T}AIza[A-Za-z0-9_-]{35,}`, 'g') },
-  { kind: 'google-oauth-token', re: new RegExp(`${T}ya29\\.[A-Za-z0-9_-]{20,}`, 'g') },
-  { kind: 'slack-token', re: new RegExp(`${T}xox[abposr]-[A-Za-z0-9-]{10,}`, 'g'), confirm: (m) => /[0-9]/.test(m[0]) },
-  { kind: 'slack-token', re: new RegExp(`${T}xapp-[0-9]-[A-Za-z0-9-]{10,}`, 'g') },
+  { kind: 'google-api-key', re: new RegExp(`${P}AIza[A-Za-z0-9_-]{35,}`, 'g') },
+  { kind: 'google-oauth-token', re: new RegExp(`${P}ya29\\.[A-Za-z0-9_-]{20,}`, 'g') },
+  { kind: 'slack-token', re: new RegExp(`${P}xox[abposr]-[A-Za-z0-9-]{10,}`, 'g'), confirm: (m) => /[0-9]/.test(m[0]) },
+  { kind: 'slack-token', re: new RegExp(`${P}xapp-[0-9]-[A-Za-z0-9-]{10,}`, 'g') },
   { kind: 'slack-webhook', re: /(hooks\.slack\.com\/services\/)([A-Za-z0-9_/-]{20,})/g, lastGroupOnly: true },
-  { kind: 'stripe-key', re: new RegExp(`${T}(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,}`, 'g') },
-  { kind: 'stripe-key', re: new RegExp(`${T}whsec_[A-Za-z0-9]{20,}`, 'g') },
-  { kind: 'npm-token', re: new RegExp(`${T}npm_[A-Za-z0-9]{36,}`, 'g') },
-  { kind: 'huggingface-token', re: new RegExp(`${T}hf_[A-Za-z0-9]{34,}`, 'g') },
+  { kind: 'stripe-key', re: new RegExp(`${P}(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,}`, 'g') },
+  { kind: 'stripe-key', re: new RegExp(`${P}whsec_[A-Za-z0-9]{20,}`, 'g') },
+  { kind: 'npm-token', re: new RegExp(`${P}npm_[A-Za-z0-9]{36,}`, 'g') },
+  { kind: 'huggingface-token', re: new RegExp(`${P}hf_[A-Za-z0-9]{34,}`, 'g') },
   { kind: 'sendgrid-key', re: new RegExp(`${T}SG\\.[A-Za-z0-9_-]{22}\\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])`, 'g') },
   { kind: 'twilio-key', re: new RegExp(`${T}SK[0-9a-f]{32}(?![A-Za-z0-9_-])`, 'g') },
-  { kind: 'digitalocean-token', re: new RegExp(`${T}do[opr]_v1_[a-f0-9]{64}`, 'g') },
-  { kind: 'shopify-token', re: new RegExp(`${T}shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}`, 'g') },
-  { kind: 'pypi-token', re: new RegExp(`${T}pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}`, 'g') },
-  { kind: 'linear-key', re: new RegExp(`${T}lin_api_[A-Za-z0-9]{40}`, 'g') },
+  { kind: 'digitalocean-token', re: new RegExp(`${P}do[opr]_v1_[a-f0-9]{64}`, 'g') },
+  { kind: 'shopify-token', re: new RegExp(`${P}shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}`, 'g') },
+  { kind: 'pypi-token', re: new RegExp(`${P}pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}`, 'g') },
+  { kind: 'linear-key', re: new RegExp(`${P}lin_api_[A-Za-z0-9]{40}`, 'g') },
   { kind: 'databricks-token', re: new RegExp(`${T}dapi[a-f0-9]{32}(?![A-Za-z0-9_])`, 'g') },
-  { kind: 'age-secret-key', re: new RegExp(`${T}AGE-SECRET-KEY-1[0-9A-Z]{58}`, 'g') },
+  { kind: 'age-secret-key', re: new RegExp(`${P}AGE-SECRET-KEY-1[0-9A-Z]{58}`, 'g') },
   { kind: 'jwt', re: new RegExp(`${T}eyJ[A-Za-z0-9_-]{8,}\\.eyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]*`, 'g') },
   {
     kind: 'bearer-token',
