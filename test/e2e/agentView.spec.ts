@@ -115,7 +115,20 @@ test('the tree filters by status and is keyboard reachable', async ({ page }, te
   await openPausedDemo(page, 3);
   const tree = page.getByRole('tree');
   await expect(tree.getByRole('treeitem').nth(1)).toBeVisible();
-  const count = await tree.getByRole('treeitem').count();
+  // The paused run's agents can still be arriving in the page (a loaded machine renders them in
+  // stages): take the count once two reads a moment apart agree, not at the first agent shown.
+  let count = 0;
+  await expect
+    .poll(
+      async () => {
+        const before = await tree.getByRole('treeitem').count();
+        await page.waitForTimeout(500);
+        count = await tree.getByRole('treeitem').count();
+        return before === count;
+      },
+      { timeout: 60_000 },
+    )
+    .toBe(true);
   expect(count).toBeGreaterThan(1);
   const statuses = page.getByRole('group', { name: 'Filter by status' });
   await statuses.getByRole('button', { name: /^waiting/ }).click();
