@@ -9,7 +9,7 @@ const define = { __STRATA_VERSION__: JSON.stringify(pkg.version) };
 export default defineConfig({
   // Electron main, plus the headless web host and the CLI: all Node code. They share chunks; only
   // index.js imports `electron`. Target Node 20 so web.js and cli.js run on Node 20, 22 and 24.
-  // replayWorker.js is the entry of the hosts' replay worker threads: a worker must start from a
+  // replayWorker.js and liveWorker.js are the entries of the hosts' replay and live-session worker threads: a worker must start from a
   // module whose top level is the worker, which none of the other bundles is (openHost finds it).
   main: {
     define,
@@ -21,6 +21,7 @@ export default defineConfig({
           web: resolve(import.meta.dirname, 'electron/web/server.ts'),
           cli: resolve(import.meta.dirname, 'electron/cli/strata.ts'),
           replayWorker: resolve(import.meta.dirname, 'engine/traces/replay/replayWorker.ts'),
+          liveWorker: resolve(import.meta.dirname, 'engine/traces/live/liveSessionThread.ts'),
         },
       },
     },

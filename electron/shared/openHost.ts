@@ -31,14 +31,24 @@ export function demoTickMs(env: NodeJS.ProcessEnv = process.env): number {
 }
 
 /**
- * The replay worker's build entry (`out/main/replayWorker.js`, see electron.vite.config.ts) beside
- * this bundle (out/main or out/main/chunks), or undefined when running from source, where the worker
- * starts from the replay module itself.
+ * A worker's build entry (`out/main/<name>.js`, see electron.vite.config.ts) beside this bundle
+ * (out/main or out/main/chunks), or undefined when running from source, where the worker starts
+ * from its module itself.
  */
-export function builtReplayWorker(): URL | undefined {
+function builtWorker(name: 'replayWorker' | 'liveWorker'): URL | undefined {
   const here = dirname(fileURLToPath(import.meta.url));
-  const found = [here, dirname(here)].map((dir) => join(dir, 'replayWorker.js')).find((file) => existsSync(file));
+  const found = [here, dirname(here)].map((dir) => join(dir, `${name}.js`)).find((file) => existsSync(file));
   return found ? pathToFileURL(found) : undefined;
+}
+
+/** The replay worker's build entry (`out/main/replayWorker.js`), or undefined when running from source. */
+export function builtReplayWorker(): URL | undefined {
+  return builtWorker('replayWorker');
+}
+
+/** The live sessions' worker's build entry (`out/main/liveWorker.js`), or undefined when running from source. */
+export function builtLiveWorker(): URL | undefined {
+  return builtWorker('liveWorker');
 }
 
 /**
@@ -79,6 +89,7 @@ export function openHost(o: { workspace?: string | undefined; userDataDir?: stri
     demoAgents: demoAgentsFromEnv(process.env),
     onInternalError: (err, command) => console.error(`strata: command "${command}" failed:`, err),
     replayWorkerUrl: builtReplayWorker(),
+    liveWorkerUrl: builtLiveWorker(),
     nativeBinding: sqliteBinding() ?? (o.resources ? packagedSqliteBinding(o.resources) : undefined),
     sessionRoots: { ...defaultSessionRoots(), extra: (o.sessionsDirs ?? []).map((d) => resolve(d)) },
   });

@@ -70,6 +70,8 @@ export interface HostOptions {
    * when running from source, where the worker starts from the replay module itself.
    */
   replayWorkerUrl?: URL;
+  /** The live sessions' worker's build entry (`out/main/liveWorker.js`) for a bundled host; absent from source, as above. */
+  liveWorkerUrl?: URL;
   /** The SQLite module to load instead of node_modules' Node build (see `CatalogOpenOptions`). */
   nativeBinding?: string | undefined;
 }
@@ -175,7 +177,7 @@ export class Host {
       ...runDeps,
     });
     this.comparisons = new Comparisons({ catalog, clock, scheduler, emit, workerUrl: options.replayWorkerUrl });
-    this.liveSessions = new LiveSessions({ emit, workerUrl: options.replayWorkerUrl });
+    this.liveSessions = new LiveSessions({ emit, workerUrl: options.liveWorkerUrl });
     this.handlers = createHandlers({
       catalog,
       version: options.version,

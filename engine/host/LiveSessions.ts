@@ -9,11 +9,10 @@ import { costUsd, listPriceOf, priceNote, type BilledTokens } from '../pricing/c
 import { maskDeep, maskSecrets } from '../privacy/maskSecrets';
 import type { StrategyName } from '../strategies/Strategy';
 import { LiveSession, type LiveSessionSnapshot } from '../traces/live/LiveSession';
-import { subagentThreads } from '../traces/live/sessionThreads';
+import { LiveSessionThread, type FollowedSession } from '../traces/live/liveSessionThread';
+import type { SessionReplay } from '../traces/live/replaySession';
 import type { RecordedTruth } from '../traces/replay/recordedTruth';
 import type { ReplayResult } from '../traces/replay/ReplayTypes';
-import { providerOfModel, recordedModel } from '../traces/replay/replayDefaults';
-import { runReplayJobs, type ReplayJob } from '../traces/replay/replayWorker';
 import type { TraceEvent } from '../traces/TraceEvent';
 import { toGenerationDiffDto, toGenerationDto, toGenerationSummary } from './engineDtos';
 
@@ -22,8 +21,6 @@ export const ATTACHED_MAX = 8;
 /** At most one `session.updated` per session per this many milliseconds. */
 export const SESSION_EVENT_MS = 100;
 export const DEFAULT_ATTACH_BUDGET = 100_000;
-/** Subagents of one session replayed counterfactually (the most recently active ones); the others show their recorded figures only. */
-export const SHADOW_SUBAGENTS_MAX = 16;
 /** A session whose last line is older than this is shown as waiting rather than running. */
 export const SESSION_ACTIVE_MS = 60_000;
 /** How often the attached sessions' agent statuses are looked at again. */
@@ -31,17 +28,17 @@ const STATUS_CHECK_MS = 5_000;
 /** Recorded calls `getUsage` returns at most for a session agent, as for a native one. */
 const USAGE_CALLS_MAX = 500;
 
-/** A session replay: the main agent's and each replayed subagent's (by its key). */
-export interface SessionReplay {
-  main: ReplayResult;
-  subagents: Record<string, ReplayResult>;
-}
+export { SHADOW_SUBAGENTS_MAX, type SessionReplay } from '../traces/live/replaySession';
 
 export interface LiveSessionsOptions {
   emit(event: StrataEvent): void;
-  /** The replay worker's own build entry in a bundled host (see `RunReplayJobsOptions.workerUrl`). */
+  /** The live worker's own build entry in a bundled host (`out/main/liveWorker.js`; see `liveSessionThread.ts`). */
   workerUrl?: URL | undefined;
-  /** Replays a session's events, main agent and subagents (default: `runReplayJobs` in a worker thread, with the engine state captured). */
+  /**
+   * Replays a session's events, main agent and subagents, in the host's thread, which then follows
+   * the session too (tests that time the replay themselves). Default: each session is followed and
+   * replayed in a worker thread of its own (`[live-thread]`).
+   */
   replay?: (events: readonly TraceEvent[], o: { path: string; strategy: StrategyName; budget: number }) => Promise<SessionReplay>;
   /** Clock of `updatedAt` and of running/waiting (tests). */
   now?: () => number;
@@ -56,7 +53,7 @@ interface Attached {
   id: string;
   strategy: StrategyName;
   budget: number;
-  live: LiveSession;
+  live: FollowedSession;
   last: LiveSessionSnapshot;
   /** When the last `session.updated` went out, and a pending one. */
   sentAt: number;
@@ -126,23 +123,34 @@ export class LiveSessions {
     const id = `ses-${this.#next++}`;
     const strategy = args.strategy ?? 'variable';
     const budget = args.budget ?? DEFAULT_ATTACH_BUDGET;
-    const replay = this.o.replay ?? ((events, o) => this.replayInWorker(events, o));
-    const attached: Attached = { id, strategy, budget, live: undefined as unknown as LiveSession, last: undefined as unknown as LiveSessionSnapshot, sentAt: 0, pending: undefined, subShadows: {}, revs: new Map(), emitted: new Map(), revision: 0 };
-    attached.live = new LiveSession(path, {
-      replay: async (events) => {
-        const r = await replay(events, { path, strategy, budget });
-        // Kept beside the main replay, which the snapshot carries from the moment this resolves.
-        attached.subShadows = r.subagents;
-        return r.main;
-      },
-      onUpdate: (snapshot) => {
-        attached.last = snapshot;
-        attached.revision++;
-        this.announce(attached);
-      },
-      throttleMs: this.o.throttleMs,
-      tail: { pollMs: this.o.pollMs },
-    });
+    const attached: Attached = { id, strategy, budget, live: undefined as unknown as FollowedSession, last: undefined as unknown as LiveSessionSnapshot, sentAt: 0, pending: undefined, subShadows: {}, revs: new Map(), emitted: new Map(), revision: 0 };
+    const onUpdate = (snapshot: LiveSessionSnapshot) => {
+      attached.last = snapshot;
+      attached.revision++;
+      this.announce(attached);
+    };
+    const replay = this.o.replay;
+    attached.live = replay
+      ? new LiveSession(path, {
+          replay: async (events) => {
+            const r = await replay(events, { path, strategy, budget });
+            // Kept beside the main replay, which the snapshot carries from the moment this resolves.
+            attached.subShadows = r.subagents;
+            return r.main;
+          },
+          onUpdate,
+          throttleMs: this.o.throttleMs,
+          tail: { pollMs: this.o.pollMs },
+        })
+      : new LiveSessionThread(path, {
+          strategy,
+          budget,
+          onUpdate,
+          onShadows: (subagents) => (attached.subShadows = subagents),
+          workerUrl: this.o.workerUrl,
+          pollMs: this.o.pollMs,
+          throttleMs: this.o.throttleMs,
+        });
     attached.last = attached.live.snapshot();
     this.#all.set(id, attached);
     this.#attachedAt.set(id, (this.o.now ?? Date.now)());
@@ -369,26 +377,6 @@ export class LiveSessions {
         this.o.emit({ name: 'agent.updated', payload: { agent } });
       }
     }, wait);
-  }
-
-  private async replayInWorker(events: readonly TraceEvent[], o: { path: string; strategy: StrategyName; budget: number }): Promise<SessionReplay> {
-    // Priced as the recording agent's provider would bill it: OpenAI's automatic cache for GPT and o-series models.
-    const provider = providerOfModel(recordedModel(events)) ?? 'anthropic';
-    const subs = subagentThreads(events)
-      .sort((a, b) => b.lastIndex - a.lastIndex)
-      .slice(0, SHADOW_SUBAGENTS_MAX)
-      .filter((t) => t.events.length > 0);
-    // One worker for all of them; distinct trace names, since a worker reuses the events of the job before under the same name.
-    const job = (trace: string, ev: readonly TraceEvent[]): ReplayJob => ({ trace, events: ev, strategy: o.strategy, budget: o.budget, provider, capture: true });
-    const results = await runReplayJobs([job(o.path, events), ...subs.map((t) => job(`${o.path}#${t.key}`, t.events))], { workerUrl: this.o.workerUrl });
-    const [main] = results;
-    if (!main?.result) throw new Error(main?.error ?? 'the replay worker gave no result');
-    const subagents: Record<string, ReplayResult> = {};
-    subs.forEach((t, i) => {
-      const r = results[i + 1]?.result;
-      if (r) subagents[t.key] = r;
-    });
-    return { main: main.result, subagents };
   }
 
   private toDto(a: Attached): LiveSessionDto {
