@@ -3,14 +3,10 @@ import { basename, resolve } from 'node:path';
 import { MAX_TRACE_CONTENT_BYTES, StrataError, type TraceDto } from '../contract';
 import type { Catalog } from '../catalog/Catalog';
 import { maskDeep, maskSecrets } from '../privacy/maskSecrets';
-import { claudeSession } from '../traces/claudeSession';
-import { importClaudeCode } from '../traces/claudeCode';
-import { importClaudeSessionFiles, readSubagentFilesInSlices, type SubagentFileBytes, type SubagentFileRecords } from '../traces/claudeSubagentFiles';
-import { importCodexRollout } from '../traces/codexRollout';
-import { detectRecordsFormat } from '../traces/detectTraceFormat';
-import { detectTraceFormat, importTraceText } from '../traces/importTrace';
-import { jsonLinesText } from '../traces/jsonText';
-import { readTraceLines, type SkippedTraceLine } from '../traces/readTraceLines';
+import { readSubagentFilesInSlices, type SubagentFileBytes } from '../traces/claudeSubagentFiles';
+import { readCodexSubagentsInSlices, type CodexRolloutBytes } from '../traces/codexSubagentFiles';
+import { importSessionBytes } from '../traces/importSessionBytes';
+import type { SkippedTraceLine } from '../traces/readTraceLines';
 import { readTraceSourceInSlices } from '../traces/readTraceSource';
 import { traceCounts } from '../traces/traceCounts';
 import { TraceImportError, type TraceFormat, type TraceImport } from '../traces/TraceEvent';
@@ -42,8 +38,9 @@ export async function importTraceIntoCatalog(catalog: Catalog, path: string, now
   return maskedRefusals(async () => {
     const file = resolve(path);
     const read = await readTraceSourceInSlices(file, options);
-    // A Claude Code session is one trace with its subagents' files (`[trace-claude-subagents]`).
-    return importTraceBytes(catalog, { ...read, subagents: read.format === undefined ? await readSubagentFilesInSlices(file) : [] }, now);
+    // A Claude Code or Codex session is one trace with its subagents' files (`[trace-claude-subagents]`, `[trace-codex-subagents]`).
+    const subagents = read.format === undefined ? { claudeSubagents: await readSubagentFilesInSlices(file), codexSubagents: await readCodexSubagentsInSlices(file) } : {};
+    return importTraceBytes(catalog, { ...read, ...subagents }, now);
   });
 }
 
@@ -82,7 +79,7 @@ async function maskedRefusals<T>(run: () => Promise<T>): Promise<T> {
 const HASH_SLICE_BYTES = 4 * 1024 * 1024;
 
 /** The trace's identity: its bytes, and with subagent files each one's name and bytes after them; hashed in slices with turns of the event loop between. */
-async function traceHash(bytes: Buffer, subagents: readonly SubagentFileBytes[]): Promise<string> {
+async function traceHash(bytes: Buffer, subagents: readonly { path: string; bytes: Buffer }[]): Promise<string> {
   const hash = createHash('sha256');
   const feed = async (b: Buffer) => {
     for (let at = 0; at < b.length; at += HASH_SLICE_BYTES) {
@@ -98,42 +95,12 @@ async function traceHash(bytes: Buffer, subagents: readonly SubagentFileBytes[])
   return hash.digest('hex');
 }
 
-/**
- * The events of a trace's bytes: a JSON Lines trace from its lines parsed one by one (`readTraceLines`),
- * with its Claude Code subagents' likewise, else the whole text through its importer.
- */
-async function importBytes(o: { bytes: Buffer; sourcePath: string; format?: TraceFormat | undefined }, subagents: readonly SubagentFileBytes[]): Promise<{ imported: TraceImport; skipped: SkippedTraceLine[] }> {
-  const lines = o.format === undefined ? await readTraceLines(o.bytes, o.sourcePath) : undefined;
-  if (!lines) {
-    const text = o.bytes.toString('utf8');
-    const format = o.format ?? detectTraceFormat(text, o.sourcePath);
-    return { imported: subagents.length > 0 && format === 'claude-code-jsonl' ? importClaudeSessionFiles(text, o.sourcePath, subagents) : importTraceText(text, o.sourcePath, format), skipped: [] };
-  }
-  const skipped = [...lines.skipped];
-  const format = detectRecordsFormat(lines.records, o.sourcePath);
-  if (format === 'claude-code-jsonl') {
-    if (subagents.length === 0) return { imported: claudeSession(importClaudeCode(lines.records, o.sourcePath)), skipped };
-    const subs: (SubagentFileBytes | SubagentFileRecords)[] = [];
-    for (const s of subagents) {
-      const sub = await readTraceLines(s.bytes, s.path);
-      if (!sub) subs.push(s);
-      else {
-        skipped.push(...sub.skipped);
-        subs.push({ path: s.path, agentId: s.agentId, ...(s.parentCallId ? { parentCallId: s.parentCallId } : {}), ...(s.label ? { label: s.label } : {}), records: sub.records });
-      }
-    }
-    return { imported: importClaudeSessionFiles(lines.records, o.sourcePath, subs), skipped };
-  }
-  if (format === 'codex-rollout-jsonl') return { imported: importCodexRollout(lines.records, o.sourcePath), skipped };
-  return { imported: importTraceText(jsonLinesText(lines.records), o.sourcePath, format), skipped };
-}
-
 async function importTraceBytes(
   catalog: Catalog,
-  o: { bytes: Buffer; name: string; sourcePath: string; format?: TraceFormat | undefined; subagents?: SubagentFileBytes[] },
+  o: { bytes: Buffer; name: string; sourcePath: string; format?: TraceFormat | undefined; claudeSubagents?: SubagentFileBytes[]; codexSubagents?: CodexRolloutBytes[] },
   now: number,
 ): Promise<TraceImportOutcome> {
-  const subagents = o.subagents ?? [];
+  const subagents = [...(o.claudeSubagents ?? []), ...(o.codexSubagents ?? [])];
   const sha256 = await traceHash(o.bytes, subagents);
   const stored = catalog.traceBySha256(sha256);
   if (stored) return { trace: stored, alreadyImported: true };
@@ -141,7 +108,7 @@ async function importTraceBytes(
   let imported: TraceImport;
   let skipped: SkippedTraceLine[];
   try {
-    ({ imported, skipped } = await importBytes(o, subagents));
+    ({ skippedLines: skipped, ...imported } = await importSessionBytes(o));
   } catch (err) {
     if (err instanceof TraceImportError) throw new StrataError('invalid_args', err.message);
     throw err;

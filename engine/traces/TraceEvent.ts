@@ -223,6 +223,15 @@ export interface TraceImport {
   unknown: Record<string, number>;
   /** Every file the trace was read from, when more than `file` (a session's subagent files). */
   files?: string[];
+  /** Lines longer than the line cap, left out unparsed (`[trace-line-cap]`); absent when none were, or when the trace was not read line by line. */
+  skippedLines?: SkippedTraceLine[];
+}
+
+/** A line left out of an import because it is longer than the line cap (`MAX_TRACE_LINE_BYTES`). */
+export interface SkippedTraceLine {
+  file: string;
+  line: number;
+  bytes: number;
 }
 
 /**

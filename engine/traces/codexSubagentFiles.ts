@@ -11,7 +11,7 @@ import { basename, dirname, join } from 'node:path';
 import { importCodexRollout } from './codexRollout';
 import { readFileHead } from './fileHead';
 import { joinRuns, mergeCounts, renumberSteps, type SubagentFile } from './joinSubagentRuns';
-import { readTraceFile } from './readTraceFile';
+import { readTraceFile, readTraceFileInSlices } from './readTraceFile';
 import type { JsonLine, JsonLinesInput } from './jsonText';
 import type { TraceImport } from './TraceEvent';
 
@@ -104,6 +104,13 @@ export function readCodexSubagents(sessionPath: string): CodexRolloutBytes[] {
 }
 
 /** A subagent rollout with its lines parsed already (a live session's), instead of its bytes. */
+/** The subagent rollouts of the session at `sessionPath`, read in slices ({@link readTraceFileInSlices}). */
+export async function readCodexSubagentsInSlices(sessionPath: string): Promise<CodexRolloutBytes[]> {
+  const out: CodexRolloutBytes[] = [];
+  for (const r of listCodexSubagents(sessionPath)) out.push({ ...r, bytes: await readTraceFileInSlices(r.path) });
+  return out;
+}
+
 export type CodexRolloutRecords = CodexRolloutInfo & { records: readonly JsonLine[] };
 
 /** The session in `input` (its text or parsed lines, read from `path`) with its subagent rollouts, as one trace (`[trace-codex-subagents]`). */

@@ -4,23 +4,22 @@
  * importers. A Claude Code session is read with its subagents' files (`claudeSubagentFiles.ts`),
  * a Codex session with its subagents' rollouts (`codexSubagentFiles.ts`), as one trace.
  */
-import { importClaudeSessionFiles, readSubagentFiles } from './claudeSubagentFiles';
-import { importCodexSessionFiles, readCodexSubagents } from './codexSubagentFiles';
-import { detectTraceFormat, importTraceText } from './importTrace';
+import { readSubagentFiles } from './claudeSubagentFiles';
+import { readCodexSubagents } from './codexSubagentFiles';
+import { importSessionBytesNow } from './importSessionBytes';
 import { readTraceSource } from './readTraceSource';
-import type { TraceFormat, TraceImport } from './TraceEvent';
+import type { TraceImport } from './TraceEvent';
 
 /**
- * Events of the trace at `path` (a file, `<opencode.db>` or `<opencode.db>#<sessionId>`), in
- * `format` or the one the source fixes or its content shows; errors name `path`. Only a regular
- * file within the size cap is read (`readTraceFile`), so a device or a `/proc` path given by
- * mistake is refused instead of hanging the command.
+ * Events of the trace at `path` (a file, `<opencode.db>` or `<opencode.db>#<sessionId>`), in the
+ * format the source fixes or its content shows; errors name `path`. Only a regular file within the
+ * size cap is read (`readTraceFile`), so a device or a `/proc` path given by mistake is refused
+ * instead of hanging the command. Read as the catalog import reads it (`importSessionBytes`): the
+ * same lines left out for their length (listed in `skippedLines`), the same subagents joined.
  */
-export function importTraceFile(path: string, format?: TraceFormat): TraceImport {
+export function importTraceFile(path: string): TraceImport {
   const read = readTraceSource(path);
-  const text = read.bytes.toString('utf8');
-  const chosen = format ?? read.format ?? detectTraceFormat(text, read.sourcePath);
-  if (chosen === 'claude-code-jsonl') return importClaudeSessionFiles(text, read.sourcePath, readSubagentFiles(path));
-  if (chosen === 'codex-rollout-jsonl') return importCodexSessionFiles(text, read.sourcePath, readCodexSubagents(path));
-  return importTraceText(text, read.sourcePath, chosen);
+  const subagents = read.format === undefined ? { claudeSubagents: readSubagentFiles(path), codexSubagents: readCodexSubagents(path) } : {};
+  const { skippedLines, ...imported } = importSessionBytesNow({ bytes: read.bytes, sourcePath: read.sourcePath, format: read.format, ...subagents });
+  return skippedLines.length > 0 ? { ...imported, skippedLines } : imported;
 }

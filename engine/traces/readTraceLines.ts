@@ -8,12 +8,9 @@
  */
 import { isRecord, MAX_TRACE_LINE_BYTES, parseJsonLine, type JsonLine } from './jsonText';
 
-/** A line left out of an import because it is longer than the line cap. */
-export interface SkippedTraceLine {
-  file: string;
-  line: number;
-  bytes: number;
-}
+import type { SkippedTraceLine } from './TraceEvent';
+
+export type { SkippedTraceLine };
 
 export interface TraceLines {
   records: JsonLine[];
@@ -27,6 +24,28 @@ export interface ReadTraceLinesOptions {
 }
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Drives a generator of import steps: each `yield` is the end of a slice, where an asynchronous
+ * caller lets the event loop turn ({@link driveSteps}) and a synchronous one (a worker thread, the
+ * CLI) goes straight on ({@link drainSteps}). One reading of the lines for both, so they agree.
+ */
+export type ImportSteps<T> = Generator<void, T, void>;
+
+export async function driveSteps<T>(steps: ImportSteps<T>): Promise<T> {
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+    await nextTurn();
+  }
+}
+
+export function drainSteps<T>(steps: ImportSteps<T>): T {
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+  }
+}
 
 /** Whether `bytes` holds anything but whitespace from `from` on. */
 function contentFrom(bytes: Buffer, from: number): boolean {
@@ -44,7 +63,12 @@ const blank = (bytes: Buffer, start: number, end: number) => !contentFrom(bytes.
  * The records of trace `bytes` (named `file` in errors and in the skipped list) when it is JSON
  * Lines, else undefined. Errors are the {@link parseJsonLine} ones, naming the file and line.
  */
-export async function readTraceLines(bytes: Buffer, file: string, o: ReadTraceLinesOptions = {}): Promise<TraceLines | undefined> {
+export function readTraceLines(bytes: Buffer, file: string, o: ReadTraceLinesOptions = {}): Promise<TraceLines | undefined> {
+  return driveSteps(traceLineSteps(bytes, file, o));
+}
+
+/** {@link readTraceLines} as steps: yields after every slice of lines. */
+export function* traceLineSteps(bytes: Buffer, file: string, o: ReadTraceLinesOptions = {}): ImportSteps<TraceLines | undefined> {
   const cap = o.maxLineBytes ?? MAX_TRACE_LINE_BYTES;
   const sliceBytes = o.sliceBytes ?? 1024 * 1024;
   const records: JsonLine[] = [];
@@ -86,7 +110,7 @@ export async function readTraceLines(bytes: Buffer, file: string, o: ReadTraceLi
     sinceTurn += length;
     if (sinceTurn >= sliceBytes) {
       sinceTurn = 0;
-      await nextTurn();
+      yield;
     }
   }
   return decided ? { records, skipped } : undefined;

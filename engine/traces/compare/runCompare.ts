@@ -2,10 +2,10 @@ import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync } from 'no
 import { basename, join, relative, resolve } from 'node:path';
 import type { CacheProvider, CacheTtl } from '../../providers/cacheModel';
 import type { StrategyName } from '../../strategies/Strategy';
-import { runReplayJob, runReplayJobs, type ReplayJob, type ReplayJobResult, type ReplayProgress } from '../replay/replayWorker';
-import { importTraceFile } from '../importTraceFile';
+import { loadTraceFile, runReplayJob, runReplayJobs, type ReplayJob, type ReplayJobResult, type ReplayProgress } from '../replay/replayWorker';
+import { MAX_TRACE_LINE_BYTES } from '../jsonText';
 import { splitDatabasePath } from '../readTraceSource';
-import type { TraceEvent } from '../TraceEvent';
+import type { SkippedTraceLine, TraceEvent } from '../TraceEvent';
 import type { BaselineName, ReplayResult } from '../replay/ReplayTypes';
 import { compareNotes } from './compareNotes';
 import { compareRows, type CompareRow } from './compareTable';
@@ -149,9 +149,13 @@ export function recordedOf(done: readonly { job: { trace: string }; result?: Rep
 }
 
 /** The notes of finished jobs (`compareNotes`), each labelled by its trace. */
-export function notesOf(done: readonly { job: { trace: string }; result?: ReplayResult }[]): string[] {
+export function notesOf(done: readonly { job: { trace: string }; result?: ReplayResult; skippedLines?: readonly SkippedTraceLine[] }[]): string[] {
   const labels = traceLabels([...new Set(done.map((d) => d.job.trace))]);
-  return compareNotes(done.flatMap((d) => (d.result ? [{ trace: labels.get(d.job.trace)!, result: d.result }] : [])));
+  // Lines a trace file left out for their length are said once per trace (`[trace-line-cap]`): its figures are of the file without them.
+  const skipped = new Map<string, readonly SkippedTraceLine[]>();
+  for (const d of done) if (d.skippedLines?.length && !skipped.has(d.job.trace)) skipped.set(d.job.trace, d.skippedLines);
+  const lineNotes = [...skipped].map(([trace, lines]) => `${labels.get(trace)!}: ${lines.length === 1 ? 'one line was' : `${lines.length} lines were`} left out, longer than the ${MAX_TRACE_LINE_BYTES / 2 ** 20} MiB a line may be (${lines.slice(0, 5).map((l) => `${l.file === trace ? '' : `${l.file} `}line ${l.line}, ${(l.bytes / 2 ** 20).toFixed(1)} MiB`).join('; ')}${lines.length > 5 ? `; and ${lines.length - 5} more` : ''}); its figures are those of the file without ${lines.length === 1 ? 'it' : 'them'}.`);
+  return [...lineNotes, ...compareNotes(done.flatMap((d) => (d.result ? [{ trace: labels.get(d.job.trace)!, result: d.result }] : [])))];
 }
 
 /** The jobs of a comparison, trace by trace: every strategy at every budget, the baseline (which has none) once. */
@@ -175,19 +179,19 @@ export async function runCompare(o: CompareOptions): Promise<CompareRun> {
 
 async function runInThread(jobs: readonly ReplayJob[], onProgress?: (p: ReplayProgress) => void): Promise<ReplayJobResult[]> {
   const out: ReplayJobResult[] = [];
-  let loaded: { path: string; events?: TraceEvent[]; error?: string } | undefined;
+  let loaded: { path: string; events?: readonly TraceEvent[]; skippedLines?: SkippedTraceLine[]; error?: string } | undefined;
   for (const [k, job] of jobs.entries()) {
     const t0 = performance.now();
     if (loaded?.path !== job.trace) {
       try {
-        loaded = { path: job.trace, events: importTraceFile(job.trace).events };
+        loaded = loadTraceFile(job.trace);
       } catch (err) {
         loaded = { path: job.trace, error: err instanceof Error ? err.message : String(err) };
       }
     }
     try {
       if (!loaded.events) throw new Error(loaded.error ?? 'unreadable trace');
-      out.push({ job, result: runReplayJob(job, loaded.events), ms: performance.now() - t0 });
+      out.push({ job, result: runReplayJob(job, loaded.events), ...(loaded.skippedLines ? { skippedLines: loaded.skippedLines } : {}), ms: performance.now() - t0 });
     } catch (err) {
       out.push({ job, error: err instanceof Error ? err.message : String(err), ms: performance.now() - t0 });
     }

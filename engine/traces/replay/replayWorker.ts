@@ -21,7 +21,7 @@ import type { StrategyName } from '../../strategies/Strategy';
 import type { TiktokenEncodingName } from '../../tokens/tiktokenTokenizer';
 import type { Tokenizer } from '../../tokens/Tokenizer';
 import { importTraceFile } from '../importTraceFile';
-import type { TraceEvent } from '../TraceEvent';
+import type { SkippedTraceLine, TraceEvent } from '../TraceEvent';
 import { recordedSummary } from './recordedTruth';
 import { DEFAULT_REPLAY_MODEL, modelSourceOf, providerOfModel, recordedModel } from './replayDefaults';
 import { chooseWindow } from './replayWindow';
@@ -79,6 +79,8 @@ export interface ReplayJobResult {
   result?: ReplayResult;
   /** Why the job failed (the trace could not be read, an invalid option…); the other jobs still run. */
   error?: string;
+  /** Lines of the trace file left out for their length (`[trace-line-cap]`), when it was read from a file and some were. */
+  skippedLines?: SkippedTraceLine[];
   /** Wall time of the job in the worker. */
   ms: number;
 }
@@ -98,7 +100,7 @@ export interface RunReplayJobsOptions {
 
 type WorkerMessage =
   | ({ kind: 'progress' } & ReplayProgress)
-  | { kind: 'result'; index: number; result?: ReplayResult; error?: string; ms: number };
+  | { kind: 'result'; index: number; result?: ReplayResult; error?: string; skippedLines?: SkippedTraceLine[]; ms: number };
 
 interface WorkerInput {
   strataReplayWorker: true;
@@ -138,16 +140,22 @@ export function runReplayJob(job: ReplayJob, events: readonly TraceEvent[], toke
   return result;
 }
 
+/** A trace file's events, and the lines left out of them for their length. */
+export function loadTraceFile(path: string): { path: string; events: readonly TraceEvent[]; skippedLines?: SkippedTraceLine[] } {
+  const t = importTraceFile(path);
+  return { path, events: t.events, ...(t.skippedLines ? { skippedLines: t.skippedLines } : {}) };
+}
+
 function workerMain(input: WorkerInput): void {
   const port = parentPort;
   if (!port) return;
-  let loaded: { path: string; events: readonly TraceEvent[] } | undefined;
+  let loaded: { path: string; events: readonly TraceEvent[]; skippedLines?: SkippedTraceLine[] | undefined } | undefined;
   input.jobs.forEach(({ index, job }, k) => {
     const t0 = performance.now();
     let message: WorkerMessage;
     try {
-      if (loaded?.path !== job.trace) loaded = { path: job.trace, events: job.events ?? importTraceFile(job.trace).events };
-      message = { kind: 'result', index, result: runReplayJob(job, loaded.events), ms: performance.now() - t0 };
+      if (loaded?.path !== job.trace) loaded = job.events ? { path: job.trace, events: job.events } : loadTraceFile(job.trace);
+      message = { kind: 'result', index, result: runReplayJob(job, loaded.events), ...(loaded.skippedLines ? { skippedLines: loaded.skippedLines } : {}), ms: performance.now() - t0 };
     } catch (err) {
       message = { kind: 'result', index, error: err instanceof Error ? err.message : String(err), ms: performance.now() - t0 };
     }
@@ -216,7 +224,8 @@ export function runReplayJobs(jobs: readonly ReplayJob[], options: RunReplayJobs
         worker.on('message', (m: WorkerMessage) => {
           if (m.kind === 'result') {
             const job = jobs[m.index] as ReplayJob;
-            results[m.index] = m.result ? { job, result: m.result, ms: m.ms } : { job, error: m.error ?? 'unknown error', ms: m.ms };
+            const skipped = m.skippedLines ? { skippedLines: m.skippedLines } : {};
+            results[m.index] = m.result ? { job, result: m.result, ...skipped, ms: m.ms } : { job, error: m.error ?? 'unknown error', ...skipped, ms: m.ms };
           } else {
             done++;
             options.onProgress?.({ done, total: jobs.length, trace: m.trace, strategy: m.strategy, budget: m.budget });

@@ -3,6 +3,9 @@ import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { compareCommand, parseCompareArgs, PEERS_RUNNER, peersRunner } from '../../../electron/cli/compareCommand';
 import { UsageError } from '../../../electron/shared/shellOptions';
+import { importTraceText } from '../../../engine/traces/importTrace';
+import { MAX_TRACE_LINE_BYTES } from '../../../engine/traces/jsonText';
+import { traceCounts } from '../../../engine/traces/traceCounts';
 import { compareCsv, compareRows, formatCompareTable } from '../../../engine/traces/compare/compareTable';
 import { tempDir } from '../../support/tempDir';
 import { madeUpSession } from '../../support/liveSessionFixture';
@@ -70,6 +73,22 @@ describe('strata compare', () => {
     const out = JSON.parse(readFileSync(json, 'utf8')) as { files: string[]; results: { steps: unknown[] }[] };
     expect(out.files).toEqual([join(tmp.dir, 'a.json')]);
     expect(out.results).toHaveLength(1);
+  }, 120_000);
+
+  it('[trace-line-cap] a line over the cap is left out of the comparison as the import leaves it out, and the notes say so', async () => {
+    tmp = tempDir();
+    const file = join(tmp.dir, 'capped.jsonl');
+    const lines = madeUpSession(6);
+    const huge = JSON.stringify({ type: 'user', uuid: 'huge', sessionId: 's', message: { role: 'user', content: 'x'.repeat(MAX_TRACE_LINE_BYTES + 10) } });
+    writeFileSync(file, `${[...lines.slice(0, 3), huge, ...lines.slice(3)].join('\n')}\n`);
+    const out: string[] = [];
+    vi.spyOn(console, 'log').mockImplementation((s: string) => void out.push(s));
+    vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    const json = join(tmp.dir, 'r.json');
+    expect(await compareCommand([file, '--strategies', 'variable', '--json', json])).toBe(0);
+    expect(out.join('\n')).toMatch(/^capped\.jsonl: one line was left out, longer than the 16 MiB a line may be \(line 4, 16\.0 MiB\); its figures are those of the file without it\.$/m);
+    const written = JSON.parse(readFileSync(json, 'utf8')) as { results: { steps: unknown[] }[] };
+    expect(written.results[0]?.steps).toHaveLength(traceCounts(importTraceText(`${lines.join('\n')}\n`, file).events).steps);
   }, 120_000);
 
   it('[replay-window-default] [replay-roles] the notes state each trace\'s window and where it came from, the agents\' roles, and where role_optimized equals variable, why', async () => {

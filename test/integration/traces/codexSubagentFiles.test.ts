@@ -6,8 +6,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Host } from '../../../engine/host';
 import { readCodexSubagents } from '../../../engine/traces/codexSubagentFiles';
 import { importTraceFile } from '../../../engine/traces/importTraceFile';
+import { quarterTokenizer } from '../../support/engineFixtures';
 import { tempDir } from '../../support/tempDir';
 
 const line = (type: string, payload: object, at: string) => JSON.stringify({ timestamp: at, type, payload });
@@ -20,7 +22,7 @@ describe('a Codex session with its subagent rollouts', () => {
   beforeEach(() => (tmp = tempDir()));
   afterEach(() => tmp.remove());
 
-  it('[trace-codex-subagents] the session is read with its subagents (the next day\'s folder too, subagents of subagents), each under its thread id', () => {
+  it('[trace-codex-subagents] the session is read with its subagents (the next day\'s folder too, subagents of subagents), each under its thread id, by the file importer and the catalog import alike', async () => {
     const day1 = join(tmp.dir, 'sessions', '2026', '11', '30');
     const day2 = join(tmp.dir, 'sessions', '2026', '12', '01');
     mkdirSync(day1, { recursive: true });
@@ -53,5 +55,16 @@ describe('a Codex session with its subagent rollouts', () => {
     // A subagent's rollout alone is its own run, and finds no subagents of a session.
     expect(readCodexSubagents(join(day2, 'rollout-b.jsonl'))).toEqual([]);
     expect(importTraceFile(join(day2, 'rollout-b.jsonl')).events.filter((e) => e.type === 'usage').map((e) => e.agentId ?? 'main')).toEqual(['main']);
+
+    // The catalog import reads the session the same way: its subagents joined, the same events (it dropped them before).
+    const host = Host.open({ catalogPath: join(tmp.dir, 'catalog.sqlite'), workspaceName: 'codex', version: '1', tokenizer: quarterTokenizer, sessionRoots: {} });
+    try {
+      const stored = await host.connect(() => {}).call('importTrace', { path: main });
+      if (!stored.ok) throw new Error(stored.error.message);
+      const id = (stored.value as { trace: { id: string; steps: number } }).trace.id;
+      expect(host.catalog.traceEvents(id)).toEqual(trace.events);
+    } finally {
+      host.close();
+    }
   });
 });

@@ -7,6 +7,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { TraceDto } from '../../../engine/contract';
+import { importTraceFile } from '../../../engine/traces/importTraceFile';
 import { importTraceText } from '../../../engine/traces/importTrace';
 import { MAX_TRACE_LINE_BYTES } from '../../../engine/traces/jsonText';
 import { traceCounts } from '../../../engine/traces/traceCounts';
@@ -72,5 +73,9 @@ describe.skipIf(!have)('[trace-line-cap] a line over the cap in an imported trac
     expect(imported.skippedLines).toEqual([{ file, line: 41, bytes: Buffer.byteLength(huge) + 1 }]);
     const without = importTraceText(`${[...lines.slice(0, 40), '', ...lines.slice(40)].join('\n')}\n`, file).events;
     expect(imported.trace).toMatchObject(traceCounts(without));
+    // The file read in place (`strata compare`, the replay workers) is read the same way: the same line left out, the same events.
+    const inPlace = importTraceFile(file);
+    expect(inPlace.skippedLines).toEqual([{ file, line: 41, bytes: Buffer.byteLength(huge) + 1 }]);
+    expect(inPlace.events).toEqual(without);
   }, 120_000);
 });
