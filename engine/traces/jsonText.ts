@@ -11,13 +11,25 @@ export type JsonRecord = Record<string, unknown>;
 export const isRecord = (v: unknown): v is JsonRecord => typeof v === 'object' && v !== null && !Array.isArray(v);
 export const asString = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 /** A finite non-negative count, or 0. */
-/** A tool call's arguments as a value: the parsed JSON, or the text itself when it is not JSON. */
+/**
+ * A recorded tool call's arguments read as JSON, or the text itself when it is not JSON or nests
+ * deeper than {@link MAX_JSON_NESTING} (which the replay's walks over it would overflow the stack
+ * on: `[trace-nesting]`); the depth is found in one pass without recursion before anything is
+ * parsed. The one parse every part of the replay uses.
+ */
 export function parsedArguments(text: string): unknown {
+  if (jsonNestingBeyond(text) >= 0) return text;
   try {
     return JSON.parse(text) as unknown;
   } catch {
     return text;
   }
+}
+
+/** The arguments as an object, or undefined when they are not a JSON object (or nest too deep). */
+export function argumentsObject(text: string): Record<string, unknown> | undefined {
+  const v = parsedArguments(text);
+  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
 }
 
 export const asCount = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : 0);

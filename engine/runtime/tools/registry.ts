@@ -7,6 +7,7 @@ import { readFileTool } from './readFile';
 import { RUN_COMMAND, runCommandTool } from './runCommand';
 import { DEFAULT_TOOLS_CONFIG, validateToolsConfig, type ToolsConfig } from './toolsConfig';
 import { DEFAULT_TOOL_LIMITS, toolError, type ToolContext, type ToolLimits, type ToolResult, type WorkspaceTool } from './types';
+import { jsonNestingBeyond, MAX_JSON_NESTING } from '../../traces/jsonText';
 
 /** Longest arguments text parsed; a longer one is refused unread. */
 export const MAX_ARGUMENTS_CHARS = 64 * 1024;
@@ -60,6 +61,9 @@ export function createWorkspaceTools(root: string, config: ToolsConfig = DEFAULT
         const raw = typeof toolCall.arguments === 'string' ? toolCall.arguments : '';
         if (raw.length > MAX_ARGUMENTS_CHARS) {
           return toolError(name, 'malformed_json', `The arguments of ${name} are longer than ${MAX_ARGUMENTS_CHARS} characters.`);
+        }
+        if (jsonNestingBeyond(raw) >= 0) {
+          return toolError(name, 'malformed_json', `The arguments of ${name} nest more than ${MAX_JSON_NESTING} levels deep. Send a flat JSON object.`);
         }
         let args: unknown;
         try {

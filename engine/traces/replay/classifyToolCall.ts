@@ -6,6 +6,7 @@
  * `&&`/`;`/`|` segments. A heuristic on names, deterministic; unknown tools are `other`.
  */
 import { isTestCommand } from '../../runtime/tools/commandLine';
+import { argumentsObject } from '../jsonText';
 
 export type ToolKind = 'read' | 'search' | 'edit' | 'test' | 'shell' | 'plan' | 'agent' | 'other';
 
@@ -35,14 +36,7 @@ const oneLine = (s: string, max = 160) => {
   return t.length > max ? `${t.slice(0, max - 1)}…` : t;
 };
 
-function parseArgs(text: string): Record<string, unknown> | undefined {
-  try {
-    const v: unknown = JSON.parse(text);
-    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
-}
+const parseArgs = argumentsObject;
 
 /** The command string of a shell call (`command` as text or argv, `cmd`), if any. */
 function commandOf(args: Record<string, unknown> | undefined): string | undefined {

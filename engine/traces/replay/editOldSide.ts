@@ -7,6 +7,7 @@
  */
 import { isPatch } from './actionPaths';
 import { contentLines, isContentLine, normaliseLine } from './contentLines';
+import { parsedArguments } from '../jsonText';
 
 export interface OldSide {
   /** Distinct content lines, normalised. */
@@ -20,13 +21,7 @@ export interface OldSide {
 
 const OLD_KEYS = new Set(['old_string', 'oldString', 'old_str']);
 
-function parsed(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
+const parsed = parsedArguments;
 
 /** An edit's old strings and old patch lines, collected from its arguments. */
 function collect(value: unknown, key: string | undefined, texts: string[], patchLines: string[]): void {

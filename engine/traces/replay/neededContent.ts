@@ -33,6 +33,7 @@ import { editOldSide } from './editOldSide';
 import { covers, editedFiles, readTarget, redirectedFiles, writesInstead, type LineRange } from './readTargets';
 import type { TraceStep } from './traceSteps';
 import { walkTrace, type AgentKey } from './walkTrace';
+import { parsedArguments } from '../jsonText';
 
 /** Earlier failing results of an agent an action may cite. */
 export const FAILURES_KEPT = 20;
@@ -59,13 +60,7 @@ export interface TraceNeeds {
   rereads: number;
 }
 
-function parsed(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
+const parsed = parsedArguments;
 
 interface Observed {
   s: TraceStep;

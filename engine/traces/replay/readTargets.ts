@@ -13,6 +13,7 @@
  */
 import { pathsInto } from './actionPaths';
 import type { ToolCallInfo } from './classifyToolCall';
+import { argumentsObject } from '../jsonText';
 
 export interface LineRange {
   from: number;
@@ -40,14 +41,7 @@ const WRITES = /(?:^|\s)(?:>>?|<<-?)\s*\S/;
 /** Whether a shell read writes a file instead (a redirect or here-document). */
 export const writesInstead = (info: ToolCallInfo) => info.command !== undefined && WRITES.test(info.command);
 
-function parseArgs(text: string): Record<string, unknown> {
-  try {
-    const v: unknown = JSON.parse(text);
-    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
-}
+const parseArgs = (text: string): Record<string, unknown> => argumentsObject(text) ?? {};
 
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : undefined);
 

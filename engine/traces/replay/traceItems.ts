@@ -20,6 +20,7 @@ import type { ItemInput } from '../../items/createItem';
 import { estimateTokens } from '../../tokens/estimateTokens';
 import { actionPaths, pathsIn } from './actionPaths';
 import { classifyToolCall, testFailed } from './classifyToolCall';
+import { argumentsObject, parsedArguments } from '../jsonText';
 
 export interface ItemContext {
   agentId: string;
@@ -114,8 +115,8 @@ function canonicalJson(value: unknown): string {
 /** The arguments as `key: value` lines (string values as they are), or the raw text when not a JSON object. */
 function argumentLines(text: string): string {
   try {
-    const v: unknown = JSON.parse(text);
-    if (typeof v !== 'object' || v === null || Array.isArray(v)) return text;
+    const v = argumentsObject(text);
+    if (!v) return text;
     return Object.entries(v)
       .map(([k, x]) => `${k}: ${typeof x === 'string' ? x : JSON.stringify(x)}`)
       .join('\n');
@@ -134,7 +135,9 @@ export function toolItem(call: RecordedCall, result: { content: string; isError:
   const info = classifyToolCall(call.name, call.arguments);
   let signature: string;
   try {
-    signature = `${call.name} ${canonicalJson(JSON.parse(call.arguments))}`;
+    const args = parsedArguments(call.arguments);
+    // The text itself back: not JSON (or too deep), so the text is the signature.
+    signature = args === call.arguments ? `${call.name} ${call.arguments.trim()}` : `${call.name} ${canonicalJson(args)}`;
   } catch {
     signature = `${call.name} ${call.arguments.trim()}`;
   }

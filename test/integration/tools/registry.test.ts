@@ -57,6 +57,7 @@ describe('ToolRegistry.call', () => {
     ['a prototype name', { id: 'c7', name: 'constructor', arguments: '{}' }, 'unknown_tool', 'Unknown tool'],
     ['huge arguments', { id: 'c8', name: 'grep', arguments: `{"pattern":"${'x'.repeat(70_000)}"}` }, 'malformed_json', 'longer than'],
     ['a wrong argument type', { id: 'c9', name: 'grep', arguments: '{"pattern": 5}' }, 'invalid_arguments', 'pattern'],
+    ['arguments nested 25,000 deep', { id: 'c10', name: 'grep', arguments: `{"pattern":"x","path":${'['.repeat(25_000)}${']'.repeat(25_000)}}` }, 'malformed_json', 'nest more than 1000 levels deep'],
   ])('[tools] %s is an error result, not a throw', async (_name, toolCall, code, fragment) => {
     const r = await tools.call(toolCall);
     expect(r.isError).toBe(true);

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { importTraceText } from '../../../../engine/traces/importTrace';
-import { jsonNestingBeyond, MAX_JSON_NESTING } from '../../../../engine/traces/jsonText';
+import { jsonNestingBeyond, MAX_JSON_NESTING, parsedArguments } from '../../../../engine/traces/jsonText';
+import { replayTrace } from '../../../../engine/traces/replay/replayTrace';
+import { quarterTokenizer } from '../../../support/engineFixtures';
 import { TraceImportError } from '../../../../engine/traces/TraceEvent';
 
 const user = JSON.stringify({ type: 'user', uuid: 'u1', sessionId: 's', message: { role: 'user', content: 'hi' } });
@@ -44,3 +46,27 @@ describe('[trace-nesting] deeply nested JSON is refused by name, with its line',
     expect(jsonNestingBeyond('[[[1]]]', 0, 7, 3)).toBe(-1);
   });
 });
+
+describe('[trace-nesting] tool arguments nested deep inside a JSON string', () => {
+  it('[trace-nesting] a Codex call whose arguments text nests 30,000 deep imports (the line itself is shallow) and replays, its arguments read as text', () => {
+    const deep = `{"path":"a.ts","x":${'['.repeat(30_000)}${']'.repeat(30_000)}}`;
+    const at = (s: number) => `2026-11-30T00:00:${String(s).padStart(2, '0')}.000Z`;
+    const line = (type: string, payload: object, s: number) => JSON.stringify({ timestamp: at(s), type, payload });
+    const text = [
+      line('session_meta', { id: 'm' }, 0),
+      line('response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'go' }] }, 1),
+      line('response_item', { type: 'function_call', name: 'shell', call_id: 'c1', arguments: deep }, 2),
+      line('token_usage_record', { response_id: 'r0', usage: { input_tokens: 10, cached_input_tokens: 0, output_tokens: 1 } }, 2),
+      line('response_item', { type: 'function_call_output', call_id: 'c1', output: 'ok' }, 3),
+      line('response_item', { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'done' }] }, 4),
+      line('token_usage_record', { response_id: 'r1', usage: { input_tokens: 20, cached_input_tokens: 0, output_tokens: 1 } }, 4),
+    ].join('\n');
+    const events = importTraceText(`${text}\n`, 'deep-args.jsonl').events;
+    expect(events.find((e) => e.type === 'tool_call')).toMatchObject({ arguments: deep });
+    expect(parsedArguments(deep)).toBe(deep);
+    expect(parsedArguments('{"path":"a.ts"}')).toEqual({ path: 'a.ts' });
+    const result = replayTrace(events, { strategy: 'variable', budget: 32_000, provider: 'openai', tokenizer: quarterTokenizer, timer: () => 0 });
+    expect(result.steps).toHaveLength(2);
+  });
+});
+
