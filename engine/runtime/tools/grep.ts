@@ -1,4 +1,5 @@
-import { readFile, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open, stat, type FileHandle } from 'node:fs/promises';
 import { z } from 'zod';
 import { confineArg, ioReason, parseArgs } from './args';
 import { realInside } from './confine';
@@ -145,16 +146,27 @@ async function grep(env: ToolEnv, workers: RegexWorkers, args: unknown, ctx: Too
   /** Read one file into the slice (unless skipped); match the slice when it is full. */
   const add = async (absolute: string, relative: string) => {
     let text: Buffer;
+    let handle: FileHandle | undefined;
     try {
-      const st = await stat(absolute);
+      // Opened without following a link swapped in since the walk and without blocking on a FIFO,
+      // then checked on the open file itself: what is read is the regular file that was checked.
+      handle = await open(absolute, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
+      const st = await handle.stat();
       if (!st.isFile()) return;
       if (st.size > env.limits.grepMaxFileBytes) {
         skippedLarge++;
         return;
       }
-      text = await readFile(absolute);
+      text = await handle.readFile();
+      // A file that grew past the cap between the check and the read is skipped as a large one.
+      if (text.length > env.limits.grepMaxFileBytes) {
+        skippedLarge++;
+        return;
+      }
     } catch {
       return;
+    } finally {
+      await handle?.close().catch(() => undefined);
     }
     if (looksBinary(text.subarray(0, BINARY_SNIFF_BYTES))) return;
     filesSearched++;
