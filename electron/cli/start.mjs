@@ -6,46 +6,20 @@
 // build made once per Electron version (nativeModule.mjs); everything else loads node_modules' Node build.
 // `npm run web` (--web) serves it on purpose. Other arguments pass through (--port, --workspace).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { ensureBuilt } from './ensureBuilt.mjs';
 import { ensureElectronBinding, installedElectron, runBounded } from './nativeModule.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const out = join(root, 'out');
-const stamp = join(out, '.build-stamp');
 /** Exit code of electron/main when its SQLite module was built for another ABI than Electron's. */
 const EXIT_NATIVE_MODULE = 78;
 
 const argv = process.argv.slice(2);
 const webOnly = argv.includes('--web');
 const passThrough = argv.filter((a) => a !== '--web');
-
-function newestSourceMtime() {
-  let newest = 0;
-  const visit = (p) => {
-    const st = statSync(p);
-    if (st.isDirectory()) {
-      for (const name of readdirSync(p)) if (name !== 'node_modules' && !name.startsWith('.')) visit(join(p, name));
-    } else newest = Math.max(newest, st.mtimeMs);
-  };
-  for (const p of ['electron', 'engine', 'renderer', 'electron.vite.config.ts', 'package.json', 'package-lock.json']) {
-    if (existsSync(join(root, p))) visit(join(root, p));
-  }
-  return newest;
-}
-
-function ensureBuilt() {
-  const outputs = ['main/index.js', 'main/web.js', 'preload/index.cjs', 'renderer/index.html'].map((f) => join(out, f));
-  const built = existsSync(stamp) && outputs.every((f) => existsSync(f)) ? statSync(stamp).mtimeMs : 0;
-  if (built >= newestSourceMtime()) return;
-  console.log('Strata: building the control room (electron-vite build)…');
-  const bin = join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js');
-  if (!existsSync(bin)) fail('electron-vite is not installed. Run `npm install` first.');
-  const r = spawnSync(process.execPath, [bin, 'build'], { cwd: root, stdio: 'inherit' });
-  if (r.status !== 0) fail('the build failed (see above).');
-  writeFileSync(stamp, new Date().toISOString());
-}
 
 function fail(message) {
   console.error(`Strata: ${message}`);
@@ -121,7 +95,10 @@ function launchElectron(executable, sqliteBinding, version) {
   });
 }
 
-ensureBuilt();
+{
+  const why = ensureBuilt();
+  if (why) fail(why);
+}
 if (webOnly) {
   await serveWeb();
 } else if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) {
