@@ -4,7 +4,10 @@
  * fails, a small strict scanner walks the text again to find the offset of the first problem, so the
  * error names the line and column on every runtime. Pure: no Node built-ins.
  */
+import { jsonNestingBeyond, MAX_JSON_NESTING } from '../text/jsonNesting';
 import { TraceImportError } from './TraceEvent';
+
+export { jsonNestingBeyond, MAX_JSON_NESTING };
 
 export type JsonRecord = Record<string, unknown>;
 
@@ -47,13 +50,6 @@ export function lineColumnAt(text: string, offset: number, start = 0, line = 1):
 const TRUNCATED = ' (the file may be truncated)';
 const MAX_DEPTH = 5_000;
 
-/**
- * The deepest nesting of objects and arrays a trace may hold (`[trace-nesting]`). `JSON.parse`
- * reads far deeper values, but the importers, the masker and the replay walk values recursively,
- * and a value some 10,000 levels deep overflows the stack there; no recorded session nests anywhere
- * near this deep.
- */
-export const MAX_JSON_NESTING = 1000;
 
 /**
  * The longest JSON Lines line read (`[trace-line-cap]`): a longer one is skipped without being held
@@ -62,27 +58,6 @@ export const MAX_JSON_NESTING = 1000;
  */
 export const MAX_TRACE_LINE_BYTES = 16 * 1024 * 1024;
 
-/**
- * The offset of the bracket in `text.slice(start, end)` that opens level `limit + 1` of nesting,
- * or -1 when the JSON there nests at most `limit` deep. Brackets inside strings do not count. One
- * pass without recursion, so it is safe on any input.
- */
-export function jsonNestingBeyond(text: string, start = 0, end = text.length, limit = MAX_JSON_NESTING): number {
-  let depth = 0;
-  for (let i = start; i < end; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x22) {
-      for (i++; i < end; i++) {
-        const d = text.charCodeAt(i);
-        if (d === 0x5c) i++;
-        else if (d === 0x22) break;
-      }
-    } else if (c === 0x5b || c === 0x7b) {
-      if (++depth > limit) return i;
-    } else if (c === 0x5d || c === 0x7d) depth--;
-  }
-  return -1;
-}
 
 /** A refusal of JSON nested deeper than {@link MAX_JSON_NESTING}, at `line` and `column`. */
 function tooDeep(file: string, line: number, column: number): TraceImportError {

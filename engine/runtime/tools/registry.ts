@@ -7,7 +7,7 @@ import { readFileTool } from './readFile';
 import { RUN_COMMAND, runCommandTool } from './runCommand';
 import { DEFAULT_TOOLS_CONFIG, validateToolsConfig, type ToolsConfig } from './toolsConfig';
 import { DEFAULT_TOOL_LIMITS, toolError, type ToolContext, type ToolLimits, type ToolResult, type WorkspaceTool } from './types';
-import { jsonNestingBeyond, MAX_JSON_NESTING } from '../../traces/jsonText';
+import { jsonNestingBeyond, MAX_JSON_NESTING } from '../../text/jsonNesting';
 
 /** Longest arguments text parsed; a longer one is refused unread. */
 export const MAX_ARGUMENTS_CHARS = 64 * 1024;
