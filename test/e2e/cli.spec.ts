@@ -9,7 +9,7 @@ import { expect, test } from '@playwright/test';
 const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string; bin: Record<string, string> };
 
 test('[cli-bin] package.json names an executable `strata` command that runs the CLI with its arguments', () => {
-  const bin = pkg.bin['strata'];
+  const bin = pkg.bin['strata'] ?? '';
   expect(bin).toBe('electron/cli/bin.mjs');
   accessSync(bin, constants.X_OK);
   expect(readFileSync(bin, 'utf8').split('\n')[0]).toBe('#!/usr/bin/env node');

@@ -3,7 +3,8 @@
  * trace's window with where it came from (`[replay-window-default]`), each multi-agent trace's roles,
  * and, where `role_optimized` gave `variable`'s figures, why (`[replay-roles]`). Pure.
  */
-import { windowCell, windowLabel, type WindowChoice } from '../replay/replayWindow';
+import type { WindowChoice } from '../replay/ReplayTypes';
+import { windowCell, windowLabel } from '../replay/replayWindow';
 import type { ReplayResult } from '../replay/ReplayTypes';
 
 const names = (traces: readonly string[]) => (traces.length <= 4 ? traces.join(', ') : `${traces.slice(0, 4).join(', ')} and ${traces.length - 4} more`);

@@ -12,12 +12,8 @@ import type { CacheProvider, CacheTtl } from '../../providers/cacheModel';
 import type { StrategyName } from '../../strategies/Strategy';
 import type { Tokenizer } from '../../tokens/Tokenizer';
 import type { ReuseBreak } from './reuseBreak';
-import type { RecordedSummary } from './recordedTruth';
-import type { FixedPrefixSummary } from './fixedPrefix';
+import type { RecordedSummary } from './recordedTypes';
 import type { TtlChoice } from './cacheTtl';
-import type { ModelSource } from './replayDefaults';
-import type { WindowChoice } from './replayWindow';
-import type { InvalidReason } from './requestValidity';
 
 /** Milliseconds from an arbitrary origin; only differences are used (engine overhead). */
 export type Timer = () => number;
@@ -246,3 +242,42 @@ export interface ReplayResult {
    */
   recorded?: RecordedSummary;
 }
+
+// ---- parts of a result, defined here so the modules that compute them import this file, never the reverse ----
+
+/** Where a replay's priced model came from: `--model` (the option), the recording, or the provider's default. */
+export type ModelSource = 'option' | 'recording' | 'default';
+
+/** Where a replay's window came from. */
+export type WindowSource = 'option' | 'recording' | 'table' | 'none';
+
+export interface WindowChoice {
+  /** The largest prompt, in the provider's tokens, a request may have; null when no window is known (nothing is checked). */
+  tokens: number | null;
+  source: WindowSource;
+  /** The model whose window it is. */
+  model: string;
+  /** What the figure rests on, in words (the table row's source and date, the recording, the option). */
+  why: string;
+}
+
+/** How the trace's fixed prefix was obtained, for every output to state. */
+export interface FixedPrefixSummary {
+  /** `recorded`: system prompt and tools as sent; `instructions`: the recorded instructions only; `none`. */
+  source: 'recorded' | 'instructions' | 'none';
+  /** Tokens of the main agent's recorded prefix (its first). */
+  recordedTokens: number;
+  /** The main agent's stand-in tokens (0: none). */
+  estimatedTokens: number;
+  /** A stand-in is part of some agent's prefix. */
+  estimated: boolean;
+  /** Provider tokens per counted token every row is priced with (`[replay-token-scale]`). */
+  tokenScale: number;
+  /** One line a person can check, e.g. "estimated: 16,556 tokens (first call billed 20,479 − counted 3,923)". */
+  note: string;
+}
+
+/** Why a provider would refuse a request, in the order they are checked (the first that applies is reported). */
+export const INVALID_REASONS = ['empty_request', 'orphaned_result', 'unanswered_call', 'over_window'] as const;
+
+export type InvalidReason = (typeof INVALID_REASONS)[number];

@@ -22,6 +22,7 @@ import { recordedModel } from './replayDefaults';
 import { recordedPrompt } from './traceSteps';
 import { hiddenTokens, keepsReasoning, messageText, transcriptVisitor, type AgentTranscript } from './transcript';
 import { walkTrace, type AgentKey } from './walkTrace';
+import type { FixedPrefixSummary } from './ReplayTypes';
 
 /** A calibrated stand-in for one agent's unrecorded prefix. */
 export interface StandIn {
@@ -31,22 +32,6 @@ export interface StandIn {
   step: number;
   billed: number;
   counted: number;
-}
-
-/** How the trace's fixed prefix was obtained, for every output to state. */
-export interface FixedPrefixSummary {
-  /** `recorded`: system prompt and tools as sent; `instructions`: the recorded instructions only; `none`. */
-  source: 'recorded' | 'instructions' | 'none';
-  /** Tokens of the main agent's recorded prefix (its first). */
-  recordedTokens: number;
-  /** The main agent's stand-in tokens (0: none). */
-  estimatedTokens: number;
-  /** A stand-in is part of some agent's prefix. */
-  estimated: boolean;
-  /** Provider tokens per counted token every row is priced with (`[replay-token-scale]`). */
-  tokenScale: number;
-  /** One line a person can check, e.g. "estimated: 16,556 tokens (first call billed 20,479 − counted 3,923)". */
-  note: string;
 }
 
 export interface FixedPrefix {

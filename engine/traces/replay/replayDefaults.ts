@@ -2,8 +2,8 @@
 import type { CacheProvider } from '../../providers/cacheModel';
 import type { Tokenizer } from '../../tokens/Tokenizer';
 import type { TraceEvent } from '../TraceEvent';
-import type { Timer } from './ReplayTypes';
 import type { TraceStep } from './traceSteps';
+import type { ModelSource, Timer } from './ReplayTypes';
 
 export const DEFAULT_REPLAY_MODEL = { anthropic: 'claude-sonnet-4-5', openai: 'gpt-5' } as const;
 
@@ -18,9 +18,6 @@ export function recordedModel(events: readonly TraceEvent[]): string | undefined
   for (const e of events) if (e.type === 'usage' && e.agentId === undefined && e.model) return e.model;
   return undefined;
 }
-
-/** Where a replay's priced model came from: `--model` (the option), the recording, or the provider's default. */
-export type ModelSource = 'option' | 'recording' | 'default';
 
 /** The source of the model `options.model ?? recordedModel(events) ?? DEFAULT_REPLAY_MODEL[provider]` picks. */
 export function modelSourceOf(events: readonly TraceEvent[], option: string | undefined): ModelSource {

@@ -5,20 +5,7 @@
  */
 import { contextWindowOf } from '../../models/contextWindows';
 import type { TraceEvent } from '../TraceEvent';
-import type { ModelSource } from './replayDefaults';
-
-/** Where a replay's window came from. */
-export type WindowSource = 'option' | 'recording' | 'table' | 'none';
-
-export interface WindowChoice {
-  /** The largest prompt, in the provider's tokens, a request may have; null when no window is known (nothing is checked). */
-  tokens: number | null;
-  source: WindowSource;
-  /** The model whose window it is. */
-  model: string;
-  /** What the figure rests on, in words (the table row's source and date, the recording, the option). */
-  why: string;
-}
+import type { ModelSource, WindowChoice } from './ReplayTypes';
 
 /** The window the recording's main agent states for its calls (the first usage event that carries one). */
 export function recordedWindow(events: readonly TraceEvent[]): number | undefined {

@@ -34,11 +34,7 @@
  * the request's messages and never open or close a turn here.
  */
 import type { Message } from '../../conversation/Message';
-import type { StepMetrics } from './ReplayTypes';
-
-/** Why a provider would refuse a request, in the order they are checked (the first that applies is reported). */
-export const INVALID_REASONS = ['empty_request', 'orphaned_result', 'unanswered_call', 'over_window'] as const;
-export type InvalidReason = (typeof INVALID_REASONS)[number];
+import { INVALID_REASONS, type InvalidReason, type StepMetrics } from './ReplayTypes';
 
 /** A replayed request as the provider would receive it. */
 export interface ReplayedRequest {

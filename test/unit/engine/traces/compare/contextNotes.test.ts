@@ -4,7 +4,7 @@ import { compareRows } from '../../../../../engine/traces/compare/compareTable';
 import { windowNotes, windowSummary } from '../../../../../engine/traces/compare/contextNotes';
 import { replayTrace } from '../../../../../engine/traces/replay/replayTrace';
 import type { ReplayResult } from '../../../../../engine/traces/replay/ReplayTypes';
-import type { WindowChoice } from '../../../../../engine/traces/replay/replayWindow';
+import type { WindowChoice } from '../../../../../engine/traces/replay/ReplayTypes';
 import type { TraceEvent } from '../../../../../engine/traces/TraceEvent';
 
 const source = { file: 'made-up.jsonl', line: 1 };

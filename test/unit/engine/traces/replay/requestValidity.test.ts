@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../../../../../engine/conversation/Message';
-import { invalidCounts, refusedStep, requestInvalidity, type InvalidReason } from '../../../../../engine/traces/replay/requestValidity';
+import type { InvalidReason } from '../../../../../engine/traces/replay/ReplayTypes';
+import { invalidCounts, refusedStep, requestInvalidity } from '../../../../../engine/traces/replay/requestValidity';
 import type { StepMetrics } from '../../../../../engine/traces/replay/ReplayTypes';
 
 const system: Message = { id: 's', role: 'system', kind: 'canonical', content: 'You are a coding agent.' };
