@@ -1,9 +1,8 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Envelope, StrataEvent } from '../contract';
 import { Catalog } from '../catalog/Catalog';
 import type { ConversationEvent } from '../conversation/AgentConversation';
-import { DEFAULT_CONTEXT_CONFIG, isConfigError, type ContextConfig } from '../conversation/contextConfig';
+import { isConfigError } from '../config/ConfigError';
+import { DEFAULT_CONTEXT_CONFIG, type ContextConfig } from '../conversation/contextConfig';
 import { Engine } from '../Engine';
 import type { EngineEvent } from '../EngineEvent';
 import { DROPPED_KEPT } from '../generations/Generation';
@@ -23,8 +22,8 @@ import { dispatch } from './dispatch';
 import { toItemDto } from './engineDtos';
 import { EventHub } from './EventHub';
 import { createHandlers, type Handlers } from './handlers';
-import { CONFIG_FILE_NAME, loadContextConfig } from './loadContextConfig';
-import { applySessionsConfig, parseSessionsConfig } from '../traces/live/sessionsConfig';
+import { loadStrataConfig, type StrataConfig } from './loadStrataConfig';
+import { applySessionsConfig } from '../traces/live/sessionsConfig';
 import { toMemoryDto } from './memoryDtos';
 import { workspacePartition } from './workspacePartition';
 import { RunManager, type RunManagerDeps } from './RunManager';
@@ -219,8 +218,9 @@ export class Host {
       });
       // The workspace folder holds strata.toml and .strata/skills; the demo's is resources/demo.
       const workspaceDir = demo ? options.demoDir : options.workspaceDir;
-      const { config, problem } = Host.contextConfig(workspaceDir);
-      const sessions = Host.sessionRoots(workspaceDir, options.sessionRoots ?? defaultSessionRoots());
+      const settings = workspaceDir ? loadStrataConfig(workspaceDir) : undefined;
+      const { config, problem } = Host.contextConfig(settings?.context);
+      const sessions = Host.sessionRoots(workspaceDir, settings?.sessions, options.sessionRoots ?? defaultSessionRoots());
       const host = new Host(catalog, { ...options, sessionRoots: sessions.roots }, memory, view, config, workspaceDir, options.runDeps ?? {});
       unreadable = (m) => host.log(null, 'warn', m);
       if (problem) host.log(null, 'error', problem);
@@ -235,27 +235,17 @@ export class Host {
   }
 
   /** The workspace's `[context]` settings; a refused strata.toml falls back to the defaults and says why, naming the key. */
-  private static contextConfig(workspaceDir: string | undefined): { config: ContextConfig; problem: string | undefined } {
-    if (!workspaceDir) return { config: DEFAULT_CONTEXT_CONFIG, problem: undefined };
-    const loaded = loadContextConfig(workspaceDir);
+  private static contextConfig(loaded: StrataConfig['context'] | undefined): { config: ContextConfig; problem: string | undefined } {
+    if (loaded === undefined) return { config: DEFAULT_CONTEXT_CONFIG, problem: undefined };
     if (!isConfigError(loaded)) return { config: loaded, problem: undefined };
     return { config: DEFAULT_CONTEXT_CONFIG, problem: `${loaded.message} — the default [context] settings are used until it is fixed` };
   }
 
   /** Where sessions are looked for: the shell's roots with the workspace's `[sessions]` settings applied (`[live-settings]`); a refused section changes nothing and says why. */
-  private static sessionRoots(workspaceDir: string | undefined, roots: SessionRoots): { roots: SessionRoots; problem: string | undefined } {
-    if (!workspaceDir) return { roots, problem: undefined };
-    const file = join(workspaceDir, CONFIG_FILE_NAME);
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch (err) {
-      const code = (err as { code?: unknown }).code;
-      return { roots, problem: code === 'ENOENT' ? undefined : `${file}: cannot be read (${String(code ?? (err as Error).message)}) — sessions are looked for in the standard folders` };
-    }
-    const parsed = parseSessionsConfig(text);
-    if ('kind' in parsed) return { roots, problem: `${file}: ${parsed.message} — sessions are looked for in the standard folders until it is fixed` };
-    return { roots: applySessionsConfig(roots, parsed, workspaceDir), problem: undefined };
+  private static sessionRoots(workspaceDir: string | undefined, loaded: StrataConfig['sessions'] | undefined, roots: SessionRoots): { roots: SessionRoots; problem: string | undefined } {
+    if (workspaceDir === undefined || loaded === undefined) return { roots, problem: undefined };
+    if (isConfigError(loaded)) return { roots, problem: `${loaded.message} — sessions are looked for in the standard folders until it is fixed` };
+    return { roots: applySessionsConfig(roots, loaded, workspaceDir), problem: undefined };
   }
 
   private newEngine(tokenizer: Tokenizer, clock: Clock): Engine {

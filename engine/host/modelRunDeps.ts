@@ -1,14 +1,13 @@
+import { isConfigError } from '../config/ConfigError';
 import { StrataError } from '../contract';
 import { createAnthropicProvider } from '../providers/anthropicProvider';
 import { createOpenAIProvider } from '../providers/openaiProvider';
 import { ProviderError, type Provider } from '../providers/Provider';
-import { attemptTimeoutMs, isProvidersConfigError } from '../providers/providersConfig';
+import { attemptTimeoutMs } from '../providers/providersConfig';
 import type { RetryInfo } from '../providers/retry';
 import { resolveProviderSettings } from '../providers/settings';
 import type { ToolBox } from '../runtime/Driver';
-import { isToolsConfigError } from '../runtime/tools/toolsConfig';
-import { loadProvidersConfig } from './loadProvidersConfig';
-import { loadToolsConfig } from './loadToolsConfig';
+import { loadStrataConfig } from './loadStrataConfig';
 import type { RunManagerDeps } from './RunManager';
 import { workspaceToolbox } from './workspaceToolbox';
 
@@ -36,8 +35,8 @@ export function modelRunDeps(workspaceDir: string, env: Readonly<Record<string, 
     makeProvider: (provider, model, onRetry?: (info: RetryInfo) => void): Provider => {
       const resolved = settings()[provider];
       if (!resolved.key) throw new StrataError('unavailable', `No ${provider} API key: set ${provider === 'openai' ? 'OPENAI_API_KEY' : 'ANTHROPIC_API_KEY'} and restart Strata.`);
-      const limits = loadProvidersConfig(workspaceDir);
-      if (isProvidersConfigError(limits)) throw new StrataError('invalid_args', limits.message);
+      const limits = loadStrataConfig(workspaceDir).providers;
+      if (isConfigError(limits)) throw new StrataError('invalid_args', limits.message);
       try {
         const time = { turnTimeoutMs: limits.turnTimeoutMs, timeoutMs: attemptTimeoutMs(limits.turnTimeoutMs), timeLimitName: TIME_LIMIT_NAME };
         const options = { apiKey: resolved.key, baseURL: resolved.view.baseUrl, model, ...CALLS, ...time, ...(onRetry ? { onRetry } : {}) };
@@ -47,8 +46,8 @@ export function modelRunDeps(workspaceDir: string, env: Readonly<Record<string, 
       }
     },
     makeToolbox: (): ToolBox => {
-      const config = loadToolsConfig(workspaceDir);
-      if (isToolsConfigError(config)) throw new StrataError('invalid_args', config.message);
+      const config = loadStrataConfig(workspaceDir).tools;
+      if (isConfigError(config)) throw new StrataError('invalid_args', config.message);
       const made = workspaceToolbox(workspaceDir, config);
       items = made.toolItems;
       return made.toolbox;

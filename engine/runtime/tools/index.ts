@@ -1,6 +1,6 @@
 /** Workspace tools for the model driver, confined to the agent's workspace directory. */
 export { createWorkspaceTools, MAX_ARGUMENTS_CHARS, type ToolRegistry } from './registry';
-export { DEFAULT_TOOLS_CONFIG, isToolsConfigError, parseToolsConfig, TOOLS_CONFIG_BOUNDS, validateToolsConfig, type ToolsConfig } from './toolsConfig';
+export { DEFAULT_TOOLS_CONFIG, TOOLS_CONFIG_BOUNDS, toolsConfigFrom, validateToolsConfig, type ToolsConfig } from './toolsConfig';
 export { confine, confineLexically, ConfinementError, INTERNAL_DIR, isInternalPath, workspaceRoot, type ConfinedPath, type ConfinementReason, type WorkspaceRoot } from './confine';
 export { isTestCommand, parseCommandLine, SHELL_METACHARACTERS, type ParsedCommand } from './commandLine';
 export { checkAllowed, entryPermits, type AllowDecision } from './allowedCommand';

@@ -1,5 +1,7 @@
-import { parse, TomlError } from 'smol-toml';
-import type { ConfigError, ConfigIssue } from '../../conversation/contextConfig';
+import { isConfigError, type ConfigError, type ConfigIssue } from '../../config/ConfigError';
+import { SectionReader } from '../../config/sectionReader';
+import { showTomlValue } from '../../config/showTomlValue';
+import type { StrataToml } from '../../config/strataToml';
 import { alwaysRefused } from './commandGrammar';
 import { parseCommandLine } from './commandLine';
 
@@ -42,99 +44,50 @@ export const MAX_ALLOW_ENTRY_CHARS = 200;
 
 const KEYS = ['allow', 'timeout_ms', 'max_output_bytes', 'max_read_bytes'] as const;
 type NumericKey = keyof typeof TOOLS_CONFIG_BOUNDS;
-const SHOWN_CHARS = 60;
-
-/** Tells a refused configuration from a usable one. */
-export function isToolsConfigError(value: ToolsConfig | ConfigError): value is ConfigError {
-  return 'kind' in value && value.kind === 'config_error';
-}
-
-/** A value as it would be written in TOML, clipped, so a message quotes what the person wrote. */
-function show(value: unknown): string {
-  let text: string;
-  if (typeof value === 'string') text = JSON.stringify(value);
-  else if (typeof value === 'bigint') text = value.toString();
-  else if (typeof value === 'number') {
-    // Integers parse as bigint, so every number here is a TOML float and is shown as one.
-    text = Number.isNaN(value) ? 'nan' : !Number.isFinite(value) ? (value > 0 ? 'inf' : '-inf') : Number.isInteger(value) ? value.toFixed(1) : String(value);
-  } else if (value instanceof Date) text = value.toISOString();
-  else if (Array.isArray(value)) text = `[${value.map(show).join(', ')}]`;
-  else if (typeof value === 'object' && value !== null) text = `{ ${Object.entries(value).map(([k, v]) => `${k} = ${show(v)}`).join(', ')} }`;
-  else text = String(value);
-  return text.length > SHOWN_CHARS ? `${text.slice(0, SHOWN_CHARS - 1)}…` : text;
-}
-
-const isTable = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date);
 
 /**
- * Parse the `[tools]` section of a `strata.toml` text. Invariant: the result is either a complete,
- * valid config or an error, never a partial mix, so a typo never silently runs with a default;
- * every issue names its dotted key (`tools.allow[2]`, 0-based) and quotes the value written (or
- * the line, for invalid TOML). Other sections (`[context]`, ...) belong to other readers and are
- * ignored; unknown keys inside `[tools]` are refused. An `allow` entry must itself be a valid
+ * The `[tools]` section of a parsed `strata.toml` (pure). Invariant: the result is either a
+ * complete, valid config or an error, never a partial mix, so a typo never silently runs with a
+ * default; every issue names its dotted key (`tools.allow[2]`, 0-based) and quotes the value
+ * written. Unknown keys inside `[tools]` are refused. An `allow` entry must itself be a valid
  * command (no shell metacharacters, balanced quotes, none of `%`, `data:`, `file:`), since an
  * entry no command can match would be a silent no-op.
  */
-export function parseToolsConfig(tomlText: string): ToolsConfig | ConfigError {
-  let doc: Record<string, unknown>;
-  try {
-    doc = parse(tomlText, { integersAsBigInt: true });
-  } catch (err) {
-    if (!(err instanceof TomlError)) throw err;
-    const reason = (err.message.split('\n')[0] ?? '').replace(/^Invalid TOML document:\s*/, '');
-    return refuse([{ key: undefined, line: err.line, message: `invalid TOML at line ${err.line}, column ${err.column}: ${reason}` }]);
-  }
-  const section = doc['tools'];
+export function toolsConfigFrom(toml: StrataToml): ToolsConfig | ConfigError {
+  const section = SectionReader.open(toml, 'tools', KEYS);
   if (section === undefined) return defaults();
-  if (!isTable(section)) return refuse([{ key: 'tools', message: `tools must be a table (got ${show(section)})` }]);
-
-  const issues: ConfigIssue[] = [];
-  const bad = (key: string, rule: string, value: unknown) => issues.push({ key: `tools.${key}`, message: `tools.${key} ${rule} (got ${show(value)})` });
-  for (const [key, value] of Object.entries(section)) {
-    if (!(KEYS as readonly string[]).includes(key)) bad(key, `is not a known key, expected ${KEYS.slice(0, -1).join(', ')} or ${KEYS.at(-1)}`, value);
-  }
+  if (isConfigError(section)) return section;
   const config = defaults();
 
-  if (Object.hasOwn(section, 'allow')) {
-    const allow = section['allow'];
-    if (!Array.isArray(allow)) bad('allow', 'must be an array of commands', allow);
-    else if (allow.length > MAX_ALLOW_ENTRIES) bad('allow', `must hold at most ${MAX_ALLOW_ENTRIES} entries`, `${allow.length} entries`);
-    else {
-      const seen = new Map<string, number>();
-      allow.forEach((entry, i) => {
-        const key = `allow[${i}]`;
-        const problem = allowEntryProblem(entry);
-        if (problem !== undefined) return bad(key, problem, entry);
-        const canonical = (parseCommandLine(entry as string) as { argv: string[] }).argv.join('\u0000');
-        const first = seen.get(canonical);
-        if (first !== undefined) return bad(key, `repeats tools.allow[${first}]`, entry);
-        seen.set(canonical, i);
-      });
-      if (!issues.some((x) => x.key?.startsWith('tools.allow'))) config.allow = allow.map((e) => (e as string).trim());
-    }
+  const allow = section.list('allow', 'an array of commands', MAX_ALLOW_ENTRIES);
+  if (allow !== undefined) {
+    const seen = new Map<string, number>();
+    allow.forEach((entry, i) => {
+      const key = `allow[${i}]`;
+      const problem = allowEntryProblem(entry);
+      if (problem !== undefined) return section.refuse(key, problem, entry);
+      const canonical = (parseCommandLine(entry as string) as { argv: string[] }).argv.join('\u0000');
+      const first = seen.get(canonical);
+      if (first !== undefined) return section.refuse(key, `repeats tools.allow[${first}]`, entry);
+      seen.set(canonical, i);
+    });
+    if (!section.refused('allow')) config.allow = allow.map((e) => (e as string).trim());
   }
-  for (const key of ['timeout_ms', 'max_output_bytes', 'max_read_bytes'] as const) {
-    if (!Object.hasOwn(section, key)) continue;
-    const n = boundedInt(section[key], key);
-    if (n === undefined) {
-      const { min, max } = TOOLS_CONFIG_BOUNDS[key];
-      bad(key, `must be an integer from ${min} to ${max}`, section[key]);
-    } else if (key === 'timeout_ms') config.timeoutMs = n;
-    else if (key === 'max_output_bytes') config.maxOutputBytes = n;
-    else config.maxReadBytes = n;
-  }
-  return issues.length > 0 ? refuse(issues) : config;
+  config.timeoutMs = section.integer('timeout_ms', TOOLS_CONFIG_BOUNDS.timeout_ms) ?? config.timeoutMs;
+  config.maxOutputBytes = section.integer('max_output_bytes', TOOLS_CONFIG_BOUNDS.max_output_bytes) ?? config.maxOutputBytes;
+  config.maxReadBytes = section.integer('max_read_bytes', TOOLS_CONFIG_BOUNDS.max_read_bytes) ?? config.maxReadBytes;
+  return section.finish(config);
 }
 
 /**
- * Check a config built in code (not parsed): the same rules as `parseToolsConfig`, keyed the same
+ * Check a config built in code (not parsed): the same rules as `toolsConfigFrom`, keyed the same
  * way. Returns the issues, empty when the config is usable.
  */
 export function validateToolsConfig(config: ToolsConfig): ConfigIssue[] {
   const issues: ConfigIssue[] = [];
-  const bad = (key: string, rule: string, value: unknown) => issues.push({ key: `tools.${key}`, message: `tools.${key} ${rule} (got ${show(value)})` });
+  const bad = (key: string, rule: string, value: unknown) => issues.push({ key: `tools.${key}`, message: `tools.${key} ${rule} (got ${showTomlValue(value)})` });
   if (!Array.isArray(config.allow)) bad('allow', 'must be an array of commands', config.allow);
-  else if (config.allow.length > MAX_ALLOW_ENTRIES) bad('allow', `must hold at most ${MAX_ALLOW_ENTRIES} entries`, `${config.allow.length} entries`);
+  else if (config.allow.length > MAX_ALLOW_ENTRIES) issues.push({ key: 'tools.allow', message: `tools.allow must hold at most ${MAX_ALLOW_ENTRIES} entries (got ${config.allow.length} entries)` });
   else config.allow.forEach((entry, i) => {
     const problem = allowEntryProblem(entry);
     if (problem !== undefined) bad(`allow[${i}]`, problem, entry);
@@ -160,16 +113,6 @@ function allowEntryProblem(entry: unknown): string | undefined {
   return undefined;
 }
 
-/** A bigint within the key's bounds as a number, or undefined. */
-function boundedInt(value: unknown, key: NumericKey): number | undefined {
-  const { min, max } = TOOLS_CONFIG_BOUNDS[key];
-  return typeof value === 'bigint' && value >= BigInt(min) && value <= BigInt(max) ? Number(value) : undefined;
-}
-
 function defaults(): ToolsConfig {
   return { ...DEFAULT_TOOLS_CONFIG, allow: [] };
-}
-
-function refuse(issues: ConfigIssue[]): ConfigError {
-  return { kind: 'config_error', message: issues.map((i) => i.message).join('; '), issues };
 }

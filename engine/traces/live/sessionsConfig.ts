@@ -13,8 +13,9 @@
  */
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
-import { parse, TomlError } from 'smol-toml';
-import type { ConfigError, ConfigIssue } from '../../conversation/contextConfig';
+import { isConfigError, type ConfigError } from '../../config/ConfigError';
+import { SectionReader } from '../../config/sectionReader';
+import type { StrataToml } from '../../config/strataToml';
 import type { SessionRoots } from './discoverSessions';
 
 export interface SessionsConfig {
@@ -27,44 +28,17 @@ export interface SessionsConfig {
 export const MAX_SESSIONS_DIRS = 32;
 const KEYS = ['claude_projects', 'codex_sessions', 'dirs'] as const;
 
-const refuse = (issues: ConfigIssue[]): ConfigError => ({ kind: 'config_error', message: issues.map((i) => i.message).join('; '), issues });
-const isTable = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date);
-const isPath = (v: unknown): v is string => typeof v === 'string' && v.trim() !== '' && !v.includes('\0') && v.length <= 4096;
+const isPath = (v: string): boolean => v.trim() !== '' && !v.includes('\0') && v.length <= 4096;
 
-/** Parse the `[sessions]` section of strata.toml text; no section is no settings. */
-export function parseSessionsConfig(tomlText: string): SessionsConfig | ConfigError {
-  let doc: Record<string, unknown>;
-  try {
-    doc = parse(tomlText);
-  } catch (err) {
-    if (!(err instanceof TomlError)) throw err;
-    const reason = (err.message.split('\n')[0] ?? '').replace(/^Invalid TOML document:\s*/, '');
-    return refuse([{ key: undefined, line: err.line, message: `invalid TOML at line ${err.line}, column ${err.column}: ${reason}` }]);
-  }
-  const section = doc['sessions'];
+/** The `[sessions]` section of a parsed strata.toml; no section is no settings. */
+export function sessionsConfigFrom(toml: StrataToml): SessionsConfig | ConfigError {
+  const section = SectionReader.open(toml, 'sessions', KEYS);
   if (section === undefined) return { dirs: [] };
-  if (!isTable(section)) return refuse([{ key: 'sessions', message: 'sessions must be a table' }]);
-  const issues: ConfigIssue[] = [];
-  const config: SessionsConfig = { dirs: [] };
-  for (const key of Object.keys(section)) {
-    if (!(KEYS as readonly string[]).includes(key)) issues.push({ key: `sessions.${key}`, message: `sessions.${key} is not a known key, expected claude_projects, codex_sessions or dirs` });
-  }
-  for (const [key, field] of [
-    ['claude_projects', 'claudeProjects'],
-    ['codex_sessions', 'codexSessions'],
-  ] as const) {
-    if (!Object.hasOwn(section, key)) continue;
-    const v = section[key];
-    if (isPath(v)) config[field] = v;
-    else issues.push({ key: `sessions.${key}`, message: `sessions.${key} must be a folder path (a non-empty string)` });
-  }
-  if (Object.hasOwn(section, 'dirs')) {
-    const v = section['dirs'];
-    if (!Array.isArray(v) || !v.every(isPath)) issues.push({ key: 'sessions.dirs', message: 'sessions.dirs must be a list of folder paths (non-empty strings)' });
-    else if (v.length > MAX_SESSIONS_DIRS) issues.push({ key: 'sessions.dirs', message: `sessions.dirs names ${v.length} folders; at most ${MAX_SESSIONS_DIRS}` });
-    else config.dirs = v;
-  }
-  return issues.length ? refuse(issues) : config;
+  if (isConfigError(section)) return section;
+  const claudeProjects = section.string('claude_projects', 'a folder path (a non-empty string)', isPath);
+  const codexSessions = section.string('codex_sessions', 'a folder path (a non-empty string)', isPath);
+  const dirs = section.stringList('dirs', 'a list of folder paths (non-empty strings)', MAX_SESSIONS_DIRS, isPath);
+  return section.finish({ ...(claudeProjects !== undefined ? { claudeProjects } : {}), ...(codexSessions !== undefined ? { codexSessions } : {}), dirs: dirs ?? [] });
 }
 
 /** `path` as an absolute folder: `~/` is `home`, a relative path is `base`'s. */

@@ -3,13 +3,16 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SessionDto } from '../../../engine/contract';
 import { Host } from '../../../engine/host';
-import { applySessionsConfig, MAX_SESSIONS_DIRS, parseSessionsConfig, settingsPath } from '../../../engine/traces/live/sessionsConfig';
+import { strataConfigFromText } from '../../../engine/host/loadStrataConfig';
+import { applySessionsConfig, MAX_SESSIONS_DIRS, settingsPath } from '../../../engine/traces/live/sessionsConfig';
 import { quarterTokenizer } from '../../support/engineFixtures';
 import { madeUpSession } from '../../support/liveSessionFixture';
 import { tempDir } from '../../support/tempDir';
 
 const tmps: ReturnType<typeof tempDir>[] = [];
 const hosts: Host[] = [];
+const parseSessionsConfig = (text: string) => strataConfigFromText(text).sessions;
+
 afterEach(() => {
   for (const h of hosts.splice(0)) h.close();
   for (const t of tmps.splice(0)) t.remove();
@@ -36,7 +39,7 @@ describe('[live-settings] where sessions are looked for, from strata.toml', () =
     expect(refused('[sessions]\ndirs = "one"\n').message).toContain('sessions.dirs must be a list');
     expect(refused('[sessions]\ndirs = ["", "x"]\n').message).toContain('sessions.dirs must be a list');
     expect(refused(`[sessions]\ndirs = [${Array.from({ length: MAX_SESSIONS_DIRS + 1 }, (_, i) => `"d${i}"`).join(', ')}]\n`).message).toContain(`at most ${MAX_SESSIONS_DIRS}`);
-    expect(refused('sessions = 1\n').message).toBe('sessions must be a table');
+    expect(refused('sessions = 1\n').message).toBe('sessions must be a table (got 1)');
     expect(refused('[sessions\n').issues[0]).toMatchObject({ key: undefined, line: 1, message: expect.stringContaining('invalid TOML at line 1') });
   });
 
@@ -76,6 +79,6 @@ describe('[live-settings] where sessions are looked for, from strata.toml', () =
     const again = await refused.connect(() => {}).call('listSessions', {});
     if (!again.ok) throw new Error(again.error.message);
     expect((again.value as { roots: string[] }).roots).toEqual([standard.claude, standard.codex, ...standard.extra]);
-    expect(refused.catalog.recentLog(10).map((e) => [e.level, e.message])).toContainEqual(['error', `${join(ws, 'strata.toml')}: sessions.claude_projects must be a folder path (a non-empty string) — sessions are looked for in the standard folders until it is fixed`]);
+    expect(refused.catalog.recentLog(10).map((e) => [e.level, e.message])).toContainEqual(['error', `${join(ws, 'strata.toml')}: sessions.claude_projects must be a folder path (a non-empty string) (got 7) — sessions are looked for in the standard folders until it is fixed`]);
   });
 });

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PROVIDERS_CONFIG, attemptTimeoutMs, parseProvidersConfig, PROVIDERS_CONFIG_BOUNDS } from '../../../../engine/providers/providersConfig';
+import { strataConfigFromText } from '../../../../engine/host/loadStrataConfig';
+import { DEFAULT_PROVIDERS_CONFIG, attemptTimeoutMs, PROVIDERS_CONFIG_BOUNDS } from '../../../../engine/providers/providersConfig';
+
+const parseProvidersConfig = (text: string) => strataConfigFromText(text).providers;
 
 describe('[provider-time-limit] the [providers] section of strata.toml', () => {
   it('[provider-time-limit] reads turn_timeout_ms, and gives the default without the file section or key', () => {

@@ -2,8 +2,13 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DEFAULT_CONTEXT_CONFIG, isConfigError, parseContextConfig, type ConfigError, type ContextConfig } from '../../../../../engine/conversation/contextConfig';
-import { CONFIG_FILE_NAME, loadContextConfig } from '../../../../../engine/host/loadContextConfig';
+import { isConfigError, type ConfigError } from '../../../../../engine/config/ConfigError';
+import { DEFAULT_CONTEXT_CONFIG, type ContextConfig } from '../../../../../engine/conversation/contextConfig';
+import { CONFIG_FILE_NAME, loadStrataConfig, strataConfigFromText } from '../../../../../engine/host/loadStrataConfig';
+
+/** The `[context]` section through the one parse and the one loader (`[config-one-loader]`). */
+const parseContextConfig = (text: string) => strataConfigFromText(text).context;
+const loadContextConfig = (dir: string) => loadStrataConfig(dir).context;
 
 const ctx = (body: string) => `[context]\n${body}\n`;
 

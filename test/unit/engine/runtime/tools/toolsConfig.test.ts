@@ -1,16 +1,18 @@
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ConfigError } from '../../../../../engine/conversation/contextConfig';
-import { loadToolsConfig } from '../../../../../engine/host/loadToolsConfig';
-import { DEFAULT_TOOLS_CONFIG, isToolsConfigError, parseToolsConfig, validateToolsConfig, type ToolsConfig } from '../../../../../engine/runtime/tools/toolsConfig';
+import { isConfigError, type ConfigError } from '../../../../../engine/config/ConfigError';
+import { loadStrataConfig, strataConfigFromText } from '../../../../../engine/host/loadStrataConfig';
+import { DEFAULT_TOOLS_CONFIG, validateToolsConfig, type ToolsConfig } from '../../../../../engine/runtime/tools/toolsConfig';
 import { tempDir } from '../../../../support/tempDir';
 
 const tools = (body: string) => `[tools]\n${body}\n`;
 const DEFAULTS: ToolsConfig = { allow: [], timeoutMs: 30000, maxOutputBytes: 32768, maxReadBytes: 262144 };
+const parseToolsConfig = (text: string) => strataConfigFromText(text).tools;
+const loadToolsConfig = (dir: string) => loadStrataConfig(dir).tools;
 
 function expectError(result: ToolsConfig | ConfigError): ConfigError {
-  if (!isToolsConfigError(result)) throw new Error(`expected a config error, got ${JSON.stringify(result)}`);
+  if (!isConfigError(result)) throw new Error(`expected a config error, got ${JSON.stringify(result)}`);
   return result;
 }
 
