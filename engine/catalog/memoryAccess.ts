@@ -1,10 +1,12 @@
 import type Database from 'better-sqlite3';
-import type { Catalog } from './Catalog';
-
-const handles = new WeakMap<Catalog, Database.Database>();
+/**
+ * Keyed by the catalog object itself (a `Catalog`; typed as any object so this module needs
+ * nothing of `Catalog.ts`, which imports it: no cycle).
+ */
+const handles = new WeakMap<object, Database.Database>();
 
 /** Called by `Catalog.open` only: remembers the connection the memory store may use. */
-export function grantMemoryAccess(catalog: Catalog, db: Database.Database): void {
+export function grantMemoryAccess(catalog: object, db: Database.Database): void {
   handles.set(catalog, db);
 }
 
@@ -14,7 +16,7 @@ export function grantMemoryAccess(catalog: Catalog, db: Database.Database): void
  * engine/memory/store alone, and the catalog's own accessors refuse the memory table, so no other
  * code path can bypass the intake, the provenance fields or the revision check-and-set.
  */
-export function memoryConnection(catalog: Catalog): Database.Database {
+export function memoryConnection(catalog: object): Database.Database {
   const db = handles.get(catalog);
   if (!db || !db.open) throw new Error('The catalog is closed.');
   return db;
