@@ -1,4 +1,4 @@
-import { traceSteps } from './replay/traceSteps';
+import { traceSteps } from './traceSteps';
 import type { TraceEvent } from './TraceEvent';
 
 /** What a trace holds, counted as a replay sees it. */

@@ -5,7 +5,7 @@
  * events are returned as a main thread of their own (without `agentId`), which is what the
  * replay and `recordedTruth` read. Pure.
  */
-import { mainThread, traceSteps } from '../replay/traceSteps';
+import { mainThread, traceSteps } from '../traceSteps';
 import type { TraceEvent } from '../TraceEvent';
 
 /** One subagent of a session. */

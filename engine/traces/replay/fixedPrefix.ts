@@ -19,7 +19,7 @@ import type { TraceEvent } from '../TraceEvent';
 import type { RequestSegment } from './replayRequest';
 import { CLEARING_DROP } from './clearing';
 import { recordedModel } from './replayDefaults';
-import { recordedPrompt } from './traceSteps';
+import { recordedPrompt } from '../traceSteps';
 import { hiddenTokens, keepsReasoning, messageText, transcriptVisitor, type AgentTranscript } from './transcript';
 import { walkTrace, type AgentKey } from './walkTrace';
 import type { FixedPrefixSummary } from './ReplayTypes';

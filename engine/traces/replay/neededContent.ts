@@ -31,7 +31,7 @@ import { classifyToolCall } from './classifyToolCall';
 import { contentLines } from './contentLines';
 import { editOldSide } from './editOldSide';
 import { covers, editedFiles, readTarget, redirectedFiles, writesInstead, type LineRange } from './readTargets';
-import type { TraceStep } from './traceSteps';
+import type { TraceStep } from '../traceSteps';
 import { walkTrace, type AgentKey } from './walkTrace';
 import { parsedArguments } from '../jsonText';
 

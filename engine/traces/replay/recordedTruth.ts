@@ -13,7 +13,7 @@ import type { ModelAccuracy, RecordedStep, RecordedSummary, RecordedTruth, StepA
 import type { ReplayResult } from './ReplayTypes';
 
 export type { ModelAccuracy, RecordedStep, RecordedSummary, RecordedTruth, StepAccuracy };
-import { recordedPrompt, traceSteps } from './traceSteps';
+import { recordedPrompt, traceSteps } from '../traceSteps';
 
 export function recordedTruth(events: readonly TraceEvent[]): RecordedTruth {
   const steps = traceSteps(events);

@@ -2,7 +2,7 @@
 import type { CacheProvider } from '../../providers/cacheModel';
 import type { Tokenizer } from '../../tokens/Tokenizer';
 import type { TraceEvent } from '../TraceEvent';
-import type { TraceStep } from './traceSteps';
+import type { TraceStep } from '../traceSteps';
 import type { ModelSource, Timer } from './ReplayTypes';
 
 export const DEFAULT_REPLAY_MODEL = { anthropic: 'claude-sonnet-4-5', openai: 'gpt-5' } as const;

@@ -31,7 +31,7 @@ import { refusedStep, refusedUsage, requestInvalidity } from './requestValidity'
 import { engineLayerEnds, reuseBreak, type LayerEnds } from './reuseBreak';
 import type { ReplayOptions, ReplayResult, StepMetrics, Timer } from './ReplayTypes';
 import { assistantTextItem, compactionItem, contextItem, toolItem, userInputItem, type ItemContext } from './traceItems';
-import { recordedPrompt, type TraceStep } from './traceSteps';
+import { recordedPrompt, type TraceStep } from '../traceSteps';
 import { walkTrace, type AgentKey } from './walkTrace';
 import { fixedPrefix, prefixSegments, segmentsText } from './fixedPrefix';
 import { AgentTranscript } from './transcript';

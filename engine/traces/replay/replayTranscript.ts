@@ -29,7 +29,7 @@ import { reuseBreak, type LayerEnds } from './reuseBreak';
 import { DEFAULT_REPLAY_MODEL, modelSourceOf, outputTokens, recordedModel } from './replayDefaults';
 import type { BaselineOptions, ReplayResult, StepMetrics } from './ReplayTypes';
 import { hiddenTokens, keepsReasoning, messageText, transcriptRepairs, transcriptVisitor, type AgentTranscript, type TranscriptMessage, type TranscriptMode } from './transcript';
-import { recordedPrompt, type TraceStep } from './traceSteps';
+import { recordedPrompt, type TraceStep } from '../traceSteps';
 import { walkTrace, type AgentKey } from './walkTrace';
 
 export { messageText } from './transcript';

@@ -23,7 +23,7 @@ import type { AssistantMessage, HistoryMessage, Message } from '../../conversati
 import { NO_RESULT_RECORDED } from '../toConversationGroups';
 import type { CompactionEvent, ContextEvent, PrefixEvent, TraceEvent } from '../TraceEvent';
 import type { RecordedCall } from './traceItems';
-import type { TraceStep } from './traceSteps';
+import type { TraceStep } from '../traceSteps';
 import type { AgentKey, TraceVisitor } from './walkTrace';
 
 export type TranscriptMode = 'full_history' | 'as_recorded';

@@ -13,7 +13,7 @@
 import type { CompactionEvent, ContextEvent, PrefixEvent, ToolCallEvent, TraceEvent } from '../TraceEvent';
 import type { ReplayRepairs } from './ReplayTypes';
 import type { RecordedCall } from './traceItems';
-import { stepTimes, traceSteps, type TraceStep } from './traceSteps';
+import { stepTimes, traceSteps, type TraceStep } from '../traceSteps';
 
 /** Which agent an observation belongs to: a subagent's id, or undefined for the main agent. */
 export type AgentKey = string | undefined;

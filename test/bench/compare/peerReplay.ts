@@ -23,7 +23,7 @@ import { SegmentPricer, type RequestSegment } from '../../../engine/traces/repla
 import { replayTotals } from '../../../engine/traces/replay/replayTotals';
 import { refusedUsage, requestInvalidity } from '../../../engine/traces/replay/requestValidity';
 import type { ReplayResult, StepMetrics } from '../../../engine/traces/replay/ReplayTypes';
-import type { TraceStep } from '../../../engine/traces/replay/traceSteps';
+import type { TraceStep } from '../../../engine/traces/traceSteps';
 import { transcriptRepairs, transcriptVisitor, type AgentTranscript } from '../../../engine/traces/replay/transcript';
 import { walkTrace, type AgentKey } from '../../../engine/traces/replay/walkTrace';
 import type { PeerAdapter } from './peers/PeerAdapter';

@@ -4,7 +4,7 @@ import { importTraceFile } from '../../../engine/traces/importTraceFile';
 import { recordedTruth } from '../../../engine/traces/replay/recordedTruth';
 import { replayAsRecorded } from '../../../engine/traces/replay/replayTranscript';
 import { memoTokenizer } from '../../../engine/tokens/memoTokenizer';
-import { mainThread, traceSteps } from '../../../engine/traces/replay/traceSteps';
+import { mainThread, traceSteps } from '../../../engine/traces/traceSteps';
 import type { TraceImport } from '../../../engine/traces/TraceEvent';
 import { asRecordedAgainstServer, expectedUsage, figuresKey, importedCalls, sortedKeys, usageEvents, usageOf } from '../../support/realClients/importExpectations';
 import { describeAttempts, runRealClient, turnFailure, type HarnessCall, type RealClientRun } from '../../support/realClients/realClientHarness';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importTraceFile } from '../../../engine/traces/importTraceFile';
 import { recordedTruth } from '../../../engine/traces/replay/recordedTruth';
-import { mainThread, traceSteps } from '../../../engine/traces/replay/traceSteps';
+import { mainThread, traceSteps } from '../../../engine/traces/traceSteps';
 import type { TraceImport } from '../../../engine/traces/TraceEvent';
 import { asRecordedAgainstServer, expectedUsage, figuresKey, importedCalls, sortedKeys, usageEvents, usageOf } from '../../support/realClients/importExpectations';
 import { replayAsRecorded } from '../../../engine/traces/replay/replayTranscript';

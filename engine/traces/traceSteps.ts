@@ -3,7 +3,7 @@
  * subagents), with the agent, the action it took (its visible text and tool calls), its recorded
  * usage and its time. Pure.
  */
-import type { ToolCallEvent, TraceEvent, UsageEvent } from '../TraceEvent';
+import type { ToolCallEvent, TraceEvent, UsageEvent } from './TraceEvent';
 
 /** One LLM call of the main agent, as recorded. */
 export interface TraceStep {
