@@ -9,7 +9,7 @@ import type { Provider } from '../providers/Provider';
 import type { RetryInfo } from '../providers/retry';
 import type { AgentConversation, ConversationEvent } from '../conversation/AgentConversation';
 import { ModelDriver } from '../runtime/ModelDriver';
-import { modelSummarizer } from '../conversation/modelSummarizer';
+import { modelSummarizer } from '../runtime/modelSummarizer';
 import { priceWithCacheModel } from '../runtime/priceWithCacheModel';
 import { TraceDriver } from '../runtime/TraceDriver';
 import type { ToolBox } from '../runtime/Driver';

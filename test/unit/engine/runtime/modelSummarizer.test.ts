@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { AgentConversation } from '../../../../../engine/conversation/AgentConversation';
-import { DEFAULT_CONTEXT_CONFIG } from '../../../../../engine/conversation/contextConfig';
-import { MODEL_SUMMARY_HEADER, modelSummarizer } from '../../../../../engine/conversation/modelSummarizer';
-import type { Provider, ProviderRequest } from '../../../../../engine/providers/Provider';
-import { ProviderError } from '../../../../../engine/providers/Provider';
-import { SkillRegistry } from '../../../../../engine/skills/SkillRegistry';
-import { assistant, bytes, expectValid, newManager, SYSTEM_PROMPT, testPorts, turn, user, wordTokenizer, words } from '../core/conversationFixtures';
-import { countWords, skill } from '../../skills/skillFixtures';
+import { AgentConversation } from '../../../../engine/conversation/AgentConversation';
+import { DEFAULT_CONTEXT_CONFIG } from '../../../../engine/conversation/contextConfig';
+import { MODEL_SUMMARY_HEADER, modelSummarizer } from '../../../../engine/runtime/modelSummarizer';
+import type { Provider, ProviderRequest } from '../../../../engine/providers/Provider';
+import { ProviderError } from '../../../../engine/providers/Provider';
+import { SkillRegistry } from '../../../../engine/skills/SkillRegistry';
+import { assistant, bytes, expectValid, newManager, SYSTEM_PROMPT, testPorts, turn, user, wordTokenizer, words } from '../conversation/core/conversationFixtures';
+import { countWords, skill } from '../skills/skillFixtures';
 
 function provider(answer: (r: ProviderRequest) => string | Error): Provider & { requests: ProviderRequest[] } {
   const requests: ProviderRequest[] = [];

@@ -1,8 +1,8 @@
 import type { Provider } from '../providers/Provider';
 import type { Tokenizer } from '../tokens/Tokenizer';
-import { clipField } from './fallbackSummary';
-import type { HistoryMessage } from './Message';
-import type { Summarizer } from './Summarizer';
+import { clipField } from '../conversation/fallbackSummary';
+import type { HistoryMessage } from '../conversation/Message';
+import type { Summarizer } from '../conversation/Summarizer';
 
 /** Heads every model-written summary: it is lossy, and the repository and newer messages win. */
 export const MODEL_SUMMARY_HEADER = '[Conversation summary · model-written, lossy: the current repository and newer messages win]';
