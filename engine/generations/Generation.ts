@@ -1,36 +1,10 @@
-import type { ContextItem } from '../items/ContextItem';
-import type { Tier } from '../items/tiers';
+import type { CompressedEntry, DroppedEntry, IncludedEntry } from '../pack/entries';
+import type { Layer } from '../prompt/Layer';
 import type { Indicators } from '../refresh/indicators';
 
-/** Prompt cache layers, most stable first (spec "Prompt cache layers"). */
-export type Layer = 'L0' | 'L1' | 'L2' | 'L3';
-
-/** An item as it was injected: the item (clipped or compressed content when it was), where, why. */
-export interface IncludedEntry {
-  item: ContextItem;
-  layer: Exclude<Layer, 'L0'>;
-  tokens: number;
-  score: number;
-  tier: Tier;
-  /** Why it is in this context, in words the inspector shows. */
-  why: string;
-}
-
-export interface DroppedEntry {
-  item: ContextItem;
-  tokens: number;
-  /** Why it is not in this context; every exclusion has one (`[exclusion-reasons]`). */
-  reason: string;
-  /** Its score, when it was scored before being left out. */
-  score?: number;
-}
-
-export interface CompressedEntry {
-  itemId: string;
-  from: number;
-  to: number;
-  method: 'clip' | 'extract';
-}
+// Defined by the packer and the prompt, which make them; named here too for the many readers of a generation.
+export type { CompressedEntry, DroppedEntry, IncludedEntry, Layer };
+export { DROPPED_KEPT } from '../pack/DroppedLog';
 
 /** How a generation began. */
 export interface Boundary {
@@ -78,5 +52,3 @@ export interface Generation {
   released?: { included: number; compressed: number };
 }
 
-/** Dropped entries an ended generation keeps for the inspector. */
-export const DROPPED_KEPT = 500;

@@ -2,12 +2,12 @@ import { clipHeadTail } from '../compress/clipHeadTail';
 import { compressText } from '../compress/compressText';
 import type { ContextItem } from '../items/ContextItem';
 import { tierOf, type Tier } from '../items/tiers';
-import type { CompressedEntry, DroppedEntry, IncludedEntry } from '../generations/Generation';
+import type { CompressedEntry, DroppedEntry, IncludedEntry } from './entries';
 import { contentHash } from '../text/hash';
 import type { ScoredItem } from '../retrieve/retrieve';
 import type { ScoreParts } from '../retrieve/score';
 import { layerOf } from '../prompt/layerOf';
-import { DroppedLog } from '../generations/DroppedLog';
+import { DroppedLog } from './DroppedLog';
 import { KeyHeap } from './KeyHeap';
 import { whyIncluded } from './whyIncluded';
 

@@ -1,6 +1,6 @@
 import type { ContextItem } from '../items/ContextItem';
 import { isStableKind } from '../items/tiers';
-import type { Layer } from '../generations/Generation';
+import type { Layer } from './Layer';
 
 /**
  * The layer an item belongs to at a boundary (spec "Prompt cache layers"): L1 holds the

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DroppedLog } from '../../../../engine/generations/DroppedLog';
+import { DroppedLog } from '../../../../engine/pack/DroppedLog';
 import type { DroppedEntry } from '../../../../engine/generations/Generation';
 import { createItem } from '../../../../engine/items/createItem';
 import { item } from '../../../support/engineFixtures';
