@@ -14,6 +14,7 @@ import type { WorktreeView } from '../memory/recall/WorktreeView';
 import { MemoryStore } from '../memory/store/MemoryStore';
 import { type Clock, systemClock } from '../ports/Clock';
 import type { Scheduler } from '../ports/Scheduler';
+import { systemScheduler } from '../ports/systemScheduler';
 import type { Tokenizer } from '../tokens/Tokenizer';
 import { createTiktokenTokenizer } from '../tokens/tiktokenTokenizer';
 import { AgentConversations } from './AgentConversations';
@@ -28,7 +29,6 @@ import { applySessionsConfig, parseSessionsConfig } from '../traces/live/session
 import { toMemoryDto } from './memoryDtos';
 import { workspacePartition } from './workspacePartition';
 import { RunManager, type RunManagerDeps } from './RunManager';
-import { systemScheduler } from './systemScheduler';
 import { toAgentDto } from './toAgentDto';
 import { demoWorktreeView, folderWorktreeView } from './worktreeViews';
 import { defaultSessionRoots, type SessionRoots } from '../traces/live/discoverSessions';
