@@ -177,7 +177,7 @@ export class Host {
       ...runDeps,
     });
     this.comparisons = new Comparisons({ catalog, clock, scheduler, emit, workerUrl: options.replayWorkerUrl });
-    this.liveSessions = new LiveSessions({ emit, workerUrl: options.liveWorkerUrl });
+    this.liveSessions = new LiveSessions({ emit, clock, scheduler, workerUrl: options.liveWorkerUrl });
     this.handlers = createHandlers({
       catalog,
       version: options.version,
