@@ -13,6 +13,7 @@ import type { WorktreeView } from '../memory/recall/WorktreeView';
 import { MemoryStore } from '../memory/store/MemoryStore';
 import { type Clock, systemClock } from '../ports/Clock';
 import type { Scheduler } from '../ports/Scheduler';
+import { systemScheduler } from '../ports/systemScheduler';
 import type { Tokenizer } from '../tokens/Tokenizer';
 import { createTiktokenTokenizer } from '../tokens/tiktokenTokenizer';
 import { AgentConversations } from './AgentConversations';
@@ -27,7 +28,6 @@ import { applySessionsConfig } from '../traces/live/sessionsConfig';
 import { toMemoryDto } from './memoryDtos';
 import { workspacePartition } from './workspacePartition';
 import { RunManager, type RunManagerDeps } from './RunManager';
-import { systemScheduler } from './systemScheduler';
 import { toAgentDto } from './toAgentDto';
 import { demoWorktreeView, folderWorktreeView } from './worktreeViews';
 import { defaultSessionRoots, type SessionRoots } from '../traces/live/discoverSessions';
@@ -176,7 +176,7 @@ export class Host {
       ...runDeps,
     });
     this.comparisons = new Comparisons({ catalog, clock, scheduler, emit, workerUrl: options.replayWorkerUrl });
-    this.liveSessions = new LiveSessions({ emit, workerUrl: options.liveWorkerUrl });
+    this.liveSessions = new LiveSessions({ emit, clock, scheduler, workerUrl: options.liveWorkerUrl });
     this.handlers = createHandlers({
       catalog,
       version: options.version,

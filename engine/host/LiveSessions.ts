@@ -6,6 +6,9 @@ import type { Generation } from '../generations/Generation';
 import type { ContextItem } from '../items/ContextItem';
 import { cacheHitRate } from '../metrics/cacheHitRate';
 import { costUsd, listPriceOf, priceNote, type BilledTokens } from '../pricing/costUsd';
+import { type Clock, systemClock } from '../ports/Clock';
+import type { Scheduler } from '../ports/Scheduler';
+import { systemScheduler } from '../ports/systemScheduler';
 import { maskDeep, maskSecrets } from '../privacy/maskSecrets';
 import type { StrategyName } from '../strategies/Strategy';
 import { LiveSession, type LiveSessionSnapshot } from '../traces/live/LiveSession';
@@ -24,7 +27,7 @@ export const DEFAULT_ATTACH_BUDGET = 100_000;
 /** A session whose last line is older than this is shown as waiting rather than running. */
 export const SESSION_ACTIVE_MS = 60_000;
 /** How often the attached sessions' agent statuses are looked at again. */
-const STATUS_CHECK_MS = 5_000;
+export const STATUS_CHECK_MS = 5_000;
 /** Recorded calls `getUsage` returns at most for a session agent, as for a native one. */
 const USAGE_CALLS_MAX = 500;
 
@@ -40,11 +43,17 @@ export interface LiveSessionsOptions {
    * replayed in a worker thread of its own (`[live-thread]`).
    */
   replay?: (events: readonly TraceEvent[], o: { path: string; strategy: StrategyName; budget: number }) => Promise<SessionReplay>;
-  /** Clock of `updatedAt` and of running/waiting (tests). */
-  now?: () => number;
-  /** How often statuses are looked at again (default {@link STATUS_CHECK_MS}; tests shorten it). */
-  statusCheckMs?: number;
-  /** Tail and throttle timings (tests shorten them). */
+  /**
+   * Clock of `updatedAt`, of running/waiting and of the `session.updated` spacing (the host's; default
+   * the system clock). A session followed in its own thread stamps its lines with the system clock.
+   */
+  clock?: Clock;
+  /**
+   * Timers of the `session.updated` spacing and of the status checks (the host's; default the real
+   * ones); a session followed in the host's thread (`replay`) runs its tail and throttle on it too.
+   */
+  scheduler?: Scheduler;
+  /** Tail and throttle timings (default 250 and 100 ms). */
   pollMs?: number;
   throttleMs?: number;
 }
@@ -57,7 +66,7 @@ interface Attached {
   last: LiveSessionSnapshot;
   /** When the last `session.updated` went out, and a pending one. */
   sentAt: number;
-  pending: ReturnType<typeof setTimeout> | undefined;
+  pending: (() => void) | undefined;
   /** The subagents' replays that came with the main one now in `last.shadow`. */
   subShadows: Record<string, ReplayResult>;
   /** Bumped with every snapshot (`LiveSessionDto.revision`). */
@@ -91,25 +100,29 @@ export class LiveSessions {
   readonly #all = new Map<string, Attached>();
   readonly #attachedAt = new Map<string, number>();
   #next = 1;
+  readonly #clock: Clock;
+  readonly #scheduler: Scheduler;
 
-  /** Re-checks the agents' statuses while sessions are attached: a session that stops writing turns from running to waiting without a line to tell. */
-  #tick: ReturnType<typeof setInterval> | undefined;
+  /** Stops re-checking the agents' statuses; set while sessions are attached: a session that stops writing turns from running to waiting without a line to tell. */
+  #stopTick: (() => void) | undefined;
 
-  constructor(private readonly o: LiveSessionsOptions) {}
+  constructor(private readonly o: LiveSessionsOptions) {
+    this.#clock = o.clock ?? systemClock;
+    this.#scheduler = o.scheduler ?? systemScheduler;
+  }
 
   private watchStatuses(): void {
-    if (this.#tick || this.#all.size === 0) return;
-    this.#tick = setInterval(() => {
+    if (this.#stopTick || this.#all.size === 0) return;
+    this.#stopTick = this.#scheduler.every(STATUS_CHECK_MS, () => {
       if (this.#all.size === 0) {
-        clearInterval(this.#tick);
-        this.#tick = undefined;
+        this.#stopTick?.();
+        this.#stopTick = undefined;
         return;
       }
       for (const a of this.#all.values()) {
         if (this.sessionAgents(a).some((g) => a.emitted.get(g.agentId) !== this.agentDto(a, g).revision)) this.announce(a);
       }
-    }, this.o.statusCheckMs ?? STATUS_CHECK_MS);
-    this.#tick.unref?.();
+    });
   }
 
   attach(args: { path: string; strategy?: StrategyName | undefined; budget?: number | undefined }): LiveSessionDto {
@@ -141,6 +154,8 @@ export class LiveSessions {
           onUpdate,
           throttleMs: this.o.throttleMs,
           tail: { pollMs: this.o.pollMs },
+          clock: this.#clock,
+          scheduler: this.#scheduler,
         })
       : new LiveSessionThread(path, {
           strategy,
@@ -153,7 +168,7 @@ export class LiveSessions {
         });
     attached.last = attached.live.snapshot();
     this.#all.set(id, attached);
-    this.#attachedAt.set(id, (this.o.now ?? Date.now)());
+    this.#attachedAt.set(id, this.#clock.now());
     attached.live.start();
     this.watchStatuses();
     return this.toDto(attached);
@@ -162,7 +177,7 @@ export class LiveSessions {
   detach(sessionId: string): void {
     const a = this.get(sessionId);
     a.live.stop();
-    clearTimeout(a.pending);
+    a.pending?.();
     this.#all.delete(sessionId);
     this.#attachedAt.delete(sessionId);
     this.o.emit({ name: 'session.detached', payload: { sessionId } });
@@ -197,17 +212,22 @@ export class LiveSessions {
     };
   }
 
+  /** Has every attached session read what is new and converted it now, without waiting for its poll or throttle (tests). */
+  flush(): void {
+    for (const a of this.#all.values()) a.live.flush();
+  }
+
   /** Resolves once every attached session has read its file and replayed it (tests). */
   async idle(): Promise<void> {
     await Promise.all([...this.#all.values()].map((a) => a.live.idle()));
   }
 
   close(): void {
-    clearInterval(this.#tick);
-    this.#tick = undefined;
+    this.#stopTick?.();
+    this.#stopTick = undefined;
     for (const a of this.#all.values()) {
       a.live.stop();
-      clearTimeout(a.pending);
+      a.pending?.();
     }
     this.#all.clear();
   }
@@ -327,7 +347,7 @@ export class LiveSessions {
     if (s.status === 'error' || s.status === 'deleted') return 'failed';
     if (g.done) return 'done';
     if (s.status === 'truncated' || s.status === 'rotated') return 'refreshing';
-    const now = (this.o.now ?? Date.now)();
+    const now = this.#clock.now();
     return s.lastLineAt !== null && now - s.lastLineAt < SESSION_ACTIVE_MS ? 'running' : 'waiting';
   }
 
@@ -350,7 +370,7 @@ export class LiveSessions {
     };
     const key = JSON.stringify(figures);
     const had = a.revs.get(g.agentId);
-    const entry = had && had.key === key ? had : { key, revision: (had?.revision ?? 0) + 1, updatedAt: new Date((this.o.now ?? Date.now)()).toISOString() };
+    const entry = had && had.key === key ? had : { key, revision: (had?.revision ?? 0) + 1, updatedAt: new Date(this.#clock.now()).toISOString() };
     a.revs.set(g.agentId, entry);
     return { ...figures, revision: entry.revision, updatedAt: entry.updatedAt };
   }
@@ -363,11 +383,11 @@ export class LiveSessions {
 
   private announce(a: Attached): void {
     if (a.pending) return;
-    const wait = Math.max(0, a.sentAt + SESSION_EVENT_MS - Date.now());
-    a.pending = setTimeout(() => {
+    const wait = Math.max(0, a.sentAt + SESSION_EVENT_MS - this.#clock.now());
+    a.pending = this.#scheduler.after(wait, () => {
       a.pending = undefined;
       if (!this.#all.has(a.id)) return;
-      a.sentAt = Date.now();
+      a.sentAt = this.#clock.now();
       this.o.emit({ name: 'session.updated', payload: { session: this.toDto(a) } });
       // The session's agents in the tree: only those whose figures changed.
       for (const g of this.sessionAgents(a)) {
@@ -376,7 +396,7 @@ export class LiveSessions {
         a.emitted.set(agent.agentId, agent.revision);
         this.o.emit({ name: 'agent.updated', payload: { agent } });
       }
-    }, wait);
+    });
   }
 
   private toDto(a: Attached): LiveSessionDto {

@@ -15,7 +15,7 @@ import { generateDemoRun } from '../../engine/host/demo/generateDemoRun';
 import { demoToolItems } from '../../engine/host/demoToolItems';
 import { HostRun } from '../../engine/host/HostRun';
 import { cacheHitRate } from '../../engine/metrics/cacheHitRate';
-import { systemScheduler } from '../../engine/host/systemScheduler';
+import { systemScheduler } from '../../engine/ports/systemScheduler';
 import { manualClock, systemClock } from '../../engine/ports/Clock';
 import { createCacheModel } from '../../engine/providers/cacheModel';
 import { priceWithCacheModel } from '../../engine/runtime/priceWithCacheModel';

@@ -1,3 +1,6 @@
+import { type Clock, systemClock } from '../../ports/Clock';
+import type { Scheduler } from '../../ports/Scheduler';
+import { systemScheduler } from '../../ports/systemScheduler';
 import { importClaudeSessionFiles, listSubagentFiles } from '../claudeSubagentFiles';
 import { importCodexSessionFiles, listCodexSubagents } from '../codexSubagentFiles';
 import { detectRecordsFormat } from '../detectTraceFormat';
@@ -65,7 +68,12 @@ export interface LiveSessionOptions {
   onUpdate(snapshot: LiveSessionSnapshot): void;
   /** At most one re-import per this many milliseconds while lines arrive (default 100). */
   throttleMs?: number;
-  tail?: LiveTailOptions;
+  /** The tails' options; they run on the session's scheduler. */
+  tail?: Omit<LiveTailOptions, 'scheduler'>;
+  /** When lines arrive, when the file started over and how long a conversion took (default: the system clock). */
+  clock?: Clock;
+  /** The throttle, the tails' polls and the look for new subagent files (default: the real timers). */
+  scheduler?: Scheduler;
 }
 
 /**
@@ -105,18 +113,25 @@ export class LiveSession {
   private importedVersion = 0;
   private shadowVersion = 0;
   private replaying = false;
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  /** Cancels the throttled update; set while one is pending. */
+  private timer: (() => void) | undefined;
   private stopped = false;
   private readonly tail: LiveTail;
   private idleWaiters: (() => void)[] = [];
   /** The session's subagents' own files, each followed like the session's (`[live-subagents]`). */
   private readonly subTails = new Map<string, { agentId: string; parentCallId?: string; label?: string; tail: LiveTail; lines: ParsedLines }>();
-  private discoverTimer: ReturnType<typeof setInterval> | undefined;
+  private stopDiscovering: (() => void) | undefined;
+  private readonly clock: Clock;
+  private readonly scheduler: Scheduler;
+  private readonly tailOptions: LiveTailOptions;
 
   constructor(
     readonly path: string,
     private readonly o: LiveSessionOptions,
   ) {
+    this.clock = o.clock ?? systemClock;
+    this.scheduler = o.scheduler ?? systemScheduler;
+    this.tailOptions = { ...o.tail, scheduler: this.scheduler };
     this.main = new ParsedLines(path);
     this.tail = new LiveTail(
       path,
@@ -124,7 +139,7 @@ export class LiveSession {
         lines: (l) => {
           if (this.stopped) return;
           this.main.add(l);
-          this.lastLineAt = Date.now();
+          this.lastLineAt = this.clock.now();
           this.version++;
           this.schedule();
         },
@@ -134,7 +149,7 @@ export class LiveSession {
           this.forgetSkipped(path);
           this.version++;
           this.resets++;
-          this.lastReset = `${why} at ${new Date().toISOString().slice(11, 19)} UTC`;
+          this.lastReset = `${why} at ${new Date(this.clock.now()).toISOString().slice(11, 19)} UTC`;
           this.schedule();
         },
         status: (status, message) => {
@@ -144,14 +159,14 @@ export class LiveSession {
           this.schedule();
         },
       },
-      o.tail,
+      this.tailOptions,
     );
   }
 
   start(): void {
     this.tail.start();
     this.followSubagents();
-    this.discoverTimer = setInterval(() => this.followSubagents(), this.o.tail?.pollMs ?? 250);
+    this.stopDiscovering ??= this.scheduler.every(this.o.tail?.pollMs ?? 250, () => this.followSubagents());
   }
 
   /** Starts following every subagent file of the session not followed yet (Claude Code's `subagents/`, Codex's child rollouts). */
@@ -180,7 +195,7 @@ export class LiveSession {
             this.schedule();
           },
         },
-        this.o.tail,
+        this.tailOptions,
       );
       this.subTails.set(f.path, entry);
       entry.tail.start();
@@ -224,9 +239,10 @@ export class LiveSession {
   stop(): void {
     this.stopped = true;
     this.tail.stop();
-    clearInterval(this.discoverTimer);
+    this.stopDiscovering?.();
+    this.stopDiscovering = undefined;
     for (const e of this.subTails.values()) e.tail.stop();
-    clearTimeout(this.timer);
+    this.timer?.();
     this.timer = undefined;
     // Nothing of the session is held once it is stopped: a detached session frees its memory at once.
     this.main.clear();
@@ -276,7 +292,7 @@ export class LiveSession {
     this.followSubagents();
     this.tail.check();
     for (const e of this.subTails.values()) e.tail.check();
-    clearTimeout(this.timer);
+    this.timer?.();
     this.timer = undefined;
     this.update();
   }
@@ -294,13 +310,10 @@ export class LiveSession {
 
   private schedule(): void {
     if (this.stopped || this.timer) return;
-    this.timer = setTimeout(
-      () => {
-        this.timer = undefined;
-        this.update();
-      },
-      Math.max(this.o.throttleMs ?? 100, 4 * this.lastImportMs),
-    );
+    this.timer = this.scheduler.after(Math.max(this.o.throttleMs ?? 100, 4 * this.lastImportMs), () => {
+      this.timer = undefined;
+      this.update();
+    });
   }
 
   private update(): void {
@@ -310,7 +323,7 @@ export class LiveSession {
       return this.settle();
     }
     this.importedVersion = this.version;
-    const started = performance.now();
+    const started = this.clock.now();
     // A malformed complete line is an error of the file, shown as its status; the last good figures stay.
     const broken = this.main.error ?? [...this.subTails.values()].find((e) => e.lines.error !== null)?.lines.error ?? null;
     if (broken !== null) this.importError = broken;
@@ -325,7 +338,7 @@ export class LiveSession {
         this.importError = err instanceof TraceImportError ? err.message : `Cannot read ${this.path}: ${(err as Error).message}`;
       }
     }
-    this.lastImportMs = performance.now() - started;
+    this.lastImportMs = this.clock.now() - started;
     this.real = recordedTruth(this.events);
     this.task = sessionTask(this.events);
     this.compactions = compactionSteps(this.events);

@@ -1,4 +1,6 @@
 import { closeSync, type FSWatcher, fstatSync, openSync, readSync, statSync, watch } from 'node:fs';
+import type { Scheduler } from '../../ports/Scheduler';
+import { systemScheduler } from '../../ports/systemScheduler';
 import { MAX_TRACE_LINE_BYTES } from '../jsonText';
 
 /** What happened to a followed file besides growing. */
@@ -29,6 +31,8 @@ export interface LiveTailOptions {
   maxReadBytes?: number;
   /** The longest line handed on (default {@link MAX_TRACE_LINE_BYTES}); a longer one is skipped and reported. */
   maxLineBytes?: number;
+  /** The poll's timer and the next slice's turn of the event loop (default: the real timers). */
+  scheduler?: Scheduler;
 }
 
 /**
@@ -51,12 +55,14 @@ export class LiveTail {
   private seen: Buffer = Buffer.alloc(0);
   private identity: string | undefined;
   private state: TailStatus | undefined;
-  private timer: ReturnType<typeof setInterval> | undefined;
+  /** Stops the poll; set while the tail is started. */
+  private stopPoll: (() => void) | undefined;
   private watcher: FSWatcher | undefined;
   private checking = false;
   private readonly pollMs: number;
   private readonly maxReadBytes: number;
   private readonly maxLineBytes: number;
+  private readonly scheduler: Scheduler;
 
   constructor(
     readonly path: string,
@@ -66,6 +72,7 @@ export class LiveTail {
     this.pollMs = options.pollMs ?? 250;
     this.maxReadBytes = options.maxReadBytes ?? 4 * 1024 * 1024;
     this.maxLineBytes = options.maxLineBytes ?? MAX_TRACE_LINE_BYTES;
+    this.scheduler = options.scheduler ?? systemScheduler;
   }
 
   /** Bytes of the file handed on as lines (the complete lines read so far). */
@@ -79,16 +86,15 @@ export class LiveTail {
   }
 
   start(): void {
-    if (this.timer) return;
-    this.timer = setInterval(() => this.check(), this.pollMs);
-    this.timer.unref?.();
+    if (this.stopPoll) return;
+    this.stopPoll = this.scheduler.every(this.pollMs, () => this.check());
     this.watch();
     this.check();
   }
 
   stop(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
+    this.stopPoll?.();
+    this.stopPoll = undefined;
     this.watcher?.close();
     this.watcher = undefined;
   }
@@ -200,7 +206,7 @@ export class LiveTail {
     this.setStatus('following', `Following ${this.path}.`);
     if (lines.length) this.listener.lines(lines);
     // More than one slice: take the rest on the next turn of the event loop, not in one long block.
-    if (this.offset < info.size && this.timer) setImmediate(() => this.check());
+    if (this.offset < info.size && this.stopPoll) this.scheduler.after(0, () => this.check());
   }
 
   /**

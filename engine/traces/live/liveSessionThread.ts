@@ -10,6 +10,8 @@
  * host it is the build entry `liveWorker.js` (`workerUrl`).
  */
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { systemClock } from '../../ports/Clock';
+import { systemScheduler } from '../../ports/systemScheduler';
 import type { StrategyName } from '../../strategies/Strategy';
 import { recordedTruth } from '../replay/recordedTruth';
 import type { ReplayResult } from '../replay/ReplayTypes';
@@ -144,17 +146,20 @@ export class LiveSessionThread implements FollowedSession {
   }
 }
 
-/** The worker: one `LiveSession` with its replay in this thread, reporting to the host. */
+/** The worker: one `LiveSession` with its replay in this thread, on the real clock and timers, reporting to the host. */
 function workerMain(input: WorkerInput): void {
   const port = parentPort;
   if (!port) return;
+  const scheduler = systemScheduler;
   let replayed: SessionReplay | undefined;
   let sentMain: ReplayResult | null = null;
   const session = new LiveSession(input.path, {
+    clock: systemClock,
+    scheduler,
     replay: (events) =>
       // A turn of the event loop first, so the snapshot of the conversion goes out before the replay holds this thread.
       new Promise((resolve, reject) =>
-        setImmediate(() => {
+        scheduler.after(0, () => {
           try {
             replayed = replaySession(events, input);
             resolve(replayed.main);

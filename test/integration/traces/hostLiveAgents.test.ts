@@ -3,6 +3,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentDetailDto, AgentDto, GenerationDiffDto, GenerationDto, GenerationSummaryDto, LiveSessionDetailDto, StrataEvent, UsageDto } from '../../../engine/contract';
 import { Host } from '../../../engine/host';
+import { SESSION_EVENT_MS } from '../../../engine/host/LiveSessions';
+import { manualClock } from '../../../engine/ports/Clock';
+import { manualScheduler } from '../../../engine/ports/Scheduler';
 import { importTraceText } from '../../../engine/traces/importTrace';
 import { recordedTruth } from '../../../engine/traces/replay/recordedTruth';
 import { compactionSteps, subagentThreads } from '../../../engine/traces/live/sessionThreads';
@@ -32,29 +35,38 @@ describe('[live-agents] an attached session in the agent tree, inspector, diff a
   };
 
   beforeAll(async () => {
-    host = Host.open({ catalogPath, workspaceName: 'live', version: '1', tokenizer: quarterTokenizer, sessionRoots: {} });
+    // The host's clock and timers, moved only by this test. The session's thread stamps its lines with
+    // the real clock, which is never behind this one by more than the test moved it on: the session
+    // stays running (a line within SESSION_ACTIVE_MS) however long the machine takes.
+    const clock = manualClock(Date.now());
+    const scheduler = manualScheduler(clock);
+    /** The thread reads and converts what was written and replays it; the host's spacing lets the updates out. */
+    const settle = async () => {
+      host.liveSessions.flush();
+      await host.liveSessions.idle();
+      scheduler.advance(SESSION_EVENT_MS);
+    };
+    host = Host.open({ catalogPath, workspaceName: 'live', version: '1', tokenizer: quarterTokenizer, sessionRoots: {}, clock, scheduler });
     conn = host.connect((e) => events.push(e));
     await conn.call('subscribe', { events: ['session.updated', 'session.detached', 'agent.updated'] });
     writeFileSync(file, '');
     await value('attachSession', { path: file, budget: 4_000 });
     // Written line by line, the last line in two halves, as an agent writes it.
-    for (const line of lines.slice(0, -1)) {
+    for (const [i, line] of lines.slice(0, -1).entries()) {
       appendFileSync(file, `${line}\n`);
-      await new Promise((r) => setTimeout(r, 5));
+      if (i % 4 === 3) await settle();
     }
     const last = lines.at(-1) as string;
     appendFileSync(file, last.slice(0, 40));
-    await new Promise((r) => setTimeout(r, 150));
+    await settle();
+    const half = await value<LiveSessionDetailDto>('getSession', { sessionId: 'ses-1' });
+    expect(half.session.lines).toBe(lines.length - 1);
     appendFileSync(file, `${last.slice(40)}\n`);
+    await settle();
     const whole = recordedTruth(importTraceText(text, file).events);
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      await host.liveSessions.idle();
-      const d = await value<LiveSessionDetailDto>('getSession', { sessionId: 'ses-1' });
-      if ((d.session.real.steps === whole.steps && d.session.shadow?.replayedEvents === d.session.events) || Date.now() > deadline) break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    await new Promise((r) => setTimeout(r, 250));
+    const d = await value<LiveSessionDetailDto>('getSession', { sessionId: 'ses-1' });
+    expect(d.session.real.steps).toBe(whole.steps);
+    expect(d.session.shadow?.replayedEvents).toBe(d.session.events);
   }, 90_000);
 
   afterAll(() => {

@@ -3,7 +3,9 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LiveSessionDetailDto, LiveSessionDto, StrataEvent } from '../../../engine/contract';
 import { Host } from '../../../engine/host';
-import { ATTACHED_MAX } from '../../../engine/host/LiveSessions';
+import { ATTACHED_MAX, SESSION_EVENT_MS } from '../../../engine/host/LiveSessions';
+import { manualClock } from '../../../engine/ports/Clock';
+import { manualScheduler } from '../../../engine/ports/Scheduler';
 import { importTraceText } from '../../../engine/traces/importTrace';
 import { costUsd, listPriceOf } from '../../../engine/pricing/costUsd';
 import { recordedTruth } from '../../../engine/traces/replay/recordedTruth';
@@ -18,6 +20,9 @@ if (!have) console.warn(`hostLiveSessions: SKIPPED, ${codexTrace} does not exist
 describe.skipIf(!have)('[live-attach] attached sessions through the host', () => {
   const tmp = tempDir('strata-host-live-');
   let host: Host;
+  // The host's clock and timers (the spacing of session.updated); each session's thread runs on the real ones.
+  const clock = manualClock(Date.parse('2026-11-30T09:00:00Z'));
+  const scheduler = manualScheduler(clock);
   const events: StrataEvent[] = [];
   let conn: ReturnType<Host['connect']>;
   const value = async <T,>(name: string, args: unknown): Promise<T> => {
@@ -26,7 +31,7 @@ describe.skipIf(!have)('[live-attach] attached sessions through the host', () =>
     return envelope.value as T;
   };
   beforeAll(async () => {
-    host = Host.open({ catalogPath: join(tmp.dir, 'catalog.sqlite'), workspaceName: 'live', version: '1', tokenizer: quarterTokenizer, sessionRoots: {} });
+    host = Host.open({ catalogPath: join(tmp.dir, 'catalog.sqlite'), workspaceName: 'live', version: '1', tokenizer: quarterTokenizer, sessionRoots: {}, clock, scheduler });
     conn = host.connect((e) => events.push(e));
     await conn.call('subscribe', { events: ['session.updated', 'session.detached'] });
   });
@@ -42,20 +47,20 @@ describe.skipIf(!have)('[live-attach] attached sessions through the host', () =>
     const { session } = await value<{ session: LiveSessionDto }>('attachSession', { path: file, budget: 32_000 });
     expect(session).toMatchObject({ sessionId: 'ses-1', path: file, strategy: 'variable', budget: 32_000, lines: 0 });
     const bytes = Buffer.from(text);
+    const whole = recordedTruth(importTraceText(text, file).events);
+    const steps: number[] = [];
     for (let at = 0; at < bytes.length; at += 200_000) {
       appendFileSync(file, bytes.subarray(at, at + 200_000));
-      await new Promise((r) => setTimeout(r, 60));
-    }
-    // Wait for the tail, the throttle and the last replay.
-    const deadline = Date.now() + 60_000;
-    let detail: LiveSessionDetailDto;
-    const whole = recordedTruth(importTraceText(text, file).events);
-    for (;;) {
+      // The thread reads and converts the slice now and replays it; then the host's spacing lets the update out.
+      host.liveSessions.flush();
       await host.liveSessions.idle();
-      detail = await value<LiveSessionDetailDto>('getSession', { sessionId: 'ses-1' });
-      if ((detail.session.real.steps === whole.steps && detail.session.shadow?.replayedEvents === detail.session.events) || Date.now() > deadline) break;
-      await new Promise((r) => setTimeout(r, 100));
+      scheduler.advance(SESSION_EVENT_MS);
+      steps.push((await value<LiveSessionDetailDto>('getSession', { sessionId: 'ses-1' })).session.real.steps);
     }
+    // Live: the steps grew slice by slice up to the whole file's.
+    expect(steps.some((n) => n > 0 && n < whole.steps)).toBe(true);
+    expect(steps).toEqual([...steps].sort((x, y) => x - y));
+    const detail = await value<LiveSessionDetailDto>('getSession', { sessionId: 'ses-1' });
     expect(detail.session.real).toMatchObject({ steps: whole.steps, promptTokens: whole.promptTokens, cacheRead: whole.cacheRead, hitRate: whole.hitRate });
     expect(detail.session.model).toBe(whole.model);
     // Each recorded step's prompt in dollars at the recorded model's list price, as the whole file's.
@@ -66,10 +71,9 @@ describe.skipIf(!have)('[live-attach] attached sessions through the host', () =>
     expect(detail.shadow).toHaveLength(whole.steps);
     expect(detail.session.shadow).toMatchObject({ steps: whole.steps, replayedEvents: detail.session.events });
     expect(detail.session.shadow!.generation).toBeGreaterThanOrEqual(1);
-    await new Promise((r) => setTimeout(r, 300));
     const updates = events.filter((e) => e.name === 'session.updated');
     expect(updates.length).toBeGreaterThan(1);
-    expect(updates.at(-1)).toMatchObject({ payload: { session: { sessionId: 'ses-1', real: { steps: whole.steps } } } });
+    expect(updates.at(-1)).toMatchObject({ payload: { session: { sessionId: 'ses-1', real: { steps: whole.steps }, shadow: { replayedEvents: detail.session.events } } } });
     expect((await value<{ sessions: LiveSessionDto[] }>('listAttached', {})).sessions.map((s) => s.sessionId)).toEqual(['ses-1']);
     // Attaching the same file with the same settings gives the same session.
     expect((await value<{ session: LiveSessionDto }>('attachSession', { path: file, budget: 32_000 })).session.sessionId).toBe('ses-1');

@@ -8,6 +8,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { importTraceText } from '../../../engine/traces/importTrace';
+import { manualScheduler } from '../../../engine/ports/Scheduler';
 import { LiveSession } from '../../../engine/traces/live/LiveSession';
 import { recordedTruth } from '../../../engine/traces/replay/recordedTruth';
 import { replayTrace } from '../../../engine/traces/replay/replayTrace';
@@ -31,6 +32,8 @@ afterEach(() => {
 });
 
 const options: ReplayOptions = { strategy: 'variable', budget: 32_000, provider: 'anthropic', tokenizer: quarterTokenizer, timer: () => 0 };
+/** No poll or throttle fires by itself: the tests read and convert with `flush()` (a manual scheduler nobody advances). */
+const still = () => manualScheduler();
 const lines = () => readFileSync(claudeTrace, 'utf8').split('\n').filter((l) => l.trim() !== '');
 
 describe.skipIf(!have)('[live-incremental] an attached session parses each line once', () => {
@@ -39,7 +42,7 @@ describe.skipIf(!have)('[live-incremental] an attached session parses each line 
     const file = join(tmp.dir, 'incremental.jsonl');
     writeFileSync(file, `${all.slice(0, 40).join('\n')}\n`);
     const parse = vi.spyOn(JSON, 'parse');
-    session = new LiveSession(file, { replay: (e) => Promise.resolve(replayTrace(e, options)), onUpdate: () => {}, throttleMs: 5, tail: { pollMs: 5 } });
+    session = new LiveSession(file, { replay: (e) => Promise.resolve(replayTrace(e, options)), onUpdate: () => {}, scheduler: still() });
     session.start();
     session.flush();
     for (let k = 40; k < all.length; k += 20) {
@@ -64,7 +67,7 @@ describe.skipIf(!have)('[live-line-cap] a session line over the cap', () => {
     const file = join(tmp.dir, 'capped.jsonl');
     writeFileSync(file, `${withHuge.join('\n')}\n`);
     const parse = vi.spyOn(JSON, 'parse');
-    session = new LiveSession(file, { replay: (e) => Promise.resolve(replayTrace(e, options)), onUpdate: () => {}, throttleMs: 5, tail: { pollMs: 5, maxReadBytes: 64 * 1024, maxLineBytes: 128 * 1024 } });
+    session = new LiveSession(file, { replay: (e) => Promise.resolve(replayTrace(e, options)), onUpdate: () => {}, tail: { maxReadBytes: 64 * 1024, maxLineBytes: 128 * 1024 }, scheduler: still() });
     session.start();
     for (let i = 0; i < 20; i++) session.flush();
     await session.idle();
@@ -93,8 +96,7 @@ describe.skipIf(!have)('[live-release] a stopped session holds nothing', () => {
         return Promise.resolve(replayTrace(e, options));
       },
       onUpdate: () => {},
-      throttleMs: 5,
-      tail: { pollMs: 5 },
+      scheduler: still(),
     });
     session.start();
     session.flush();

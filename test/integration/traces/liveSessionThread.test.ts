@@ -8,6 +8,8 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { LiveSessions } from '../../../engine/host/LiveSessions';
+import { manualClock } from '../../../engine/ports/Clock';
+import { manualScheduler } from '../../../engine/ports/Scheduler';
 import { importTraceText } from '../../../engine/traces/importTrace';
 import { LiveSession } from '../../../engine/traces/live/LiveSession';
 import { ParsedLines } from '../../../engine/traces/live/ParsedLines';
@@ -37,7 +39,8 @@ describe.skipIf(!have)('[live-thread] an attached session in its own thread', ()
     writeFileSync(file, text);
     const parsed = vi.spyOn(ParsedLines.prototype, 'add');
     const converted = vi.spyOn(LiveSession.prototype, 'snapshot');
-    sessions = new LiveSessions({ emit: () => {}, pollMs: 20, throttleMs: 20 });
+    // The thread runs on the real clock and timers; the host's side needs none of them here (its own timers only space events).
+    sessions = new LiveSessions({ emit: () => {}, scheduler: manualScheduler() });
     const { sessionId } = sessions.attach({ path: file, budget: 32_000 });
     await sessions.idle();
     const detail = sessions.detail(sessionId);
@@ -58,10 +61,13 @@ describe.skipIf(!have)('[live-thread] an attached session in its own thread', ()
     const file = join(tmp.dir, 'in-thread.jsonl');
     writeFileSync(file, `${readFileSync(claudeTrace, 'utf8').split('\n').filter((l) => l.trim() !== '').slice(0, 40).join('\n')}\n`);
     const parsed = vi.spyOn(ParsedLines.prototype, 'add');
-    sessions = new LiveSessions({ emit: () => {}, pollMs: 20, throttleMs: 20, replay: (ev, o) => Promise.resolve({ main: replayTrace(ev, { strategy: o.strategy, budget: o.budget, provider: 'anthropic', tokenizer: quarterTokenizer, timer: () => 0 }), subagents: {} }) });
+    const clock = manualClock(Date.parse('2026-11-30T09:00:00Z'));
+    sessions = new LiveSessions({ emit: () => {}, clock, scheduler: manualScheduler(clock), replay: (ev, o) => Promise.resolve({ main: replayTrace(ev, { strategy: o.strategy, budget: o.budget, provider: 'anthropic', tokenizer: quarterTokenizer, timer: () => 0 }), subagents: {} }) });
     sessions.attach({ path: file });
+    sessions.flush();
     await sessions.idle();
     expect(parsed).toHaveBeenCalled();
+    expect(sessions.list()[0]?.lines).toBe(40);
   }, 60_000);
 
   it('[live-thread] a thread that fails leaves the session in error, saying why, and waiting callers are not left hanging', async () => {
@@ -69,11 +75,10 @@ describe.skipIf(!have)('[live-thread] an attached session in its own thread', ()
     writeFileSync(file, `${readFileSync(claudeTrace, 'utf8').split('\n')[0]}\n`);
     const broken = join(tmp.dir, 'broken-worker.mjs');
     writeFileSync(broken, "throw new Error('the worker module is broken');\n");
-    sessions = new LiveSessions({ emit: () => {}, workerUrl: pathToFileURL(broken) });
+    sessions = new LiveSessions({ emit: () => {}, workerUrl: pathToFileURL(broken), scheduler: manualScheduler() });
     const { sessionId } = sessions.attach({ path: file });
+    // The thread never answers: the wait ends when it fails.
     await sessions.idle();
-    const deadline = Date.now() + 60_000;
-    while (sessions.list()[0]?.status !== 'error' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     const [s] = sessions.list();
     expect(s?.status).toBe('error');
     expect(s?.message).toMatch(/thread failed \(the worker module is broken\)/);

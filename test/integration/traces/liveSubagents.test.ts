@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { importTraceFile } from '../../../engine/traces/importTraceFile';
 import { discoverSessions } from '../../../engine/traces/live/discoverSessions';
+import { manualClock } from '../../../engine/ports/Clock';
+import { manualScheduler } from '../../../engine/ports/Scheduler';
 import { LiveSession } from '../../../engine/traces/live/LiveSession';
 import { replayTrace } from '../../../engine/traces/replay/replayTrace';
 import type { TraceEvent } from '../../../engine/traces/TraceEvent';
@@ -24,13 +26,6 @@ const jsonl = (...records: object[]): string => records.map((r) => JSON.stringif
 const usage = (n: number) => ({ input_tokens: n, cache_read_input_tokens: 0, cache_creation_input_tokens: 0, output_tokens: 1 });
 const user = (content: unknown, extra: object = {}) => ({ type: 'user', sessionId: 's1', cwd: '/work/app', timestamp: '2026-11-20T10:00:00.000Z', message: { role: 'user', content }, ...extra });
 const assistant = (id: string, blocks: object[], n: number, extra: object = {}) => ({ type: 'assistant', sessionId: 's1', timestamp: '2026-11-20T10:00:01.000Z', message: { id, role: 'assistant', model: 'claude-opus-5-5', content: blocks, usage: usage(n) }, ...extra });
-
-/** Polls until `ok`, for as long as a loaded machine may need (the test's own timeout is longer). */
-const wait = async (ok: () => boolean, what: string) => {
-  const deadline = Date.now() + 90_000;
-  while (!ok() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
-  if (!ok()) throw new Error(`timed out waiting for ${what}`);
-};
 
 describe('[live-subagents] a session with its subagents is one tree', () => {
   const projects = join(tmp.dir, 'claude', 'projects');
@@ -61,14 +56,26 @@ describe('[live-subagents] a session with its subagents is one tree', () => {
     writeFileSync(join(subDir, 'agent-a7.meta.json'), JSON.stringify({ agentType: 'Explore', toolUseId: 'toolu_agent' }));
     const replay = (events: readonly TraceEvent[]) => Promise.resolve(replayTrace(events, { strategy: 'variable', budget: 32_000, provider: 'anthropic', tokenizer: quarterTokenizer, timer: () => 0 }));
     let last: ReturnType<LiveSession['snapshot']> | undefined;
-    session = new LiveSession(main, { replay, onUpdate: (s) => (last = s), throttleMs: 20, tail: { pollMs: 10 } });
+    // A manual clock too: a conversion takes no time on it, so the throttle stays 20 ms however slow the machine.
+    const clock = manualClock(Date.parse('2026-11-20T10:00:02Z'));
+    const scheduler = manualScheduler(clock);
+    session = new LiveSession(main, { replay, onUpdate: (s) => (last = s), throttleMs: 20, tail: { pollMs: 10 }, clock, scheduler });
+    // The start reads the session and the subagent file there already; the throttle converts them.
     session.start();
-    await wait(() => (last?.subagents.length ?? 0) === 1, 'the first subagent');
+    scheduler.advance(20);
+    expect(last?.subagents.map((s) => s.key)).toEqual(['a7']);
+    expect(last?.real.callsWithUsage).toBe(1);
+    await session.idle();
     // The subagent works on; a second one starts after attaching; the main thread finishes.
     appendFileSync(join(subDir, 'agent-a7.jsonl'), jsonl(assistant('s1', [{ type: 'text', text: 'found it' }], 11, { isSidechain: true, agentId: 'a7' })));
     writeFileSync(join(subDir, 'agent-b8.jsonl'), jsonl(user('other', { isSidechain: true, agentId: 'b8' }), assistant('s2', [{ type: 'text', text: 'ok' }], 21, { isSidechain: true, agentId: 'b8' })));
     appendFileSync(main, jsonl(user([{ type: 'tool_result', tool_use_id: 'toolu_agent', content: 'found it' }]), assistant('m2', [{ type: 'text', text: 'done' }], 2)));
-    await wait(() => last?.real.callsWithUsage === 4 && (last?.subagents.length ?? 0) === 2, 'every call of the tree');
+    // The next poll finds the new file and reads all three; the throttle converts them once.
+    scheduler.advance(10);
+    expect(last?.real.callsWithUsage).toBe(1);
+    scheduler.advance(20);
+    expect(last?.real.callsWithUsage).toBe(4);
+    expect(last?.subagents).toHaveLength(2);
     await session.idle();
     const oneShot = importTraceFile(main);
     expect(last!.real.promptTokens).toBe(1 + 11 + 2 + 21);

@@ -1,6 +1,7 @@
 import { appendFileSync, existsSync, readFileSync, renameSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { manualScheduler } from '../../../engine/ports/Scheduler';
 import { LiveTail, type TailStatus } from '../../../engine/traces/live/LiveTail';
 import { importTraceText } from '../../../engine/traces/importTrace';
 import { tempDir } from '../../support/tempDir';
@@ -116,27 +117,35 @@ describe('[live-tail] following a growing session file', () => {
     expect(readFileSync(file, 'utf8')).toBe('a\nb\n');
   });
 
-  it.skipIf(!haveTrace)('[live-tail] a real Codex session written in uneven slices converges to the one-shot import of the whole file', async () => {
+  it.skipIf(!haveTrace)('[live-tail] a real Codex session written in uneven slices converges to the one-shot import of the whole file', () => {
     const source = codexTrace;
     const text = readFileSync(source, 'utf8');
     const file = join(tmp.dir, 'rollout-live.jsonl');
     writeFileSync(file, '');
     const got: string[] = [];
-    tail = new LiveTail(file, { lines: (l) => got.push(...l) }, { pollMs: 5, maxReadBytes: 64 * 1024 });
+    const scheduler = manualScheduler();
+    tail = new LiveTail(file, { lines: (l) => got.push(...l) }, { pollMs: 5, maxReadBytes: 64 * 1024, scheduler });
     tail.start();
-    // Slices that cut lines (and JSON) in the middle, some a few bytes, some hundreds of KiB.
+    // Slices that cut lines (and JSON) in the middle, some a few bytes, some hundreds of KiB; the poll reads between them.
     const bytes = Buffer.from(text);
     let at = 0;
     let n = 0;
+    const reads: number[] = [];
     while (at < bytes.length) {
       const size = [7, 4093, 131_072, 1, 65_537][n++ % 5]!;
       appendFileSync(file, bytes.subarray(at, at + size));
       at += size;
-      if (n % 25 === 0) await new Promise((r) => setTimeout(r, 2));
+      if (n % 5 === 0) {
+        const before = tail.position;
+        scheduler.advance(5);
+        reads.push(tail.position - before);
+      }
     }
-    const deadline = Date.now() + 10_000;
-    while (tail.position < bytes.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    scheduler.advance(5);
     expect(tail.position).toBe(bytes.length);
+    // Live: several polls read parts of the file, and one poll took more than a 64 KiB slice (the rest on turns of their own).
+    expect(reads.filter((r) => r > 0).length).toBeGreaterThan(3);
+    expect(Math.max(...reads)).toBeGreaterThan(64 * 1024);
     const live = importTraceText(`${got.join('\n')}\n`, file);
     const whole = importTraceText(text, file);
     expect(live.events).toEqual(whole.events);
