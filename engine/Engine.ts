@@ -9,6 +9,7 @@ import type { GenerationState } from './generations/GenerationState';
 import { emptyRunStats, REASONS_KEPT, type RunStats } from './generations/RunStats';
 import { startGeneration } from './generations/startGeneration';
 import { EngineError, type EngineEvent } from './EngineEvent';
+import type { BuildRequest, BuildResult, EngineOptions, RecalledEntry, RefreshResult } from './EngineTypes';
 import type { ContextItem } from './items/ContextItem';
 import { createItem, freezeItem, type ItemInput } from './items/createItem';
 import { reuseRatio } from './metrics/prefixReuse';
@@ -57,62 +58,6 @@ export const ARCHIVE_KEPT = 1000;
 export const DURABLE_KEPT_PER_AGENT = 128;
 /** The pool drops its removed slots once they are at least this many and at least as many as the live ones. */
 export const COMPACT_MIN_REMOVED = 4096;
-
-export interface EngineOptions {
-  tokenizer: Tokenizer;
-  clock?: Clock;
-  /** Let indicators refresh a context (off by default; see `autoRefreshDue`). */
-  autoRefresh?: boolean;
-  /** Optional (tier 4) material scoring below this is left out. */
-  minOptionalScore?: number;
-  /** Compress a tier 1-3 item that does not fit whole only when this many tokens remain. */
-  compressMinTokens?: number;
-}
-
-/** What an agent is working on at this turn. */
-export interface BuildRequest {
-  phase: string;
-  files?: string[];
-  symbols?: string[];
-  keywords?: string[];
-  failures?: string[];
-  /** The volatile input of this turn (L3). */
-  input?: string;
-}
-
-export interface BuildResult {
-  generation: Generation;
-  prompt: PromptParts;
-  /** The whole prompt, static then dynamic. */
-  text: string;
-  /** Prefix reuse against this agent's previous prompt (0 for its first). */
-  reuse: number;
-  /** True when this build began a new generation. */
-  started: boolean;
-}
-
-/** One recalled memory entry as the engine takes it (rendered by the memory module). */
-export interface RecalledEntry {
-  memoryId: string;
-  /** Who made the observation (the recipient is recorded as the item's agent). */
-  author?: string;
-  text: string;
-  observedAt: number;
-  confidence: number;
-  paths: string[];
-}
-
-export interface RefreshResult {
-  from: number;
-  to: number;
-  reason: string;
-  text: string;
-  /** Findings of the agent that carried over (persisted in the pool). */
-  persistedFindings: string[];
-  /** Ephemeral and history items of the agent removed from the pool (kept in the archive). */
-  droppedItems: string[];
-  result: BuildResult;
-}
 
 interface AgentState {
   identity: AgentIdentity;
