@@ -1,119 +1,39 @@
-import { compressText } from './compress/compressText';
-import { extractSignals } from './compress/extractSignals';
 import type { AgentIdentity } from './generations/AgentIdentity';
 import { appendToGeneration } from './generations/appendToGeneration';
+import { historyToRelease } from './generations/boundedHistory';
+import { buildTokens } from './generations/buildTokens';
+import { carriedLayers } from './generations/carriedLayers';
 import { diffGenerations, type GenerationDiff } from './generations/diffGenerations';
-import { type Boundary, DROPPED_KEPT, type Generation } from './generations/Generation';
-import { droppedLogOf, lazyDroppedCopy } from './generations/DroppedLog';
+import type { Boundary, Generation } from './generations/Generation';
+import { droppedLogOf } from './generations/DroppedLog';
 import type { GenerationState } from './generations/GenerationState';
-import { emptyRunStats, REASONS_KEPT, type RunStats } from './generations/RunStats';
+import { budgetBoundary, indicatorRefresh, openingBoundary, type PendingBoundary } from './generations/nextBoundary';
+import { emptyRunStats, REASONS_KEPT, type RunStats, signatureStep } from './generations/RunStats';
 import { startGeneration } from './generations/startGeneration';
+import { cloneIdentity, cloneRequest, cloneScope, snapshotGeneration } from './engineCopies';
 import { EngineError, type EngineEvent } from './EngineEvent';
+import type { BuildRequest, BuildResult, EngineOptions, RecalledEntry, RefreshResult } from './EngineTypes';
 import type { ContextItem } from './items/ContextItem';
 import { createItem, freezeItem, type ItemInput } from './items/createItem';
+import { archiveExcess, compactionDue, durableOverCap, expiredTransient, ownsTransient, transientOf } from './items/retention';
 import { reuseRatio } from './metrics/prefixReuse';
 import { PoolIndex } from './retrieve/PoolIndex';
-import { keepsAcrossRefresh } from './items/survival';
 import { commonPrefixBytes, utf8Length } from './text/utf8';
 import type { Scope } from './pack/Scope';
 import { BlockCounter } from './prompt/BlockCounter';
 import { composeParts, type PromptParts } from './prompt/composeParts';
+import { l3Reserve, l3Text, statusLine } from './prompt/l3Tail';
 import { type Clock, systemClock } from './ports/Clock';
-import { autoRefreshDue, computeIndicators } from './refresh/indicators';
+import { computeIndicators } from './refresh/indicators';
+import { carriedState } from './refresh/carryState';
 import { isContextLimitError } from './refresh/ContextLimitError';
 import { refreshText } from './refresh/refreshText';
 import type { RetrieveRequest } from './retrieve/RetrieveRequest';
 import { strategies } from './strategies/strategies';
 import type { StrategyName } from './strategies/Strategy';
 import { TokenCounter } from './tokens/TokenCounter';
-import type { Tokenizer } from './tokens/Tokenizer';
 
-/**
- * Generations per agent that keep their dropped sample in memory: the current one, whose sample
- * still grows and is stored as it does; an ended one's sample is in the catalog, and the items a
- * sample names (often long removed from the pool) would otherwise stay alive with it.
- */
-export const RECENT_GENERATIONS = 1;
-/** Generations per agent that keep their included entries in memory; older ones keep counts only. */
-export const RECENT_FULL_GENERATIONS = 8;
-/**
- * At a budget rebuild, the share of the pack target the kept L2 prefix may spend on entries a
- * fresh pack would leave out (`[rebuild-keeps-prefix]`): everything after the first change in the
- * prompt is written to the provider cache again, so keeping a slightly stale prefix in place is
- * cheaper than re-sorting it. Measured on the 24 shared traces (`bench:compare`, 32k / 100k):
- * 0.5 kept 94.8% / 97.5% prefix reuse at 76.6% / 83.6% recall; 0.8 keeps 95.3% / 97.6% at
- * 76.2% / 83.5%, with 6.7% / 0.7% fewer uncached tokens; 1.0 gains little more reuse (95.4%) and
- * loses more recall (75.8%).
- */
-export const STALE_PREFIX_SHARE = 0.8;
-/** Action signatures remembered per agent for `repeatedActions` (the newest distinct ones). */
-export const SIGNATURES_KEPT = 2000;
-/** Items the archive keeps (the newest); the catalog marks every removal. */
-export const ARCHIVE_KEPT = 1000;
-/**
- * Task state and findings of one agent the pool keeps live (`[durable-cap]`): past this, the oldest
- * that no current generation holds leave for the archive (the catalog keeps every one).
- */
-export const DURABLE_KEPT_PER_AGENT = 128;
-/** The pool drops its removed slots once they are at least this many and at least as many as the live ones. */
-export const COMPACT_MIN_REMOVED = 4096;
-
-export interface EngineOptions {
-  tokenizer: Tokenizer;
-  clock?: Clock;
-  /** Let indicators refresh a context (off by default; see `autoRefreshDue`). */
-  autoRefresh?: boolean;
-  /** Optional (tier 4) material scoring below this is left out. */
-  minOptionalScore?: number;
-  /** Compress a tier 1-3 item that does not fit whole only when this many tokens remain. */
-  compressMinTokens?: number;
-}
-
-/** What an agent is working on at this turn. */
-export interface BuildRequest {
-  phase: string;
-  files?: string[];
-  symbols?: string[];
-  keywords?: string[];
-  failures?: string[];
-  /** The volatile input of this turn (L3). */
-  input?: string;
-}
-
-export interface BuildResult {
-  generation: Generation;
-  prompt: PromptParts;
-  /** The whole prompt, static then dynamic. */
-  text: string;
-  /** Prefix reuse against this agent's previous prompt (0 for its first). */
-  reuse: number;
-  /** True when this build began a new generation. */
-  started: boolean;
-}
-
-/** One recalled memory entry as the engine takes it (rendered by the memory module). */
-export interface RecalledEntry {
-  memoryId: string;
-  /** Who made the observation (the recipient is recorded as the item's agent). */
-  author?: string;
-  text: string;
-  observedAt: number;
-  confidence: number;
-  paths: string[];
-}
-
-export interface RefreshResult {
-  from: number;
-  to: number;
-  reason: string;
-  text: string;
-  /** Findings of the agent that carried over (persisted in the pool). */
-  persistedFindings: string[];
-  /** Ephemeral and history items of the agent removed from the pool (kept in the archive). */
-  droppedItems: string[];
-  result: BuildResult;
-}
-
+/** What the Engine holds per agent; only the Engine reads or changes it. */
 interface AgentState {
   identity: AgentIdentity;
   strategy: StrategyName;
@@ -121,7 +41,7 @@ interface AgentState {
   generations: Generation[];
   current?: GenerationState;
   /** The boundary the next build starts with; `auto` marks an indicator-triggered refresh. */
-  pending?: Boundary & { auto?: boolean };
+  pending?: PendingBoundary;
   lastRequest?: BuildRequest;
   lastPrompt?: string;
   lastParts?: PromptParts;
@@ -134,63 +54,29 @@ interface AgentState {
   ended?: boolean;
 }
 
-const FRAME = '<constraints>\n</constraints>\n<context>\n</context>\n<now>\n</now>\n';
-
-/** The L3 status line (`[L3-tail]`). */
-const statusLine = (generation: number, utilization: number, phase: string) =>
-  `Generation ${generation} · ${Math.round(utilization * 100)}% of budget · phase ${phase}`;
-
 function checkStrategy(name: string): asserts name is StrategyName {
   if (!Object.hasOwn(strategies, name)) throw new EngineError('invalid', `Unknown strategy "${name}" (one of ${Object.keys(strategies).join(', ')}).`);
 }
 
-const cloneScope = (scope: Scope): Scope => {
-  const out: Scope = { ...scope };
-  if (scope.classes) out.classes = [...scope.classes];
-  if (scope.dependencyTaskIds) out.dependencyTaskIds = [...scope.dependencyTaskIds];
-  return Object.freeze(out);
-};
-
-const cloneIdentity = (identity: AgentIdentity): AgentIdentity => Object.freeze({ ...identity, scope: cloneScope(identity.scope) });
-
-const cloneRequest = (r: BuildRequest): BuildRequest => {
-  const out: BuildRequest = { ...r };
-  for (const k of ['files', 'symbols', 'keywords', 'failures'] as const) if (r[k]) out[k] = [...(r[k] as string[])];
-  return out;
-};
+/** The retrieval query of a build: the agent's task and role with what the turn works on. */
+const retrieveRequestOf = (identity: AgentIdentity, r: BuildRequest, now: number): RetrieveRequest => ({
+  taskId: identity.taskId,
+  task: identity.task,
+  files: r.files ?? [],
+  symbols: r.symbols ?? [],
+  keywords: r.keywords ?? [],
+  role: identity.role,
+  phase: r.phase,
+  failures: r.failures ?? [],
+  now,
+});
 
 /**
- * A copy of a generation that later builds do not change. Entries are shared: they are never
- * changed once made (and their items are frozen), so copying the arrays is enough.
+ * The context engine: the one mutation boundary for the pool, the archive and every agent's
+ * generations (`[one-boundary]`). Callers request operations; the policies it applies (retention,
+ * boundaries, carried state, bounded history) are pure decisions it asks and then carries out
+ * itself, and what it hands out are copies or frozen values.
  */
-const snapshot = (g: Generation): Generation => {
-  const copy: Generation = {
-    agentId: g.agentId,
-    number: g.number,
-    phase: g.phase,
-    strategy: g.strategy,
-    budget: g.budget,
-    tokens: g.tokens,
-    layerTokens: { ...g.layerTokens },
-    included: [...g.included],
-    dropped: [],
-    droppedTotal: g.droppedTotal,
-    compressed: [...g.compressed],
-    overflow: g.overflow,
-    boundary: { kind: g.boundary.kind, reason: g.boundary.reason },
-    builds: g.builds,
-    prefixHash: g.prefixHash,
-    startedAt: g.startedAt,
-    indicators: { ...g.indicators, fired: [...g.indicators.fired] },
-    ...(g.released ? { released: { ...g.released } } : {}),
-  };
-  // Reading a live generation's dropped list materializes it; a snapshot defers that too.
-  const log = droppedLogOf(g);
-  if (log) lazyDroppedCopy(copy, g, log.count);
-  else copy.dropped = [...g.dropped];
-  return copy;
-};
-
 export class Engine {
   /** The pool in arrival order; an agent's generation has seen its first `seenSeq` slots. */
   private readonly pool = new PoolIndex();
@@ -276,8 +162,9 @@ export class Engine {
     this.pool.add(item);
     const owner = this.agents.get(item.provenance.agentId);
     if (owner && item.signature) {
-      if (owner.signatures.has(item.signature)) owner.stats.repeatedActions++;
-      else if (owner.signatures.size >= SIGNATURES_KEPT) owner.signatures.delete(owner.signatures.values().next().value as string);
+      const step = signatureStep(owner.signatures, item.signature);
+      if (step.repeated) owner.stats.repeatedActions++;
+      if (step.evict !== undefined) owner.signatures.delete(step.evict);
       owner.signatures.add(item.signature);
     }
     this.emit({ type: 'item.added', item });
@@ -294,7 +181,7 @@ export class Engine {
     return [...this.pool.values()];
   }
 
-  /** Items removed from the pool by refreshes and expiry (the newest {@link ARCHIVE_KEPT}), kept for observability. */
+  /** Items removed from the pool by refreshes and expiry (the newest `ARCHIVE_KEPT`), kept for observability. */
   archived(): ContextItem[] {
     return [...this.archive];
   }
@@ -406,108 +293,98 @@ export class Engine {
       this.endedHolding.delete(agentId);
     }
     s.lastRequest = request;
-    const now = this.clock.now();
-    const retrieveRequest = this.retrieveRequest(s, request, now);
+    const retrieveRequest = retrieveRequestOf(s.identity, request, this.clock.now());
     const l3Input = request.input ?? '';
-    // L3 is counted at its widest status line, so the prompt sent never outgrows the count.
-    const widestStatus = statusLine(9999, 10, request.phase);
-    const reserve = this.blocks.text(FRAME) + this.blocks.text(l3Input) + this.blocks.text(widestStatus) + 2;
+    const reserve = l3Reserve(this.blocks, l3Input, request.phase);
     if (s.pending?.kind === 'refresh' && s.pending.auto) this.dropTransient(s);
 
-    let boundary: Boundary | undefined = s.pending;
-    if (!s.current) boundary ??= { kind: 'start', reason: 'first build' };
-    else if (!boundary && s.current.phase !== request.phase) boundary = { kind: 'rebuild', reason: `phase changed: ${s.current.phase} → ${request.phase}` };
-
-    let generation = s.generations.at(-1);
+    let boundary = openingBoundary(s.pending, s.current, request.phase);
     let budgetFull = false;
-    if (!boundary && s.current && generation) {
-      const arrivals = this.arrivalsSince(s.current.seenSeq);
-      const outcome = appendToGeneration({
-        identity: s.identity,
-        state: s.current,
-        generation,
-        arrivals,
-        seenSeq: this.pool.arrivals,
-        request: retrieveRequest,
-        reserve,
-        blocks: this.blocks,
-        minOptionalScore: this.minOptionalScore,
-      });
-      if (outcome === 'full') {
-        boundary = { kind: 'rebuild', reason: `budget reached: appending would exceed ${generation.budget} tokens` };
-        budgetFull = true;
-      }
+    if (!boundary && this.append(s, retrieveRequest, reserve) === 'full') {
+      boundary = budgetBoundary((s.generations.at(-1) as Generation).budget);
+      budgetFull = true;
     }
+    if (boundary) this.startNext(s, boundary, budgetFull, retrieveRequest, reserve);
+    return this.finishBuild(s, s.generations.at(-1) as Generation, l3Input, reserve, boundary !== undefined);
+  }
 
-    let started = false;
-    if (boundary) {
-      const previous = s.generations.at(-1);
-      const { state, generation: g } = startGeneration({
-        identity: s.identity,
-        strategy: strategies[s.strategy],
-        scope: s.scope,
-        number: (previous?.number ?? 0) + 1,
-        boundary,
-        pool: this.pool,
-        slotTokens: this.slotTokens,
-        seenSeq: this.pool.arrivals,
-        request: retrieveRequest,
-        reserve,
-        blocks: this.blocks,
-        minOptionalScore: this.minOptionalScore,
-        compressMinTokens: this.compressMinTokens,
-        ...(boundary.kind === 'rebuild' && previous ? { previousL2: previous.included.filter((e) => e.layer === 'L2') } : {}),
-        ...(budgetFull && previous ? { staleShare: STALE_PREFIX_SHARE, previousL1: new Set(previous.included.filter((e) => e.layer === 'L1').map((e) => e.item.id)) } : {}),
-      });
-      if (previous) droppedLogOf(previous)?.truncate(DROPPED_KEPT);
-      // Memory stays bounded over a long run (`[bounded-history]`): generations older than the
-      // newest RECENT_GENERATIONS keep their included entries (diffs need them) but release their
-      // dropped sample; the workspace catalog stored it when they were built.
-      const old = s.generations[s.generations.length - RECENT_GENERATIONS];
-      if (old) droppedLogOf(old)?.truncate(0);
-      const stale = s.generations[s.generations.length - RECENT_FULL_GENERATIONS];
-      if (stale && !stale.released) {
-        stale.released = { included: stale.included.length, compressed: stale.compressed.length };
-        stale.included = [];
-        stale.compressed = [];
-      }
-      s.current = state;
-      s.generations.push(g);
-      s.previousStartSeq = s.startSeq;
-      s.startSeq = state.seenSeq;
-      s.pending = undefined;
-      s.stats.generations++;
-      if (previous) {
-        s.stats.refreshReasons.push(boundary.reason);
-        if (s.stats.refreshReasons.length > REASONS_KEPT) s.stats.refreshReasons.splice(0, s.stats.refreshReasons.length - REASONS_KEPT);
-      }
-      generation = g;
-      started = true;
-      this.emit({
-        type: 'generation.started',
-        agentId,
-        generation: g.number,
-        previous: previous?.number ?? null,
-        boundary,
-        text: previous ? refreshText(previous.number, g.number, boundary.reason) : `Generation ${g.number} started`,
-      });
-      this.expireTransient(s);
-      this.capDurable(s);
+  /** Append what arrived since the agent's last build to its current generation (`[L2-append]`). */
+  private append(s: AgentState, request: RetrieveRequest, reserve: number): 'full' | 'appended' {
+    return appendToGeneration({
+      identity: s.identity,
+      state: s.current as GenerationState,
+      generation: s.generations.at(-1) as Generation,
+      arrivals: this.arrivalsSince((s.current as GenerationState).seenSeq),
+      seenSeq: this.pool.arrivals,
+      request,
+      reserve,
+      blocks: this.blocks,
+      minOptionalScore: this.minOptionalScore,
+    });
+  }
+
+  /**
+   * Start the agent's next generation at `boundary`: pack it afresh, let go of what its history no
+   * longer keeps, record it, announce it, then apply the pool's retention at the boundary.
+   */
+  private startNext(s: AgentState, boundary: Boundary, budgetFull: boolean, request: RetrieveRequest, reserve: number): void {
+    const previous = s.generations.at(-1);
+    const { state, generation } = startGeneration({
+      identity: s.identity,
+      strategy: strategies[s.strategy],
+      scope: s.scope,
+      number: (previous?.number ?? 0) + 1,
+      boundary,
+      pool: this.pool,
+      slotTokens: this.slotTokens,
+      seenSeq: this.pool.arrivals,
+      request,
+      reserve,
+      blocks: this.blocks,
+      minOptionalScore: this.minOptionalScore,
+      compressMinTokens: this.compressMinTokens,
+      ...carriedLayers(boundary, budgetFull, previous),
+    });
+    const history = historyToRelease(s.generations);
+    for (const { generation: g, keep } of history.samples) droppedLogOf(g)?.truncate(keep);
+    const stale = history.entries;
+    if (stale) {
+      stale.released = { included: stale.included.length, compressed: stale.compressed.length };
+      stale.included = [];
+      stale.compressed = [];
     }
-    return this.finishBuild(s, generation as Generation, l3Input, reserve, started);
+    s.current = state;
+    s.generations.push(generation);
+    s.previousStartSeq = s.startSeq;
+    s.startSeq = state.seenSeq;
+    s.pending = undefined;
+    s.stats.generations++;
+    if (previous) {
+      s.stats.refreshReasons.push(boundary.reason);
+      if (s.stats.refreshReasons.length > REASONS_KEPT) s.stats.refreshReasons.splice(0, s.stats.refreshReasons.length - REASONS_KEPT);
+    }
+    this.emit({
+      type: 'generation.started',
+      agentId: s.identity.agentId,
+      generation: generation.number,
+      previous: previous?.number ?? null,
+      boundary,
+      text: previous ? refreshText(previous.number, generation.number, boundary.reason) : `Generation ${generation.number} started`,
+    });
+    this.expireTransient(s);
+    this.retire(durableOverCap(this.pool.values(), s.identity.agentId, this.held));
   }
 
   private finishBuild(s: AgentState, generation: Generation, input: string, reserve: number, started: boolean): BuildResult {
     const cur = s.current as GenerationState;
     generation.builds++;
-    const contentTokens = cur.l0Tokens + cur.l1Tokens + cur.l2Tokens;
-    const tokens = contentTokens + reserve;
+    const { tokens, layerTokens, overflow } = buildTokens(cur, generation.budget, reserve);
     const status = statusLine(generation.number, tokens / generation.budget, cur.phase);
-    const prompt: PromptParts = { ...composeParts({ L0: cur.l0, L1: cur.l1, L2: cur.l2Blocks.join(''), L3: `${input ? `${input}\n` : ''}${status}\n` }), l2Blocks: [...cur.l2Blocks] };
+    const prompt: PromptParts = { ...composeParts({ L0: cur.l0, L1: cur.l1, L2: cur.l2Blocks.join(''), L3: l3Text(input, status) }), l2Blocks: [...cur.l2Blocks] };
     const text = prompt.static + prompt.dynamic;
     generation.tokens = tokens;
-    generation.layerTokens = { L0: cur.l0Tokens, L1: cur.l1Tokens, L2: cur.l2Tokens, L3: reserve };
-    generation.overflow = Math.max(0, tokens - generation.budget);
+    generation.layerTokens = layerTokens;
+    generation.overflow = overflow;
     generation.prefixHash = prompt.prefixHash;
     generation.indicators = computeIndicators({
       tokens,
@@ -540,24 +417,9 @@ export class Engine {
       reuse,
       indicators: generation.indicators,
     });
-    if (this.options.autoRefresh && !started && autoRefreshDue(generation.indicators)) {
-      s.pending = { kind: 'refresh', reason: `indicators: ${generation.indicators.fired.join(', ')}`, auto: true };
-    }
-    return { generation: snapshot(generation), prompt, text, reuse, started };
-  }
-
-  private retrieveRequest(s: AgentState, r: BuildRequest, now: number): RetrieveRequest {
-    return {
-      taskId: s.identity.taskId,
-      task: s.identity.task,
-      files: r.files ?? [],
-      symbols: r.symbols ?? [],
-      keywords: r.keywords ?? [],
-      role: s.identity.role,
-      phase: r.phase,
-      failures: r.failures ?? [],
-      now,
-    };
+    const auto = indicatorRefresh({ autoRefresh: this.options.autoRefresh === true, started, indicators: generation.indicators });
+    if (auto) s.pending = auto;
+    return { generation: snapshotGeneration(generation), prompt, text, reuse, started };
   }
 
   private arrivalsSince(seen: number): ContextItem[] {
@@ -609,16 +471,17 @@ export class Engine {
    * from the pool to the archive. Returns their ids.
    */
   private dropTransient(s: AgentState): string[] {
-    const agentId = s.identity.agentId;
-    const transient = [...this.pool.values()].filter((i) => i.provenance.agentId === agentId && !keepsAcrossRefresh(i));
-    this.carryState(s, s.generations.at(-1)?.number ?? 0, transient);
+    const { agentId, taskId } = s.identity;
+    const transient = transientOf(this.pool.values(), agentId);
+    const carried = carriedState({ agentId, taskId, generation: s.generations.at(-1)?.number ?? 0, transient, countTokens: (t) => this.tokens.count(t) });
+    if (carried && !this.pool.has(carried.id)) this.addItem({ ...carried, at: this.clock.now() });
     this.retire(transient);
     if (s.pending?.auto) s.pending = { kind: 'refresh', reason: s.pending.reason };
     return transient.map((i) => i.id);
   }
 
   /**
-   * Move items from the pool to the archive (which keeps the newest {@link ARCHIVE_KEPT}), then
+   * Move items from the pool to the archive (which keeps the newest `ARCHIVE_KEPT`), then
    * compact the pool when enough slots are dead.
    */
   private retire(items: readonly ContextItem[]): void {
@@ -627,71 +490,26 @@ export class Engine {
       this.archive.push(i);
       this.emit({ type: 'item.removed', itemId: i.id });
     }
-    if (this.archive.length > ARCHIVE_KEPT) this.archive.splice(0, this.archive.length - ARCHIVE_KEPT);
+    const excess = archiveExcess(this.archive.length);
+    if (excess > 0) this.archive.splice(0, excess);
     this.maybeCompact();
   }
 
   /**
-   * `[ephemeral-expiry]`: at the start of an agent's generation, its ephemeral items and raw history
-   * that arrived before its previous generation began (so at least two fresh packs have weighed
-   * them) and that this generation's pack did not take leave the pool for the archive, unless some
-   * agent's current generation holds them. Without this an agent that only ever rebuilds keeps
-   * every grep and log it ever made, and a long run's pool grows without end.
+   * `[ephemeral-expiry]` at the start of an agent's generation: what expired leaves for the
+   * archive, and ended agents that no longer own transient items stop being watched (`[agent-end]`).
    */
   private expireTransient(s: AgentState): void {
-    const before = s.previousStartSeq ?? 0;
-    const agentId = s.identity.agentId;
     const ended = this.endedHolding;
-    if (before === 0 && ended.size === 0) return;
-    const expired: ContextItem[] = [];
-    const end = ended.size > 0 ? this.pool.arrivals : before;
-    for (let slot = 0; slot < end; slot++) {
-      const item = this.pool.itemAt(slot);
-      if (!item || keepsAcrossRefresh(item)) continue;
-      const owner = item.provenance.agentId;
-      if (!((owner === agentId && slot < before) || ended.has(owner))) continue;
-      if (!this.heldByCurrent(item.id)) expired.push(item);
-    }
-    this.retire(expired);
-    for (const id of ended) if (!this.ownsTransient(id)) ended.delete(id);
-  }
-
-  /**
-   * `[durable-cap]`: at the start of an agent's generation, when it has more than
-   * {@link DURABLE_KEPT_PER_AGENT} task-state items and findings that nobody pinned, required or
-   * verified, the oldest of them that no current generation holds leave the pool for the archive.
-   * They are out of every context already; the catalog keeps them. Without this, an agent that
-   * works for thousands of turns keeps every finding and failure it ever recorded in memory.
-   */
-  private capDurable(s: AgentState): void {
-    const agentId = s.identity.agentId;
-    const capped: ContextItem[] = [];
-    for (const item of this.pool.values()) {
-      if (item.provenance.agentId !== agentId || (item.class !== 'task_state' && item.class !== 'finding')) continue;
-      if (!item.pinned && !item.mandatory && !item.provenance.verified) capped.push(item);
-    }
-    let excess = capped.length - DURABLE_KEPT_PER_AGENT;
-    if (excess <= 0) return;
-    const retired: ContextItem[] = [];
-    for (const item of capped) {
-      if (excess === 0) break;
-      if (this.heldByCurrent(item.id)) continue;
-      retired.push(item);
-      excess--;
-    }
-    this.retire(retired);
+    this.retire(expiredTransient({ agentId: s.identity.agentId, before: s.previousStartSeq ?? 0, ended, slots: this.pool, held: this.held }));
+    for (const id of ended) if (!ownsTransient(this.pool.values(), id)) ended.delete(id);
   }
 
   /** True when the current generation of an agent that has not ended holds the item. */
-  private heldByCurrent(itemId: string): boolean {
+  private readonly held = (itemId: string): boolean => {
     for (const other of this.agents.values()) if (!other.ended && other.current?.emitted.has(itemId)) return true;
     return false;
-  }
-
-  private ownsTransient(agentId: string): boolean {
-    for (const item of this.pool.values()) if (item.provenance.agentId === agentId && !keepsAcrossRefresh(item)) return true;
-    return false;
-  }
+  };
 
   /**
    * `[agent-end]`: the agent is done. Its generations stay inspectable; its ephemeral items and raw
@@ -704,14 +522,13 @@ export class Engine {
     if (s.ended) return;
     s.ended = true;
     s.signatures.clear();
-    const expired = [...this.pool.values()].filter((i) => i.provenance.agentId === agentId && !keepsAcrossRefresh(i) && !this.heldByCurrent(i.id));
-    this.retire(expired);
-    if (this.ownsTransient(agentId)) this.endedHolding.add(agentId);
+    this.retire(transientOf(this.pool.values(), agentId).filter((i) => !this.held(i.id)));
+    if (ownsTransient(this.pool.values(), agentId)) this.endedHolding.add(agentId);
   }
 
   /** `[pool-compaction]`: drop the pool's removed slots and renumber what agents have seen. */
   private maybeCompact(): void {
-    if (this.pool.removed < Math.max(COMPACT_MIN_REMOVED, this.pool.size)) return;
+    if (!compactionDue(this.pool.removed, this.pool.size)) return;
     const { renumber } = this.pool.compact();
     for (const s of this.agents.values()) {
       if (s.current) s.current.seenSeq = renumber(s.current.seenSeq);
@@ -720,49 +537,15 @@ export class Engine {
     }
   }
 
-  /** The durable state of a generation's transient material, as one task-state item. */
-  private carryState(s: AgentState, generation: number, transient: readonly ContextItem[]): void {
-    if (transient.length === 0) return;
-    const sig = extractSignals(transient.map((i) => i.content).join('\n'));
-    const lines = [
-      ...sig.failures.map((l) => `failure: ${l}`),
-      ...sig.decisions.map((l) => `decision: ${l}`),
-      ...sig.verification.map((l) => `verified by: ${l}`),
-      ...sig.risks.map((l) => `risk: ${l}`),
-    ];
-    if (sig.paths.length) lines.push(`paths: ${sig.paths.join(', ')}`);
-    if (sig.symbols.length) lines.push(`symbols: ${sig.symbols.join(', ')}`);
-    if (lines.length === 0) return;
-    const content = compressText(lines.join('\n'), 400, (t) => this.tokens.count(t)).text;
-    const id = `state:${s.identity.agentId}:g${generation}`;
-    if (this.pool.has(id)) return;
-    this.addItem({
-      id,
-      kind: 'note',
-      class: 'task_state',
-      title: `State carried from generation ${generation}`,
-      content,
-      source: 'generated_summary',
-      agentId: s.identity.agentId,
-      taskId: s.identity.taskId,
-      at: this.clock.now(),
-      confidence: 0.6,
-      relevance: 0.8,
-      durability: 'task',
-      files: sig.paths,
-      symbols: sig.symbols,
-    });
-  }
-
   // ---- inspection ---------------------------------------------------------------------------
 
   /** Snapshots of every generation, oldest first (`[generations-kept]`). */
   generations(agentId: string): Generation[] {
-    return this.agent(agentId).generations.map(snapshot);
+    return this.agent(agentId).generations.map(snapshotGeneration);
   }
 
   generation(agentId: string, number: number): Generation {
-    return snapshot(this.liveGeneration(agentId, number));
+    return snapshotGeneration(this.liveGeneration(agentId, number));
   }
 
   private liveGeneration(agentId: string, number: number): Generation {

@@ -31,3 +31,17 @@ export const emptyRunStats = (): RunStats => ({
   retries: 0,
   repeatedActions: 0,
 });
+
+/** Action signatures remembered per agent for `repeatedActions` (the newest distinct ones, `[bounded-history]`). */
+export const SIGNATURES_KEPT = 2000;
+
+/**
+ * What a new item's action signature does to the agent's remembered ones (`[run-stats]`): a
+ * signature seen before is a repeated action; a new one is remembered, and when
+ * {@link SIGNATURES_KEPT} are remembered already the oldest remembered one is forgotten (`evict`).
+ */
+export function signatureStep(seen: ReadonlySet<string>, signature: string): { repeated: boolean; evict?: string } {
+  if (seen.has(signature)) return { repeated: true };
+  if (seen.size >= SIGNATURES_KEPT) return { repeated: false, evict: seen.values().next().value as string };
+  return { repeated: false };
+}

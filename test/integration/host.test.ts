@@ -5,7 +5,7 @@ import { type CommandName, Commands, type StrataEvent } from '../../engine/contr
 import { Host, type HostOptions } from '../../engine/host';
 import { generateDemoRun } from '../../engine/host/demo/generateDemoRun';
 import { DEMO_RESTART_MS } from '../../engine/host/RunManager';
-import { RECENT_FULL_GENERATIONS } from '../../engine/Engine';
+import { RECENT_FULL_GENERATIONS } from '../../engine/generations/boundedHistory';
 import { BATCH_INTERVAL_MS } from '../../engine/host/EventBatcher';
 import { manualClock } from '../../engine/ports/Clock';
 import { manualScheduler } from '../../engine/ports/Scheduler';

@@ -1,4 +1,5 @@
-import { Engine, type EngineOptions } from '../../engine/Engine';
+import { Engine } from '../../engine/Engine';
+import type { EngineOptions } from '../../engine/EngineTypes';
 import type { AgentIdentity } from '../../engine/generations/AgentIdentity';
 import type { ItemInput } from '../../engine/items/createItem';
 import { manualClock } from '../../engine/ports/Clock';

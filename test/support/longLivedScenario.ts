@@ -1,4 +1,4 @@
-import type { BuildRequest } from '../../engine/Engine';
+import type { BuildRequest } from '../../engine/EngineTypes';
 import type { ItemInput } from '../../engine/items/createItem';
 import { seededRandom } from './seededRandom';
 

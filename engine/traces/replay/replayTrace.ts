@@ -10,7 +10,8 @@
  * context (attachments, environment context) arrives as task items, never as the objective.
  * Deterministic apart from the overhead timings. Pure.
  */
-import { Engine, type BuildRequest, type BuildResult } from '../../Engine';
+import { Engine } from '../../Engine';
+import type { BuildRequest, BuildResult } from '../../EngineTypes';
 import type { AgentIdentity } from '../../generations/AgentIdentity';
 import type { ItemInput } from '../../items/createItem';
 import { manualClock } from '../../ports/Clock';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ContextLimitError } from '../../../../engine/refresh/ContextLimitError';
 import type { EngineEvent } from '../../../../engine/EngineEvent';
-import { RECENT_FULL_GENERATIONS, RECENT_GENERATIONS } from '../../../../engine/Engine';
+import { RECENT_FULL_GENERATIONS, RECENT_GENERATIONS } from '../../../../engine/generations/boundedHistory';
 import { DROPPED_KEPT } from '../../../../engine/generations/Generation';
 import { othersCeiling } from '../../../../engine/generations/appendToGeneration';
 import { identity, item, newEngine, T0, taskItems } from '../../../support/engineFixtures';

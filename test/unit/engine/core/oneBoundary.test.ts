@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { BuildRequest, Engine } from '../../../../engine/Engine';
+import type { Engine } from '../../../../engine/Engine';
+import type { BuildRequest } from '../../../../engine/EngineTypes';
 import type { EngineEvent } from '../../../../engine/EngineEvent';
 import type { AgentIdentity } from '../../../../engine/generations/AgentIdentity';
 import type { Generation } from '../../../../engine/generations/Generation';

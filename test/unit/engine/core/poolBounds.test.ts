@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ARCHIVE_KEPT, COMPACT_MIN_REMOVED, DURABLE_KEPT_PER_AGENT } from '../../../../engine/Engine';
+import { ARCHIVE_KEPT, COMPACT_MIN_REMOVED, DURABLE_KEPT_PER_AGENT } from '../../../../engine/items/retention';
 import type { EngineEvent } from '../../../../engine/EngineEvent';
 import type { Scope } from '../../../../engine/pack/Scope';
 import { identity, item, newEngine, taskItems } from '../../../support/engineFixtures';

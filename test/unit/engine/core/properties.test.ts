@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { BuildRequest, BuildResult, Engine } from '../../../../engine/Engine';
+import type { Engine } from '../../../../engine/Engine';
+import type { BuildRequest, BuildResult } from '../../../../engine/EngineTypes';
 import type { Generation } from '../../../../engine/generations/Generation';
 import type { ItemInput } from '../../../../engine/items/createItem';
 import { budget, engineWith, isProtected, phase, pool, poolItemSpec, quarter, request, scope, strategy, toItemInput } from '../../../support/enginePools';

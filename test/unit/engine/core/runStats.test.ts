@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ContextLimitError } from '../../../../engine/refresh/ContextLimitError';
-import { REASONS_KEPT } from '../../../../engine/generations/RunStats';
-import { SIGNATURES_KEPT } from '../../../../engine/Engine';
+import { REASONS_KEPT, SIGNATURES_KEPT } from '../../../../engine/generations/RunStats';
 import { identity, item, newEngine, taskItems } from '../../../support/engineFixtures';
 
 describe('[run-stats] what a run records per agent', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { STALE_PREFIX_SHARE } from '../../../../engine/Engine';
+import { STALE_PREFIX_SHARE } from '../../../../engine/generations/carriedLayers';
 import type { ContextItem } from '../../../../engine/items/ContextItem';
 import { createItem } from '../../../../engine/items/createItem';
 import { MAX_PACK_RATIO, startGeneration, type StartInput } from '../../../../engine/generations/startGeneration';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RecalledEntry } from '../../../../../engine/Engine';
+import type { RecalledEntry } from '../../../../../engine/EngineTypes';
 import type { EngineEvent } from '../../../../../engine/EngineEvent';
 import type { Generation } from '../../../../../engine/generations/Generation';
 import { RECALL_HEADING, renderRecalled } from '../../../../../engine/memory/recall/renderRecalled';
