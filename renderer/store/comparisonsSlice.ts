@@ -1,11 +1,6 @@
-import type { COMPARISON_MAX_TRACES, ComparisonDto, ComparisonStrategy } from '../../engine/contract';
+import type { ComparisonDto, ComparisonStrategy } from '../../engine/contract';
+import { COMPARISON_MAX_TRACES } from '../../engine/shared/limits';
 import type { Action } from './actions';
-
-/**
- * Traces one comparison may name: the contract's COMPARISON_MAX_TRACES (the renderer imports only
- * types from the contract, so the value is repeated here and its type keeps the two equal).
- */
-export const MAX_COMPARISON_TRACES: typeof COMPARISON_MAX_TRACES = 20;
 
 export interface ComparisonProgress {
   done: number;
@@ -21,7 +16,7 @@ export interface ComparisonsState {
   /** Live progress from `comparison.progress`, never moving backwards. */
   progress: Record<string, ComparisonProgress>;
   /**
-   * The form: which traces (at most MAX_COMPARISON_TRACES), strategies and budget the next run uses,
+   * The form: which traces (at most COMPARISON_MAX_TRACES), strategies and budget the next run uses,
    * and its pricing options: the cache TTL (`''`: each recording's, else 5m), the model priced
    * (`''`: each trace's recorded model) and the context window as typed (`''`: each recording's,
    * else its model's documented one).
@@ -62,7 +57,7 @@ export function reduceComparisons(state: ComparisonsState, action: Action): Comp
     case 'compare.addTrace': {
       // An imported trace joins the selection, unless it is there already or the selection is full.
       const ids = state.form.traceIds;
-      if (ids.includes(action.traceId) || ids.length >= MAX_COMPARISON_TRACES) return state;
+      if (ids.includes(action.traceId) || ids.length >= COMPARISON_MAX_TRACES) return state;
       return { ...state, form: { ...state.form, traceIds: [...ids, action.traceId] } };
     }
     case 'compare.chartTrace':

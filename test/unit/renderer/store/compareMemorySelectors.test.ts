@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { COMPARISON_MAX_TRACES } from '../../../../engine/contract';
-import { comparisonsInitialState, MAX_COMPARISON_TRACES } from '../../../../renderer/store/comparisonsSlice';
+import { comparisonsInitialState } from '../../../../renderer/store/comparisonsSlice';
 import {
   allTracesTotals,
   cumulativeRows,
@@ -127,10 +126,6 @@ describe('compare selectors', () => {
     const list = [makeTrace('tr_c'), makeTrace('tr_b'), makeTrace('tr_a')];
     expect(pickedTraceIds(list, ['tr_a', 'tr_gone', 'tr_c'])).toEqual(['tr_c', 'tr_a']);
     expect(pickedTraceIds(list, [])).toEqual([]);
-  });
-
-  it('the renderer’s trace cap is the contract’s', () => {
-    expect(MAX_COMPARISON_TRACES).toBe(COMPARISON_MAX_TRACES);
   });
 
   it('progress comes from live events first, else from the DTO; running while starting or running', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { comparisonsInitialState, MAX_COMPARISON_TRACES, reduceComparisons } from '../../../../renderer/store/comparisonsSlice';
+import { COMPARISON_MAX_TRACES } from '../../../../engine/contract';
+import { comparisonsInitialState, reduceComparisons } from '../../../../renderer/store/comparisonsSlice';
 import { memoryInitialState, reduceMemory } from '../../../../renderer/store/memorySlice';
 import { reduce, initialRootState } from '../../../../renderer/store/reduce';
 import { reduceSkills, skillsInitialState } from '../../../../renderer/store/skillsSlice';
@@ -78,10 +79,10 @@ describe('comparisonsSlice: trace selection and chart trace', () => {
     let s = reduceComparisons({ ...comparisonsInitialState, form: { ...comparisonsInitialState.form, traceIds: ['tr_a'] } }, { type: 'compare.addTrace', traceId: 'tr_up' });
     expect(s.form.traceIds).toEqual(['tr_a', 'tr_up']);
     expect(reduceComparisons(s, { type: 'compare.addTrace', traceId: 'tr_a' })).toBe(s);
-    const full = Array.from({ length: MAX_COMPARISON_TRACES }, (_, i) => `tr_${i}`);
+    const full = Array.from({ length: COMPARISON_MAX_TRACES }, (_, i) => `tr_${i}`);
     s = { ...comparisonsInitialState, form: { ...comparisonsInitialState.form, traceIds: full } };
     expect(reduceComparisons(s, { type: 'compare.addTrace', traceId: 'tr_more' })).toBe(s);
-    expect(reduceComparisons({ ...s, form: { ...s.form, traceIds: full.slice(1) } }, { type: 'compare.addTrace', traceId: 'tr_more' }).form.traceIds).toHaveLength(MAX_COMPARISON_TRACES);
+    expect(reduceComparisons({ ...s, form: { ...s.form, traceIds: full.slice(1) } }, { type: 'compare.addTrace', traceId: 'tr_more' }).form.traceIds).toHaveLength(COMPARISON_MAX_TRACES);
   });
 
   it('keeps the chart trace for the current comparison and resets it when another one becomes current', () => {
