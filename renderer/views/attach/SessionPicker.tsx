@@ -5,7 +5,7 @@ import { ENGINE_STRATEGIES } from '../../../engine/shared/strategyNames';
 import { useController, useStrata } from '../../app/StoreContext';
 import type { EngineStrategy } from '../../app/sessionsController';
 import { fileSize } from '../../components/format';
-import { selectAttachedList, selectAttaching, selectDiscovered, selectDiscoveredNewestFirst } from '../../store/sessionsSelectors';
+import { selectAttachedList, selectAttaching, selectDiscovered, selectDiscoveredNewestFirst } from '../../store/sessions/sessionsSelectors';
 import { STRATEGY_LABEL } from '../compare/strategies';
 import { parseBudget, startLabel, TOOL_LABEL } from './attachForm';
 

@@ -12,8 +12,8 @@ import {
   selectCompareRunning,
   selectCurrentComparison,
   selectCurrentProgress,
-  selectTraces,
-} from '../../store/compareMemorySelectors';
+} from '../../store/comparisons/comparisonsSelectors';
+import { selectTraces } from '../../store/traces/tracesSelectors';
 import { CostChart, CumulativeChart, RatesChart } from './CompareCharts';
 import { comparisonCsv, comparisonJson, exportName } from './exportResults';
 import { downloadText } from './download';

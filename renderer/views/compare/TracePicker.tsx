@@ -1,7 +1,8 @@
 import { useMemo, useRef, useState, type DragEvent, type KeyboardEvent } from 'react';
 import { COMPARISON_MAX_TRACES } from '../../../engine/shared/limits';
 import { useController, useDispatch, useStrata } from '../../app/StoreContext';
-import { pickedTraceIds, selectCompareForm, selectTracesState } from '../../store/compareMemorySelectors';
+import { pickedTraceIds, selectCompareForm } from '../../store/comparisons/comparisonsSelectors';
+import { selectTracesState } from '../../store/traces/tracesSelectors';
 
 /** Pick the imported traces to compare on (up to the contract's cap), or import one by the file dialog or by dropping a file. */
 export function TracePicker() {

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { compositionByClass, includedByLayer, layerShares, selectActiveRun, selectGenerationNumbers, selectTimeline } from '../../../../renderer/store/agentViewSelectors';
+import {
+  compositionByClass,
+  includedByLayer,
+  layerShares,
+  selectGenerationNumbers,
+  selectTimeline,
+} from '../../../../renderer/store/generations/generationsSelectors';
+import { selectActiveRun } from '../../../../renderer/store/runs/runsSelectors';
 import { initialRootState, reduce, type RootState } from '../../../../renderer/store/reduce';
-import { selectTreeRows } from '../../../../renderer/store/selectors';
+import { selectTreeRows } from '../../../../renderer/store/agents/agentsSelectors';
 import { demoTree, stateWithAgents } from '../fixtures';
 import { generationStarted, makeGeneration, makeRun, makeSummary } from '../generationFixtures';
 

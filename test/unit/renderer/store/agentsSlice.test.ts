@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { agentsInitialState, reduceAgents, type AgentsState } from '../../../../renderer/store/agentsSlice';
+import { agentsInitialState, reduceAgents, type AgentsState } from '../../../../renderer/store/agents/agentsSlice';
 import { agentUpdated, logEvent, makeAgent, makeDetail, makeLogEntry } from '../fixtures';
 
 const holding = (...agents: ReturnType<typeof makeAgent>[]): AgentsState => ({

@@ -1,17 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { comparisonsInitialState } from '../../../../renderer/store/comparisonsSlice';
+import { comparisonsInitialState } from '../../../../renderer/store/comparisons/comparisonsSlice';
 import {
   allTracesTotals,
   cumulativeRows,
-  freshness,
-  memoryCounts,
   pickedTraceIds,
   selectChartData,
   selectCompareRunning,
   selectCurrentComparison,
   selectCurrentProgress,
-  skillUsers,
-} from '../../../../renderer/store/compareMemorySelectors';
+} from '../../../../renderer/store/comparisons/comparisonsSelectors';
+import { freshness, memoryCounts } from '../../../../renderer/store/memory/memorySelectors';
+import { skillUsers } from '../../../../renderer/store/skills/skillsSelectors';
 import { initialRootState, type RootState } from '../../../../renderer/store/reduce';
 import { makeComparison, makeMemoryEntry, makeResult, makeSkills, makeTrace, makeTwoTraceComparison } from '../compareMemoryFixtures';
 

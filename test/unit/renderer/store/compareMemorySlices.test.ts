@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { COMPARISON_MAX_TRACES } from '../../../../engine/contract';
-import { comparisonsInitialState, reduceComparisons } from '../../../../renderer/store/comparisonsSlice';
-import { memoryInitialState, reduceMemory } from '../../../../renderer/store/memorySlice';
+import { comparisonsInitialState, reduceComparisons } from '../../../../renderer/store/comparisons/comparisonsSlice';
+import { memoryInitialState, reduceMemory } from '../../../../renderer/store/memory/memorySlice';
 import { reduce, initialRootState } from '../../../../renderer/store/reduce';
-import { reduceSkills, skillsInitialState } from '../../../../renderer/store/skillsSlice';
-import { reduceTraces, tracesInitialState } from '../../../../renderer/store/tracesSlice';
+import { reduceSkills, skillsInitialState } from '../../../../renderer/store/skills/skillsSlice';
+import { reduceTraces, tracesInitialState } from '../../../../renderer/store/traces/tracesSlice';
 import { makeComparison, makeMemoryEntry, makeSkills, makeTrace, memoryChanged, progressEvent, traceImported } from '../compareMemoryFixtures';
 
 describe('tracesSlice', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { connectionInitialState, reduceConnection, type ConnectionState } from '../../../../renderer/store/connectionSlice';
+import { connectionInitialState, reduceConnection, type ConnectionState } from '../../../../renderer/store/connection/connectionSlice';
 import { makeHealth } from '../fixtures';
 
 describe('reduceConnection', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { StrataEvent } from '../../../../engine/contract';
 import type { Action } from '../../../../renderer/store/actions';
-import { classifyLog, eventsCapacity, eventsInitialState, reduceEvents, type EventsState } from '../../../../renderer/store/eventsSlice';
+import { classifyLog, eventsCapacity, eventsInitialState, reduceEvents, type EventsState } from '../../../../renderer/store/events/eventsSlice';
 import { makeAgent, makeDetail, makeLogEntry, logEvent } from '../fixtures';
 
 const ev = (event: StrataEvent): Action => ({ type: 'event', event });

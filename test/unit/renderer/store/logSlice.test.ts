@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { logCapacity, logInitialState, reduceLog, type LogState } from '../../../../renderer/store/logSlice';
+import { logCapacity, logInitialState, reduceLog, type LogState } from '../../../../renderer/store/log/logSlice';
 import { logEvent, makeAgent, makeDetail, makeLogEntry } from '../fixtures';
 
 const withSeqs = (...seqs: number[]): LogState => ({ entries: seqs.map((s) => makeLogEntry(s)) });

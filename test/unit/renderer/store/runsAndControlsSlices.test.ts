@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { controlsInitialState, reduceControls } from '../../../../renderer/store/controlsSlice';
-import { reduceRuns, runsInitialState } from '../../../../renderer/store/runsSlice';
+import { controlsInitialState, reduceControls } from '../../../../renderer/store/controls/controlsSlice';
+import { reduceRuns, runsInitialState } from '../../../../renderer/store/runs/runsSlice';
 import { makeRun } from '../generationFixtures';
 
 describe('reduceRuns', () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentDto, UsageTotals } from '../../../../engine/contract';
 import { reduce, type RootState } from '../../../../renderer/store/reduce';
-import { selectChildren, selectLog, selectSelectedAgent, selectStatusCounts, selectTotals, selectTreeRows } from '../../../../renderer/store/selectors';
+import { selectChildren, selectSelectedAgent, selectStatusCounts, selectTotals, selectTreeRows } from '../../../../renderer/store/agents/agentsSelectors';
+import { selectLog } from '../../../../renderer/store/log/logSelectors';
 import { agentUpdated, demoTree, makeAgent, makeLogEntry, stateWithAgents } from '../fixtures';
 
 /** Rows as `id@depth`, the shape these tests compare. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dropSession, reduceAgents } from '../../../../renderer/store/agentsSlice';
+import { dropSession, reduceAgents } from '../../../../renderer/store/agents/agentsSlice';
 import { reduce } from '../../../../renderer/store/reduce';
 import { agentUpdated, demoTree, makeAgent, stateWithAgents } from '../fixtures';
 import { makeLive, sessionDetached } from '../sessionFixtures';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { relativeChange, sessionStepRows, sessionTotals, stepMatchedChange } from '../../../../renderer/store/sessionFigures';
+import { relativeChange, sessionStepRows, sessionTotals, stepMatchedChange } from '../../../../renderer/store/sessions/sessionFigures';
 import { makeLive, makeLiveDetail } from '../sessionFixtures';
 
 describe('session figures', () => {

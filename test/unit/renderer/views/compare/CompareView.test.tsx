@@ -1,13 +1,13 @@
 import { act, cleanup, fireEvent, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { COMPARISON_MAX_TRACES } from '../../../../../engine/contract';
-import { comparisonsInitialState } from '../../../../../renderer/store/comparisonsSlice';
-import { selectChartData } from '../../../../../renderer/store/compareMemorySelectors';
+import { comparisonsInitialState } from '../../../../../renderer/store/comparisons/comparisonsSlice';
+import { selectChartData } from '../../../../../renderer/store/comparisons/comparisonsSelectors';
 import { initialRootState, type RootState } from '../../../../../renderer/store/reduce';
-import { tracesInitialState } from '../../../../../renderer/store/tracesSlice';
+import { tracesInitialState } from '../../../../../renderer/store/traces/tracesSlice';
 import { CompareView } from '../../../../../renderer/views/compare/CompareView';
 import { SkillsView } from '../../../../../renderer/views/skills/SkillsView';
-import { skillsInitialState } from '../../../../../renderer/store/skillsSlice';
+import { skillsInitialState } from '../../../../../renderer/store/skills/skillsSlice';
 import { renderWithStore } from '../../renderWithStore';
 import { signedPercent } from '../../../../../renderer/views/compare/RecordedTable';
 import { makeComparison, makeRecorded, makeSkills, makeTrace, makeTwoTraceComparison, progressEvent } from '../../compareMemoryFixtures';
