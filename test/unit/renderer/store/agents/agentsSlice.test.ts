@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { agentsInitialState, reduceAgents, type AgentsState } from '../../../../renderer/store/agents/agentsSlice';
-import { agentUpdated, logEvent, makeAgent, makeDetail, makeLogEntry } from '../fixtures';
+import { agentsInitialState, reduceAgents, type AgentsState } from '../../../../../renderer/store/agents/agentsSlice';
+import { agentUpdated, logEvent, makeAgent, makeDetail, makeLogEntry } from '../../fixtures';
 
 const holding = (...agents: ReturnType<typeof makeAgent>[]): AgentsState => ({
   byId: Object.fromEntries(agents.map((a) => [a.agentId, a])),

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { comparisonsInitialState } from '../../../../renderer/store/comparisons/comparisonsSlice';
 import {
   allTracesTotals,
   cumulativeRows,
@@ -8,11 +7,10 @@ import {
   selectCompareRunning,
   selectCurrentComparison,
   selectCurrentProgress,
-} from '../../../../renderer/store/comparisons/comparisonsSelectors';
-import { freshness, memoryCounts } from '../../../../renderer/store/memory/memorySelectors';
-import { skillUsers } from '../../../../renderer/store/skills/skillsSelectors';
-import { initialRootState, type RootState } from '../../../../renderer/store/reduce';
-import { makeComparison, makeMemoryEntry, makeResult, makeSkills, makeTrace, makeTwoTraceComparison } from '../compareMemoryFixtures';
+} from '../../../../../renderer/store/comparisons/comparisonsSelectors';
+import { comparisonsInitialState } from '../../../../../renderer/store/comparisons/comparisonsSlice';
+import { initialRootState, type RootState } from '../../../../../renderer/store/reduce';
+import { makeComparison, makeResult, makeTrace, makeTwoTraceComparison } from '../../compareMemoryFixtures';
 
 const withComparison = (over: Partial<RootState['comparisons']>): RootState => ({ ...initialRootState, comparisons: { ...comparisonsInitialState, ...over } });
 
@@ -138,24 +136,5 @@ describe('compare selectors', () => {
     expect(selectCurrentComparison(s)).toBe(dto);
     expect(selectCompareRunning(withComparison({ starting: true }))).toBe(true);
     expect(selectCurrentProgress(initialRootState)).toBeUndefined();
-  });
-});
-
-describe('memory and skills selectors', () => {
-  it('counts entries per state', () => {
-    expect(memoryCounts([makeMemoryEntry('a'), makeMemoryEntry('b', { state: 'verified' }), makeMemoryEntry('c', { state: 'verified' })])).toEqual({ candidate: 1, verified: 2, stale: 0, retired: 0, deleted: 0 });
-  });
-
-  it('freshness says stale for a stale entry, else the observation age', () => {
-    const day = 86_400_000;
-    const at = Date.UTC(2026, 0, 1);
-    expect(freshness(makeMemoryEntry('a', { state: 'stale' }), at).level).toBe('stale');
-    expect(freshness(makeMemoryEntry('a'), at + 1000)).toEqual({ label: 'observed today', level: 'fresh' });
-    expect(freshness(makeMemoryEntry('a'), at + day)).toEqual({ label: 'observed 1 day ago', level: 'fresh' });
-    expect(freshness(makeMemoryEntry('a'), at + 45 * day)).toEqual({ label: 'observed 45 days ago', level: 'aging' });
-  });
-
-  it('skillUsers maps each skill to the agents whose last request carried it', () => {
-    expect(skillUsers(makeSkills({ selected: [{ agentId: 'a', names: ['x', 'y'], skipped: [], errors: [] }, { agentId: 'b', names: ['x'], skipped: [], errors: [] }] }))).toEqual({ x: ['a', 'b'], y: ['a'] });
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { IncludedDto } from '../../../../engine/contract';
-import { generationsInitialState, reduceGenerations, refreshLine, type GenerationsState } from '../../../../renderer/store/generations/generationsSlice';
-import { generationStarted, itemChanged, makeDiff, makeGeneration, makeIncluded, makeItem, makeSummary } from '../generationFixtures';
+import type { IncludedDto } from '../../../../../engine/contract';
+import { generationsInitialState, reduceGenerations, refreshLine, type GenerationsState } from '../../../../../renderer/store/generations/generationsSlice';
+import { generationStarted, itemChanged, makeDiff, makeGeneration, makeIncluded, makeItem, makeSummary } from '../../generationFixtures';
 
 const forAgent = (agentId: string): GenerationsState => reduceGenerations(generationsInitialState, { type: 'agent.select', agentId });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Action } from '../../../../renderer/store/actions';
-import { reduceSessions, sessionsInitialState, type SessionsState } from '../../../../renderer/store/sessions/sessionsSlice';
-import { makeLive, makeLiveDetail, makeSession, sessionDetached, sessionUpdated } from '../sessionFixtures';
+import type { Action } from '../../../../../renderer/store/actions';
+import { reduceSessions, sessionsInitialState, type SessionsState } from '../../../../../renderer/store/sessions/sessionsSlice';
+import { makeLive, makeLiveDetail, makeSession, sessionDetached, sessionUpdated } from '../../sessionFixtures';
 
 const run = (actions: Action[], from: SessionsState = sessionsInitialState): SessionsState => actions.reduce(reduceSessions, from);
 const ids = (s: SessionsState) => s.order;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { logCapacity, logInitialState, reduceLog, type LogState } from '../../../../renderer/store/log/logSlice';
-import { logEvent, makeAgent, makeDetail, makeLogEntry } from '../fixtures';
+import { logCapacity, logInitialState, reduceLog, type LogState } from '../../../../../renderer/store/log/logSlice';
+import { logEvent, makeAgent, makeDetail, makeLogEntry } from '../../fixtures';
 
 const withSeqs = (...seqs: number[]): LogState => ({ entries: seqs.map((s) => makeLogEntry(s)) });
 const seqsOf = (s: LogState) => s.entries.map((e) => e.seq);

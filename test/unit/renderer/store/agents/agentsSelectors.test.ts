@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentDto, UsageTotals } from '../../../../engine/contract';
-import { reduce, type RootState } from '../../../../renderer/store/reduce';
-import { selectChildren, selectSelectedAgent, selectStatusCounts, selectTotals, selectTreeRows } from '../../../../renderer/store/agents/agentsSelectors';
-import { selectLog } from '../../../../renderer/store/log/logSelectors';
-import { agentUpdated, demoTree, makeAgent, makeLogEntry, stateWithAgents } from '../fixtures';
+import type { AgentDto, UsageTotals } from '../../../../../engine/contract';
+import { reduce, type RootState } from '../../../../../renderer/store/reduce';
+import { selectChildren, selectSelectedAgent, selectStatusCounts, selectTotals, selectTreeRows } from '../../../../../renderer/store/agents/agentsSelectors';
+import { agentUpdated, demoTree, makeAgent, stateWithAgents } from '../../fixtures';
 
 /** Rows as `id@depth`, the shape these tests compare. */
 const rows = (s: RootState) => selectTreeRows(s).map((r) => `${r.agent.agentId}@${r.depth}`);
@@ -121,7 +120,7 @@ describe('selectTotals', () => {
   });
 });
 
-describe('selectSelectedAgent, selectChildren, selectLog', () => {
+describe('selectSelectedAgent, selectChildren', () => {
   it('the selected agent, or undefined when none or unknown', () => {
     const agents = demoTree();
     expect(selectSelectedAgent(stateWithAgents(agents, { selectedAgentId: 'auth-2' }))).toBe(agents[3]);
@@ -134,17 +133,6 @@ describe('selectSelectedAgent, selectChildren, selectLog', () => {
     expect(selectChildren(s, 'primary').map((a) => a.agentId)).toEqual(['auth-1', 'auth-2', 'review']);
     expect(selectChildren(s, 'probe-1')).toEqual([]);
   });
-
-  it('the newest lines, of one agent when asked', () => {
-    const s: RootState = {
-      ...stateWithAgents([]),
-      log: { entries: [1, 2, 3, 4, 5].map((seq) => makeLogEntry(seq, { agentId: seq % 2 ? 'odd' : 'even' })) },
-    };
-    expect(selectLog(s, 2).map((e) => e.seq)).toEqual([4, 5]);
-    expect(selectLog(s, 10).map((e) => e.seq)).toEqual([1, 2, 3, 4, 5]);
-    expect(selectLog(s, 2, 'odd').map((e) => e.seq)).toEqual([3, 5]);
-    expect(selectLog(s, 5, 'nobody')).toEqual([]);
-  });
 });
 
 describe('selectStatusCounts', () => {
@@ -156,5 +144,16 @@ describe('selectStatusCounts', () => {
     expect(select(reduce(s, { type: 'tree.filter', text: 'x' }))).toBe(counts);
     const next = reduce(s, { type: 'event', event: agentUpdated(makeAgent('d', { status: 'failed', revision: 2 })) });
     expect(select(next)).toEqual([2, 1, 1]);
+  });
+});
+
+describe('selectTreeRows with a status filter', () => {
+  it('the tree filters by status AND text, keeping ancestors of matches', () => {
+    const rows = (ui: Partial<RootState['ui']>) => selectTreeRows(stateWithAgents(demoTree(), ui)).map((r) => r.agent.agentId);
+    expect(rows({ statusFilter: ['waiting'] })).toEqual(['primary', 'review']);
+    expect(rows({ statusFilter: ['running', 'refreshing'] })).toEqual(['primary', 'auth-1', 'probe-1', 'auth-2']);
+    expect(rows({ statusFilter: ['running'], filter: 'probe' })).toEqual(['primary', 'auth-1', 'probe-1']);
+    expect(rows({ statusFilter: ['waiting'], filter: 'probe' })).toEqual([]);
+    expect(rows({ statusFilter: [] })).toHaveLength(5);
   });
 });

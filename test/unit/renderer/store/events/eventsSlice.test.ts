@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { StrataEvent } from '../../../../engine/contract';
-import type { Action } from '../../../../renderer/store/actions';
-import { classifyLog, eventsCapacity, eventsInitialState, reduceEvents, type EventsState } from '../../../../renderer/store/events/eventsSlice';
-import { makeAgent, makeDetail, makeLogEntry, logEvent } from '../fixtures';
+import type { StrataEvent } from '../../../../../engine/contract';
+import type { Action } from '../../../../../renderer/store/actions';
+import { classifyLog, eventsCapacity, eventsInitialState, reduceEvents, type EventsState } from '../../../../../renderer/store/events/eventsSlice';
+import { makeAgent, makeDetail, makeLogEntry, logEvent } from '../../fixtures';
 
 const ev = (event: StrataEvent): Action => ({ type: 'event', event });
 const now = () => Date.parse('2026-01-05T10:00:00Z');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { connectionInitialState, reduceConnection, type ConnectionState } from '../../../../renderer/store/connection/connectionSlice';
-import { makeHealth } from '../fixtures';
+import { connectionInitialState, reduceConnection, type ConnectionState } from '../../../../../renderer/store/connection/connectionSlice';
+import { makeHealth } from '../../fixtures';
 
 describe('reduceConnection', () => {
   it('starts connecting, with no transport, health or error', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { relativeChange, sessionStepRows, sessionTotals, stepMatchedChange } from '../../../../renderer/store/sessions/sessionFigures';
-import { makeLive, makeLiveDetail } from '../sessionFixtures';
+import { relativeChange, sessionStepRows, sessionTotals, stepMatchedChange } from '../../../../../renderer/store/sessions/sessionFigures';
+import { makeLive, makeLiveDetail } from '../../sessionFixtures';
 
 describe('session figures', () => {
   it.each([

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { countByKind, eventAgents, filterEvents } from '../../../../renderer/store/events/eventsSelectors';
-import type { EventEntry } from '../../../../renderer/store/events/eventsSlice';
+import { countByKind, eventAgents, filterEvents } from '../../../../../renderer/store/events/eventsSelectors';
+import type { EventEntry } from '../../../../../renderer/store/events/eventsSlice';
 
 const entry = (n: number, over: Partial<EventEntry> = {}): EventEntry => ({ id: `log:${n}`, kind: 'log', level: 'info', agentId: null, at: n, text: `line ${n}`, ...over });
 const entries = [

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { dropSession, reduceAgents } from '../../../../renderer/store/agents/agentsSlice';
-import { reduce } from '../../../../renderer/store/reduce';
-import { agentUpdated, demoTree, makeAgent, stateWithAgents } from '../fixtures';
-import { makeLive, sessionDetached } from '../sessionFixtures';
+import { dropSession, reduceAgents } from '../../../../../renderer/store/agents/agentsSlice';
+import { reduce } from '../../../../../renderer/store/reduce';
+import { agentUpdated, demoTree, makeAgent, stateWithAgents } from '../../fixtures';
+import { makeLive, sessionDetached } from '../../sessionFixtures';
 
 /** Strata's demo tree plus two attached sessions: ses-1 (main thread and a sidechain) and ses-2. */
 const mixed = () => [

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { AppCommand } from '../../../../engine/contract';
-import { reduceUi, uiInitialState } from '../../../../renderer/store/ui/uiSlice';
+import type { AppCommand } from '../../../../../engine/contract';
+import { reduceUi, uiInitialState } from '../../../../../renderer/store/ui/uiSlice';
 
 describe('reduceUi', () => {
   it('toggling collapse once collapses, twice restores', () => {

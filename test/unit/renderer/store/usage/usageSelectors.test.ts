@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { buildChartData, markerTime, overallMarkerLimit } from '../../../../renderer/store/usage/usageSelectors';
-import { toPoint, type GenerationMarker } from '../../../../renderer/store/usage/usageSlice';
-import { makeCall } from '../usageFixtures';
+import { buildChartData, markerTime, overallMarkerLimit } from '../../../../../renderer/store/usage/usageSelectors';
+import { toPoint, type GenerationMarker } from '../../../../../renderer/store/usage/usageSlice';
+import { makeCall } from '../../usageFixtures';
 
 const marker = (agentId: string, generation: number, kind: GenerationMarker['kind'] = 'refresh'): GenerationMarker => ({ agentId, generation, kind, reason: 'context limit' });
 

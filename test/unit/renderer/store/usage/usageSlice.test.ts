@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { StrataEvent } from '../../../../engine/contract';
-import type { Action } from '../../../../renderer/store/actions';
-import { markerWindow, reduceUsage, usageInitialState, usageWindow, type UsageState } from '../../../../renderer/store/usage/usageSlice';
-import { contextRefreshed, generationCreated, makeCall, usageRecorded } from '../usageFixtures';
+import type { StrataEvent } from '../../../../../engine/contract';
+import type { Action } from '../../../../../renderer/store/actions';
+import { markerWindow, reduceUsage, usageInitialState, usageWindow, type UsageState } from '../../../../../renderer/store/usage/usageSlice';
+import { contextRefreshed, generationCreated, makeCall, usageRecorded } from '../../usageFixtures';
 
 const run = (actions: Action[], from: UsageState = usageInitialState) => actions.reduce(reduceUsage, from);
 const ev = (event: StrataEvent): Action => ({ type: 'event', event });

@@ -5,12 +5,9 @@ import {
   layerShares,
   selectGenerationNumbers,
   selectTimeline,
-} from '../../../../renderer/store/generations/generationsSelectors';
-import { selectActiveRun } from '../../../../renderer/store/runs/runsSelectors';
-import { initialRootState, reduce, type RootState } from '../../../../renderer/store/reduce';
-import { selectTreeRows } from '../../../../renderer/store/agents/agentsSelectors';
-import { demoTree, stateWithAgents } from '../fixtures';
-import { generationStarted, makeGeneration, makeRun, makeSummary } from '../generationFixtures';
+} from '../../../../../renderer/store/generations/generationsSelectors';
+import { initialRootState, reduce, type RootState } from '../../../../../renderer/store/reduce';
+import { generationStarted, makeGeneration, makeSummary } from '../../generationFixtures';
 
 const withGenerations = (): RootState => {
   let s = reduce(initialRootState, { type: 'agent.select', agentId: 'a' });
@@ -18,7 +15,7 @@ const withGenerations = (): RootState => {
   return s;
 };
 
-describe('agent view selectors', () => {
+describe('generations selectors', () => {
   it('layerShares: the four layers against the budget, or the total when it overflows', () => {
     const g = makeGeneration('a', 1);
     expect(layerShares(g).map((l) => [l.layer, l.tokens, l.share, l.items])).toEqual([
@@ -59,21 +56,5 @@ describe('agent view selectors', () => {
     expect(t[2]?.text).toBe('Context refreshed · Generation 2 → 3 · Reason: manual refresh by an operator');
     expect(selectTimeline(s)).toBe(t);
     expect(selectGenerationNumbers(s)).toEqual([3, 2, 1]);
-  });
-
-  it('selectActiveRun prefers a running, paused or idle run over finished ones', () => {
-    const s = reduce(initialRootState, { type: 'runs.list', runs: [makeRun({ runId: 'old', status: 'finished' }), makeRun({ runId: 'now', status: 'paused' })] });
-    expect(selectActiveRun(s)?.runId).toBe('now');
-    expect(selectActiveRun(reduce(initialRootState, { type: 'runs.list', runs: [makeRun({ runId: 'old', status: 'stopped' })] }))?.runId).toBe('old');
-    expect(selectActiveRun(initialRootState)).toBeUndefined();
-  });
-
-  it('the tree filters by status AND text, keeping ancestors of matches', () => {
-    const rows = (ui: Partial<RootState['ui']>) => selectTreeRows(stateWithAgents(demoTree(), ui)).map((r) => r.agent.agentId);
-    expect(rows({ statusFilter: ['waiting'] })).toEqual(['primary', 'review']);
-    expect(rows({ statusFilter: ['running', 'refreshing'] })).toEqual(['primary', 'auth-1', 'probe-1', 'auth-2']);
-    expect(rows({ statusFilter: ['running'], filter: 'probe' })).toEqual(['primary', 'auth-1', 'probe-1']);
-    expect(rows({ statusFilter: ['waiting'], filter: 'probe' })).toEqual([]);
-    expect(rows({ statusFilter: [] })).toHaveLength(5);
   });
 });
