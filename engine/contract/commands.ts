@@ -6,6 +6,8 @@ import { ConversationDtoSchema, SkillsDtoSchema } from './conversationDto';
 import { ProviderSettingsDtoSchema, RunDtoSchema, StartRunArgsSchema, UsageDtoSchema } from './runDto';
 import { ComparisonDtoSchema, EngineStrategySchema, ImportTraceContentArgsSchema, LiveSessionDetailDtoSchema, LiveSessionDtoSchema, SessionDtoSchema, StartComparisonArgsSchema, TraceDtoSchema } from './traceDto';
 import { eventNames, type EventName } from './events';
+import { ATTACH_BUDGET } from '../shared/limits';
+import { PURGE_CONFIRMATION } from '../shared/purgePolicy';
 
 const EventNameSchema = z.enum(eventNames as [EventName, ...EventName[]]);
 const Id = z.string().min(1).max(200);
@@ -15,8 +17,7 @@ const ItemResult = z.object({ item: ItemDtoSchema });
 const MemoryStateSchema = z.enum(['candidate', 'verified', 'stale', 'retired', 'deleted']);
 const MemoryChange = z.object({ id: Id, revision: z.number().int().positive() }).strict();
 const MemoryResult = z.object({ entry: MemoryEntryDtoSchema });
-/** The words `purgeMemory` requires, so a purge is never one stray call away. */
-export const PURGE_CONFIRMATION = 'purge project memory';
+export { PURGE_CONFIRMATION } from '../shared/purgePolicy';
 
 /**
  * Every request a view can make of the host: name -> zod schema of the arguments -> zod schema of
@@ -190,7 +191,7 @@ export const Commands = {
    * a file, `invalid_args` for anything else, `conflict` past 8 attached sessions.
    */
   attachSession: {
-    args: z.object({ path: z.string().min(1).max(4096), strategy: EngineStrategySchema.optional(), budget: z.number().int().min(1000).max(2_000_000).optional() }).strict(),
+    args: z.object({ path: z.string().min(1).max(4096), strategy: EngineStrategySchema.optional(), budget: z.number().int().min(ATTACH_BUDGET.min).max(ATTACH_BUDGET.max).optional() }).strict(),
     result: z.object({ session: LiveSessionDtoSchema }),
   },
   /** Stop following an attached session (`not_found` for an unknown id). */

@@ -1,4 +1,10 @@
 import { z } from 'zod';
+import { COMPARISON_BUDGET, COMPARISON_MAX_TRACES, COMPARISON_WINDOW, MAX_TRACE_CONTENT_BYTES } from '../shared/limits';
+import { COMPARISON_STRATEGIES, ENGINE_STRATEGIES } from '../shared/strategyNames';
+
+// The limits and names live in the pure layer (engine/shared), which the renderer imports too.
+export { ATTACH_BUDGET, COMPARISON_BUDGET, COMPARISON_MAX_TRACES, COMPARISON_WINDOW, DEFAULT_ATTACH_BUDGET, MAX_TRACE_CONTENT_BYTES } from '../shared/limits';
+export { COMPARISON_STRATEGIES, ENGINE_STRATEGIES } from '../shared/strategyNames';
 
 /**
  * DTOs of imported traces and of the comparisons that replay them: a recorded agent session is
@@ -130,12 +136,6 @@ export const LiveSessionDetailDtoSchema = z.object({
 });
 export type LiveSessionDetailDto = z.infer<typeof LiveSessionDetailDtoSchema>;
 
-/**
- * Largest trace text `importTraceContent` takes, in UTF-8 bytes (a file picked or dropped in a view;
- * larger files are imported by path). The web host's frame limit is sized from it.
- */
-export const MAX_TRACE_CONTENT_BYTES = 16 * 2 ** 20;
-
 export const ImportTraceContentArgsSchema = z
   .object({
     /** The file's base name as the view has it (a path is reduced to its base name). */
@@ -150,10 +150,10 @@ export const ImportTraceContentArgsSchema = z
  * with no limit (`full_history_baseline`) and the agent as it actually ran, following its own
  * compactions (`as_recorded`).
  */
-export const ComparisonStrategySchema = z.enum(['variable', 'full_history', 'summary', 'aggressive_refresh', 'role_optimized', 'full_history_baseline', 'as_recorded']);
+export const ComparisonStrategySchema = z.enum(COMPARISON_STRATEGIES);
 export type ComparisonStrategy = z.infer<typeof ComparisonStrategySchema>;
 /** The engine's own strategies (an attached session replays under one of them). */
-export const EngineStrategySchema = ComparisonStrategySchema.exclude(['full_history_baseline', 'as_recorded']);
+export const EngineStrategySchema = z.enum(ENGINE_STRATEGIES);
 
 /** Anthropic's two cache lifetimes (`cache_control.ttl`). */
 export const CacheTtlSchema = z.enum(['5m', '1h']);
@@ -181,13 +181,6 @@ export const CostUsdDtoSchema = z.object({
   prompt: z.number().nonnegative(),
   total: z.number().nonnegative(),
 });
-
-/** Budgets a comparison accepts (the same bounds as `strata compare --budget`). */
-export const COMPARISON_BUDGET = { min: 1000, max: 2_000_000 } as const;
-/** Context windows a comparison accepts (the same bounds as `strata compare --window`). */
-export const COMPARISON_WINDOW = { min: 1000, max: 10_000_000 } as const;
-/** Traces and strategies one comparison may name (at most 20 × 6 replays). */
-export const COMPARISON_MAX_TRACES = 20;
 
 export const StartComparisonArgsSchema = z
   .object({

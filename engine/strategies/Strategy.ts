@@ -1,8 +1,9 @@
 import type { AgentRole } from '../contract';
 import type { ContextItem } from '../items/ContextItem';
+import type { EngineStrategyName } from '../shared/strategyNames';
 
-/** Names of the engine strategies (spec "Strategies"). */
-export type StrategyName = 'variable' | 'full_history' | 'summary' | 'aggressive_refresh' | 'role_optimized';
+/** Names of the engine strategies (spec "Strategies"): the pure layer's list, which the contract's enum is built from. */
+export type StrategyName = EngineStrategyName;
 
 export interface StrategyContext {
   role: AgentRole;

@@ -10,7 +10,7 @@ import { SkillsView } from '../views/skills/SkillsView';
 import { useStrata } from './StoreContext';
 import { TopBar } from './TopBar';
 import { ViewTabs } from './ViewTabs';
-import type { ViewName } from '../store/uiSlice';
+import type { ViewName } from '../store/ui/uiActions';
 
 /**
  * The view shown in the main area for each tab. Views register here; a view not built yet shows

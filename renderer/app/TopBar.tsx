@@ -1,6 +1,6 @@
 import { useShallow } from 'zustand/react/shallow';
 import { percent } from '../components/format';
-import { selectTotals } from '../store/selectors';
+import { selectTotals } from '../store/agents/agentsSelectors';
 import { useStrata } from './StoreContext';
 
 /**

@@ -1,5 +1,5 @@
 import type { ItemDto, StrataApi, StrataEvent } from '../../engine/contract';
-import { agentKey, itemKey, RUN_KEY } from '../store/controlsSlice';
+import { agentKey, itemKey, RUN_KEY } from '../store/controls/controlsSlice';
 import type { StrataStore } from '../store/store';
 
 /** What the agent view asks of the host: generations of the selected agent, item, agent and run controls. */

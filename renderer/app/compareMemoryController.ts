@@ -1,4 +1,5 @@
 import type { ComparisonStrategy, EventName, StrataApi, StrataEvent } from '../../engine/contract';
+import { MAX_TRACE_CONTENT_BYTES } from '../../engine/shared/limits';
 import { ApiError } from '../api/ApiError';
 import type { StrataStore } from '../store/store';
 
@@ -22,9 +23,6 @@ export interface CompareMemoryController {
 
 /** The events these views need (added to the controller's one subscription). */
 export const compareMemoryEvents: EventName[] = ['trace.imported', 'comparison.progress', 'memory.changed'];
-
-/** Largest file the views send (the contract's MAX_TRACE_CONTENT_BYTES; the renderer may not import values from it). */
-export const MAX_UPLOAD_BYTES = 16 * 2 ** 20;
 
 /** Item classes worth keeping beyond this run. */
 const PROMOTABLE: ReadonlySet<string> = new Set(['finding', 'task_state', 'project_memory']);
@@ -57,8 +55,8 @@ export function createCompareMemoryController(api: StrataApi, store: StrataStore
       }
     },
     async importTraceFile(file) {
-      if (file.size > MAX_UPLOAD_BYTES) {
-        dispatch({ type: 'traces.error', message: `${file.name} is ${(file.size / 2 ** 20).toFixed(1)} MiB; traces up to ${MAX_UPLOAD_BYTES / 2 ** 20} MiB can be imported here. Import a larger file by its path (strata import <file>).` });
+      if (file.size > MAX_TRACE_CONTENT_BYTES) {
+        dispatch({ type: 'traces.error', message: `${file.name} is ${(file.size / 2 ** 20).toFixed(1)} MiB; traces up to ${MAX_TRACE_CONTENT_BYTES / 2 ** 20} MiB can be imported here. Import a larger file by its path (strata import <file>).` });
         return;
       }
       dispatch({ type: 'traces.importing', name: file.name });

@@ -2,10 +2,11 @@ import type { StrataApi } from '../../engine/contract';
 import type { StrataStore } from '../store/store';
 import { AGENT_VIEW_EVENTS, createAgentViewController, type AgentViewController } from './agentViewController';
 import { compareMemoryEvents, createCompareMemoryController, type CompareMemoryController } from './compareMemoryController';
-import { EVENT_LOG_EVENTS, USAGE_EVENTS } from '../store/usageActions';
+import { EVENT_LOG_EVENTS } from '../store/events/eventsSlice';
+import { USAGE_EVENTS } from '../store/usage/usageActions';
 import { createEventQueue } from './eventQueue';
 import { createSessionsController, type SessionsController } from './sessionsController';
-import { SESSION_EVENTS } from '../store/sessionsActions';
+import { SESSION_EVENTS } from '../store/sessions/sessionsActions';
 
 /**
  * The service layer between the api and the store: views call these, never the transport.

@@ -1,6 +1,6 @@
 import { type ReactElement, useRef } from 'react';
 import { ReferenceLine, XAxis } from 'recharts';
-import type { ChartMarker } from '../store/usageSelectors';
+import type { ChartMarker } from '../store/usage/usageSelectors';
 import { axisStyle, clockTick } from './chartFormat';
 
 const SECOND = 1000;

@@ -1,6 +1,6 @@
 import { memo, useMemo } from 'react';
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, YAxis } from 'recharts';
-import type { ChartMarker, RatePoint } from '../store/usageSelectors';
+import type { ChartMarker, RatePoint } from '../store/usage/usageSelectors';
 import { axisStyle, chartMargin, gridStroke, legendStyle, pct, pointLabel, tooltipStyle } from './chartFormat';
 import { useMarkerLines, useTimeAxis } from './Markers';
 

@@ -1,6 +1,6 @@
 import { memo, useMemo } from 'react';
 import { Area, AreaChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, YAxis } from 'recharts';
-import type { ChartMarker, TokenPoint } from '../store/usageSelectors';
+import type { ChartMarker, TokenPoint } from '../store/usage/usageSelectors';
 import { axisStyle, chartMargin, gridStroke, legendStyle, pointLabel, tok, tooltipStyle } from './chartFormat';
 import { useMarkerLines, useTimeAxis } from './Markers';
 

@@ -1,7 +1,7 @@
 import { cacheHitRate } from '../../engine/metrics/cacheHitRate';
 import { reuseRatio } from '../../engine/metrics/prefixReuse';
-import { type ChartMarker, chartMarkers, type TokenSplit } from '../store/usageSelectors';
-import type { CallPoint, GenerationMarker } from '../store/usageSlice';
+import { type ChartMarker, chartMarkers, type TokenSplit } from '../store/usage/usageSelectors';
+import type { CallPoint, GenerationMarker } from '../store/usage/usageSlice';
 
 /**
  * The all-agents charts plot one point per slice of the run clock, not one per call: with 200

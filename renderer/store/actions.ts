@@ -1,29 +1,35 @@
-import type { AgentDetailDto, AgentDto, HealthDto, StrataEvent } from '../../engine/contract';
-import type { ConnectionStatus } from '../api/wsBridge';
-import type { Transport } from '../api/pickBridge';
-import type { ViewName } from './uiSlice';
-import type { AgentViewAction } from './agentViewActions';
-import type { UsageAction } from './usageActions';
-import type { CompareMemoryAction } from './compareMemoryActions';
-import type { SessionsAction } from './sessionsActions';
+import type { StrataEvent } from '../../engine/contract';
+import type { AgentsAction } from './agents/agentsActions';
+import type { ComparisonsAction } from './comparisons/comparisonsActions';
+import type { ConnectionAction } from './connection/connectionActions';
+import type { ControlsAction } from './controls/controlsActions';
+import type { GenerationsAction } from './generations/generationsActions';
+import type { MemoryAction } from './memory/memoryActions';
+import type { RunsAction } from './runs/runsActions';
+import type { SessionsAction } from './sessions/sessionsActions';
+import type { SkillsAction } from './skills/skillsActions';
+import type { TracesAction } from './traces/tracesActions';
+import type { UiAction } from './ui/uiActions';
+import type { UsageAction } from './usage/usageActions';
 
-/** Everything that can change the store: host events, snapshots from commands, and UI intents. */
+/**
+ * Everything that can change the store: host events, snapshots from commands, and UI intents. Each
+ * slice declares its own actions in its folder's actions file, which imports neither this union nor
+ * a slice: the reducers import this union, and the types form no cycle.
+ */
 export type Action =
   | { type: 'event'; event: StrataEvent }
   /** Host events that arrived together, applied in order as one store change (one render). */
   | { type: 'events'; events: StrataEvent[] }
-  | { type: 'agents.snapshot'; agents: AgentDto[] }
-  | { type: 'agent.detail'; detail: AgentDetailDto }
-  | { type: 'agent.select'; agentId: string | null }
-  | { type: 'view.select'; view: ViewName }
-  /** Open or close the purge-memory confirmation (the Memory view's button or the desktop menu). */
-  | { type: 'purge.dialog'; open: boolean }
-  | { type: 'tree.toggle'; agentId: string }
-  | { type: 'tree.filter'; text: string }
-  | { type: 'connection.status'; status: ConnectionStatus; transport?: Transport }
-  | { type: 'connection.health'; health: HealthDto }
-  | { type: 'connection.error'; message: string }
-  | AgentViewAction
+  | AgentsAction
+  | UiAction
+  | ConnectionAction
+  | GenerationsAction
+  | RunsAction
+  | ControlsAction
   | UsageAction
-  | CompareMemoryAction
+  | TracesAction
+  | ComparisonsAction
+  | MemoryAction
+  | SkillsAction
   | SessionsAction;

@@ -1,18 +1,18 @@
 import type { Action } from './actions';
-import { type AgentsState, agentsInitialState, reduceAgents } from './agentsSlice';
-import { type ConnectionState, connectionInitialState, reduceConnection } from './connectionSlice';
-import { type LogState, logInitialState, reduceLog } from './logSlice';
-import { type UiState, reduceUi, uiInitialState } from './uiSlice';
-import { type GenerationsState, generationsInitialState, reduceGenerations } from './generationsSlice';
-import { type RunsState, reduceRuns, runsInitialState } from './runsSlice';
-import { type ControlsState, controlsInitialState, reduceControls } from './controlsSlice';
-import { type UsageState, reduceUsage, usageInitialState } from './usageSlice';
-import { type EventsState, eventsInitialState, reduceEvents } from './eventsSlice';
-import { type TracesState, reduceTraces, tracesInitialState } from './tracesSlice';
-import { type ComparisonsState, comparisonsInitialState, reduceComparisons } from './comparisonsSlice';
-import { type MemoryState, memoryInitialState, reduceMemory } from './memorySlice';
-import { type SkillsState, reduceSkills, skillsInitialState } from './skillsSlice';
-import { type SessionsState, reduceSessions, sessionsInitialState } from './sessionsSlice';
+import { type AgentsState, agentsInitialState, reduceAgents } from './agents/agentsSlice';
+import { type ComparisonsState, comparisonsInitialState, reduceComparisons } from './comparisons/comparisonsSlice';
+import { type ConnectionState, connectionInitialState, reduceConnection } from './connection/connectionSlice';
+import { type ControlsState, controlsInitialState, reduceControls } from './controls/controlsSlice';
+import { type EventsState, eventsInitialState, reduceEvents } from './events/eventsSlice';
+import { type GenerationsState, generationsInitialState, reduceGenerations } from './generations/generationsSlice';
+import { type LogState, logInitialState, reduceLog } from './log/logSlice';
+import { type MemoryState, memoryInitialState, reduceMemory } from './memory/memorySlice';
+import { type RunsState, reduceRuns, runsInitialState } from './runs/runsSlice';
+import { type SessionsState, reduceSessions, sessionsInitialState } from './sessions/sessionsSlice';
+import { type SkillsState, reduceSkills, skillsInitialState } from './skills/skillsSlice';
+import { type TracesState, reduceTraces, tracesInitialState } from './traces/tracesSlice';
+import { type UiState, reduceUi, uiInitialState } from './ui/uiSlice';
+import { type UsageState, reduceUsage, usageInitialState } from './usage/usageSlice';
 
 export interface RootState {
   agents: AgentsState;

@@ -4,7 +4,8 @@ import { useController, useStrata } from '../app/StoreContext';
 import { StatusBadge } from '../components/StatusBadge';
 import { UtilizationBar } from '../components/UtilizationBar';
 import { percent, timeOfDay, tokens } from '../components/format';
-import { selectChildren, selectLog, selectSelectedAgent } from '../store/selectors';
+import { selectChildren, selectSelectedAgent } from '../store/agents/agentsSelectors';
+import { selectLog } from '../store/log/logSelectors';
 
 /** The selected agent: identity, live figures, children and its own log; `actions` go in its header, `inspector` above the log. */
 export function AgentPane({ actions, inspector }: { actions?: ReactNode; inspector?: ReactNode } = {}) {

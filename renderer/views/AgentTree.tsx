@@ -1,8 +1,8 @@
 import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { AgentStatus } from '../../engine/contract';
-import { selectStatusCounts, selectTreeRows, type TreeRow } from '../store/selectors';
-import { selectStatusFilter } from '../store/agentViewSelectors';
+import { selectStatusCounts, selectTreeRows, type TreeRow } from '../store/agents/agentsSelectors';
+import { selectStatusFilter } from '../store/ui/uiSelectors';
 import { useController, useDispatch, useStrata } from '../app/StoreContext';
 import { StatusBadge } from '../components/StatusBadge';
 import { UtilizationBar } from '../components/UtilizationBar';

@@ -14,8 +14,8 @@ import {
   selectOverallCalls,
   selectUsageByAgent,
   selectUsageLoading,
-} from '../store/usageSelectors';
-import { usageWindow } from '../store/usageSlice';
+} from '../store/usage/usageSelectors';
+import { usageWindow } from '../store/usage/usageSlice';
 import { useFrameLag } from './useFrameLag';
 
 export interface ChartsViewProps {

@@ -1,8 +1,8 @@
 import { memo, useDeferredValue, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useStrata } from '../app/StoreContext';
 import { timeOfDay } from '../components/format';
-import { EVENT_KINDS, type EventEntry, type EventKind } from '../store/eventsSlice';
-import { countByKind, eventAgents, type EventFilter, filterEvents, selectEventEntries } from '../store/eventsSelectors';
+import { EVENT_KINDS, type EventEntry, type EventKind } from '../store/events/eventsSlice';
+import { countByKind, eventAgents, type EventFilter, filterEvents, selectEventEntries } from '../store/events/eventsSelectors';
 import { useRevealedCount } from './useRevealedCount';
 import './eventsView.css';
 

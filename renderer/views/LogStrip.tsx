@@ -1,7 +1,7 @@
 import { useShallow } from 'zustand/react/shallow';
 import { useStrata } from '../app/StoreContext';
 import { timeOfDay } from '../components/format';
-import { selectLog } from '../store/selectors';
+import { selectLog } from '../store/log/logSelectors';
 
 /** The newest workspace events, always in sight at the bottom. */
 export function LogStrip() {

@@ -1,15 +1,15 @@
 #!/usr/bin/env node
 // The import-boundary check (DESIGN.md "Layout"): dependencies point one way.
-//   renderer -> engine/contract, type-only imports; engine/metrics (the one definition of each figure),
-//               values too; no Node built-ins, no Electron.
-//   engine/metrics -> only engine/metrics and engine/text/utf8 (pure, dependency-free, so the renderer
-//               can run it).
+//   renderer -> engine/contract, type-only imports; the pure layer, values too; no Node built-ins, no Electron.
+//   the pure layer (engine/shared: limits, strategy names, policy texts; engine/metrics: the one definition
+//               of each figure; engine/text/utf8: the byte arithmetic of the reuse figure) -> only itself, and
+//               no package or built-in: it is dependency-free, so the renderer can run it.
 //   electron -> engine; never renderer/ or test/; the sandboxed preload only electron + engine/contract;
 //               no SQLite of its own (the catalog owns the database).
 //   engine   -> nothing of ours above it, no electron/react/DOM-side packages; Node built-ins only in
 //               catalog/, runtime/tools/, providers/, traces/ and host/; better-sqlite3 only in catalog/
 //               and in the read-only OpenCode database reader (traces/readOpenCodeDatabase.ts).
-//   engine/contract -> zod only.
+//   engine/contract -> zod, itself and the pure layer.
 //   engine/catalog/memoryAccess (the memory table's connection) -> only from engine/catalog and engine/memory/store.
 // Parses every source file with the TypeScript compiler (static, dynamic and require imports).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -19,14 +19,24 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
 const SOURCE = /\.(ts|tsx|mts|cts|mjs|cjs|js|jsx)$/;
-/** What engine/metrics may import: itself and the UTF-8 arithmetic its reuse figure counts with. */
-const METRICS_DEPENDENCIES = ['engine/metrics', 'engine/text/utf8'];
+/**
+ * The pure layer: dependency-free values and functions every layer may import, the renderer
+ * included (values, not only types). The limits, strategy names and policy texts (engine/shared),
+ * the one definition of each figure (engine/metrics) and the UTF-8 arithmetic the reuse figure
+ * counts with. Each of them imports only the layer.
+ */
+const PURE_LAYER = ['engine/shared', 'engine/metrics', 'engine/text/utf8'];
 const NODE_ALLOWED = ['engine/catalog/', 'engine/runtime/tools/', 'engine/providers/', 'engine/traces/', 'engine/host/'];
 /** The one engine file outside catalog/ that may open SQLite: it reads OpenCode's database read-only, never our catalog. */
 const SQLITE_READERS = ['engine/traces/readOpenCodeDatabase.ts'];
 const VIEW_PACKAGES = ['electron', 'react', 'react-dom', 'zustand', 'recharts', '@testing-library/', 'react-is'];
 
 const toPosix = (p) => p.split(sep).join('/');
+/** A root-relative path (a file or an import's target, with or without its extension) that lies in the pure layer. */
+const inPureLayer = (path) => {
+  const stem = path.replace(SOURCE, '');
+  return PURE_LAYER.some((p) => stem === p || stem.startsWith(`${p}/`));
+};
 const packageName = (spec) => (spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]);
 const isViewPackage = (spec) => VIEW_PACKAGES.some((p) => (p.endsWith('/') ? spec.startsWith(p) : packageName(spec) === p));
 
@@ -84,11 +94,11 @@ export function violation(from, imp, target) {
   if (from.startsWith('renderer/')) {
     if (!bare) {
       if (target.startsWith('renderer/')) return undefined;
-      if (within('engine/metrics')) return undefined;
+      if (inPureLayer(target)) return undefined;
       if (within('engine/contract')) {
-        return typeOnly ? undefined : `renderer may import engine/contract only with "import type" (${spec})`;
+        return typeOnly ? undefined : `renderer may import engine/contract only with "import type" (${spec}); import its values from the pure layer (${PURE_LAYER.join(', ')})`;
       }
-      return `renderer may not import ${target} (only types from engine/contract, and engine/metrics)`;
+      return `renderer may not import ${target} (only types from engine/contract, and the pure layer: ${PURE_LAYER.join(', ')})`;
     }
     if (builtin) return `renderer may not import the Node built-in "${spec}"`;
     if (['electron', 'better-sqlite3', 'ws', 'js-tiktoken'].includes(packageName(spec))) return `renderer may not import the host-side package "${spec}"`;
@@ -112,12 +122,12 @@ export function violation(from, imp, target) {
     if (!bare && !target.startsWith('engine/')) return `engine may not import ${target}: nothing of ours above it`;
     if (from.startsWith('engine/contract/')) {
       if (bare && spec !== 'zod') return `engine/contract may import only zod (${spec})`;
-      if (!bare && !within('engine/contract')) return `engine/contract may not import ${target}`;
+      if (!bare && !within('engine/contract') && !inPureLayer(target)) return `engine/contract may import only itself and the pure layer (${target})`;
       return undefined;
     }
-    if (from.startsWith('engine/metrics/')) {
-      if (bare && !typeOnly) return `engine/metrics may import no package or built-in ("${spec}"): the renderer runs it`;
-      if (!bare && !METRICS_DEPENDENCIES.some(within)) return `engine/metrics may import only ${METRICS_DEPENDENCIES.join(' and ')} (${target}): the renderer runs it`;
+    if (inPureLayer(from)) {
+      if (bare && !typeOnly) return `the pure layer (${from}) may import no package or built-in ("${spec}"): the renderer runs it`;
+      if (!bare && !inPureLayer(target)) return `the pure layer may import only itself (${PURE_LAYER.join(', ')}), not ${target}: the renderer runs it`;
       return undefined;
     }
     if (bare && isViewPackage(spec)) return `engine may not import "${spec}"`;

@@ -1,3 +1,7 @@
+import { BEYOND_REACH, NOT_CHANGED, PURGED_TEXT } from '../../shared/purgePolicy';
+
+export { PURGED_TEXT, RESIDUAL_EXPOSURE } from '../../shared/purgePolicy';
+
 /** What a purge did, and what it cannot promise (spec "WAL and free pages"). */
 export interface PurgeReport {
   deleted: number;
@@ -17,31 +21,11 @@ export interface PurgeReport {
   residual: string;
 }
 
-/** What replaces a purged entry's text wherever else the catalog held it. */
-export const PURGED_TEXT = '[purged with project memory]';
-
 /**
  * A purged text is looked for in other tables only from this length: a shorter one (a word) would
  * match unrelated text a person wrote. The report says when an entry was too short to look for.
  */
 export const SCRUB_MIN_CHARS = 16;
-
-/** What no purge can reach (spec "WAL and free pages"). */
-const BEYOND_REACH =
-  'It cannot reach copies made before: backups, file-system snapshots, or pages written before secure_delete was on ' +
-  'and not rewritten since. Deleting the catalog and its -wal and -shm files is the only complete removal.';
-
-/** What a purge does not change: the memory of a run in progress, and imported recordings. */
-const NOT_CHANGED =
-  'Agents of a run in progress keep what they already hold in memory, and what they write after the purge is new; ' +
-  'imported traces (table traces) are recordings and are not rewritten, the report counts those that hold the text.';
-
-/** The honest residual-exposure statement the UI and README show before a purge, and after a complete one. */
-export const RESIDUAL_EXPOSURE: string =
-  'Purging deletes the entries (table memory) and their recalled copies (table items), replaces every other copy of their ' +
-  `text in tables items, agents, events and generation_entries with "${PURGED_TEXT}", rewrites free pages (VACUUM) and ` +
-  'truncates the WAL, so the removed text is no longer in catalog.sqlite, catalog.sqlite-wal or catalog.sqlite-shm. ' +
-  `${NOT_CHANGED} ${BEYOND_REACH}`;
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useController, useStrata } from '../../app/StoreContext';
-import { agentKey } from '../../store/controlsSlice';
-import { selectControl } from '../../store/agentViewSelectors';
+import { agentKey } from '../../store/controls/controlsSlice';
+import { selectControl } from '../../store/controls/controlsSelectors';
 import { Outcome } from './Outcome';
 
 /** Refresh and rebuild of one agent, with an optional refresh reason and the outcome inline. */

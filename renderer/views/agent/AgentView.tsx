@@ -1,6 +1,6 @@
 import { useRef, useState, type KeyboardEvent } from 'react';
 import { useStrata } from '../../app/StoreContext';
-import { selectSelectedSessionId } from '../../store/sessionsSelectors';
+import { selectSelectedSessionId } from '../../store/sessions/sessionsSelectors';
 import { AgentPane } from '../AgentPane';
 import { SessionCompare } from '../attach/SessionCompare';
 import { AgentControls } from './AgentControls';

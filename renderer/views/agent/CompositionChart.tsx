@@ -2,7 +2,7 @@ import { memo, useMemo } from 'react';
 import { Bar, BarChart, CartesianGrid, Legend, Tooltip, XAxis, YAxis } from 'recharts';
 import type { GenerationDto } from '../../../engine/contract';
 import { tokens } from '../../components/format';
-import { compositionByClass } from '../../store/agentViewSelectors';
+import { compositionByClass } from '../../store/generations/generationsSelectors';
 import { useWidth } from './useWidth';
 
 /** Tokens per information class, included and dropped, for one generation; redrawn only when the generation changes. */

@@ -2,10 +2,18 @@ import { memo } from 'react';
 import type { DroppedDto, GenerationDto, IncludedDto } from '../../../engine/contract';
 import { useController, useStrata } from '../../app/StoreContext';
 import { tokens } from '../../components/format';
-import { includedByLayer, LAYERS, selectGenerationDetail, selectGenerationList, selectGenerationNumbers, selectRemovedItems, selectViewedNumber } from '../../store/agentViewSelectors';
-import { type ControlOutcome, itemKey } from '../../store/controlsSlice';
+import {
+  includedByLayer,
+  LAYERS,
+  selectGenerationDetail,
+  selectGenerationList,
+  selectGenerationNumbers,
+  selectRemovedItems,
+  selectViewedNumber,
+} from '../../store/generations/generationsSelectors';
+import { type ControlOutcome, itemKey } from '../../store/controls/controlsSlice';
 import type { RootState } from '../../store/reduce';
-import { selectSelectedSessionId } from '../../store/sessionsSelectors';
+import { selectSelectedSessionId } from '../../store/sessions/sessionsSelectors';
 import { CompositionChart } from './CompositionChart';
 import { ItemControls } from './ItemControls';
 import { LayerBar } from './LayerBar';

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import type { IncludedDto } from '../../../engine/contract';
 import { useController, useStrata } from '../../app/StoreContext';
 import { tokens } from '../../components/format';
-import { selectDiff, selectDiffPick, selectGenerationNumbers } from '../../store/agentViewSelectors';
+import { selectDiff, selectDiffPick, selectGenerationNumbers } from '../../store/generations/generationsSelectors';
 
 /** Two generations of the selected agent side by side: added, dropped with reasons, compressed, kept. */
 export function GenerationDiff() {

@@ -1,6 +1,6 @@
 import { useController, useStrata } from '../../app/StoreContext';
 import { tokens } from '../../components/format';
-import { selectTimeline, selectViewedNumber } from '../../store/agentViewSelectors';
+import { selectTimeline, selectViewedNumber } from '../../store/generations/generationsSelectors';
 import { utcMinute } from './provenance';
 
 /** Every generation of the agent, oldest first: boundary kind, reason and the refresh line. */

@@ -1,5 +1,5 @@
 import { tokens } from '../../components/format';
-import { layerShares } from '../../store/agentViewSelectors';
+import { layerShares } from '../../store/generations/generationsSelectors';
 import type { GenerationDto } from '../../../engine/contract';
 
 /** L0–L3 as one stacked bar against the budget; the part past the budget is marked. */

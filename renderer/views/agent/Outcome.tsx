@@ -1,6 +1,6 @@
 import { useStrata } from '../../app/StoreContext';
-import { selectControl } from '../../store/agentViewSelectors';
-import type { ControlOutcome } from '../../store/controlsSlice';
+import { selectControl } from '../../store/controls/controlsSelectors';
+import type { ControlOutcome } from '../../store/controls/controlsSlice';
 
 /**
  * The outcome of the last control on one target: a status line while pending or after success, an

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useStrata } from '../../app/StoreContext';
 import { tokens } from '../../components/format';
-import { LAYERS, selectGenerationDetail, type LayerName } from '../../store/agentViewSelectors';
+import { LAYERS, selectGenerationDetail, type LayerName } from '../../store/generations/generationsSelectors';
 import { GenerationPicker } from './ContextInspector';
 
 const LAYER_NOTES: Record<LayerName, string> = {

@@ -1,6 +1,7 @@
 import { useController, useStrata } from '../../app/StoreContext';
-import { RUN_KEY } from '../../store/controlsSlice';
-import { selectActiveRun, selectControl } from '../../store/agentViewSelectors';
+import { RUN_KEY } from '../../store/controls/controlsSlice';
+import { selectActiveRun } from '../../store/runs/runsSelectors';
+import { selectControl } from '../../store/controls/controlsSelectors';
 import { Outcome } from './Outcome';
 
 /** The run bar: the active run's status and turns, with start, pause, step and stop. */

@@ -1,9 +1,10 @@
 import { useRef, useState } from 'react';
+import { DEFAULT_ATTACH_BUDGET } from '../../../engine/shared/limits';
 import { useStrata } from '../../app/StoreContext';
 import type { EngineStrategy } from '../../app/sessionsController';
-import { selectAttachedList } from '../../store/sessionsSelectors';
+import { selectAttachedList } from '../../store/sessions/sessionsSelectors';
 import { AttachedList } from './AttachedList';
-import { DEFAULT_ATTACH_BUDGET, DEFAULT_STRATEGY } from './attachForm';
+import { DEFAULT_STRATEGY } from './attachForm';
 import { SessionPicker } from './SessionPicker';
 import './attach.css';
 

@@ -1,7 +1,14 @@
 import type { LiveSessionDto } from '../../../engine/contract';
 import { useController, useDispatch, useStrata } from '../../app/StoreContext';
 import { baseName, percent, tokens } from '../../components/format';
-import { selectAttachedError, selectAttachedList, selectDetaching, selectMainAgentKnown, selectSelectedSessionId, selectSessionsNotice } from '../../store/sessionsSelectors';
+import {
+  selectAttachedError,
+  selectAttachedList,
+  selectDetaching,
+  selectMainAgentKnown,
+  selectSelectedSessionId,
+  selectSessionsNotice,
+} from '../../store/sessions/sessionsSelectors';
 import { STATUS_NOTE } from './attachForm';
 
 /**

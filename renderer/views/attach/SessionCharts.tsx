@@ -1,7 +1,7 @@
 import { memo, type ReactElement } from 'react';
 import { CartesianGrid, Legend, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { percent, tokens } from '../../components/format';
-import type { SessionStepRow } from '../../store/sessionFigures';
+import type { SessionStepRow } from '../../store/sessions/sessionFigures';
 import { ChartFrame } from '../compare/ChartFrame';
 import { chartAxis, chartLegendStyle, chartTooltip } from '../../charts/chartStyle';
 

@@ -1,6 +1,6 @@
 import type { LiveSessionDetailDto } from '../../../engine/contract';
 import { percent, usd } from '../../components/format';
-import { sessionTotals, stepMatchedChange, type SessionTotals, type StepMatchedChange } from '../../store/sessionFigures';
+import { sessionTotals, stepMatchedChange, type SessionTotals, type StepMatchedChange } from '../../store/sessions/sessionFigures';
 import type { SeriesNames } from './SessionCharts';
 
 const int = (n: number) => Math.round(n).toLocaleString('en-US');

@@ -1,11 +1,13 @@
 import { useEffect, useMemo, useState, type KeyboardEvent } from 'react';
 import type { SessionDto } from '../../../engine/contract';
+import { ATTACH_BUDGET } from '../../../engine/shared/limits';
+import { ENGINE_STRATEGIES } from '../../../engine/shared/strategyNames';
 import { useController, useStrata } from '../../app/StoreContext';
 import type { EngineStrategy } from '../../app/sessionsController';
 import { fileSize } from '../../components/format';
-import { selectAttachedList, selectAttaching, selectDiscovered, selectDiscoveredNewestFirst } from '../../store/sessionsSelectors';
+import { selectAttachedList, selectAttaching, selectDiscovered, selectDiscoveredNewestFirst } from '../../store/sessions/sessionsSelectors';
 import { STRATEGY_LABEL } from '../compare/strategies';
-import { ATTACH_BUDGET, ENGINE_STRATEGIES, parseBudget, startLabel, TOOL_LABEL } from './attachForm';
+import { parseBudget, startLabel, TOOL_LABEL } from './attachForm';
 
 interface SessionPickerProps {
   id: string;

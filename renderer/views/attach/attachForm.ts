@@ -1,19 +1,8 @@
 import type { LiveSessionDto, SessionDto } from '../../../engine/contract';
+import { ATTACH_BUDGET } from '../../../engine/shared/limits';
 import type { EngineStrategy } from '../../app/sessionsController';
 
-/**
- * Every engine strategy once, in the order the select lists them. A record rather than a list so
- * the compiler refuses it when the contract's `EngineStrategySchema` gains or loses one (the
- * renderer may import only types from the contract, not the schema's values).
- */
-const STRATEGY_SET: Record<EngineStrategy, true> = { variable: true, full_history: true, summary: true, aggressive_refresh: true, role_optimized: true };
-export const ENGINE_STRATEGIES = Object.keys(STRATEGY_SET) as EngineStrategy[];
-
 export const DEFAULT_STRATEGY: EngineStrategy = 'variable';
-/** The host's default budget for an attached session (`DEFAULT_ATTACH_BUDGET`). */
-export const DEFAULT_ATTACH_BUDGET = 100_000;
-/** The bounds `attachSession` accepts. */
-export const ATTACH_BUDGET = { min: 1000, max: 2_000_000 } as const;
 
 /** The typed budget as a number, or why it cannot be sent (the host would refuse it with `invalid_args`). */
 export function parseBudget(text: string): { ok: true; budget: number } | { ok: false; message: string } {

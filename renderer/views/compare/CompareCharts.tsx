@@ -1,7 +1,7 @@
 import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { ComparisonResultDto, ComparisonStrategy } from '../../../engine/contract';
 import { percent, tokens, usd } from '../../components/format';
-import type { CumulativeRow } from '../../store/compareMemorySelectors';
+import type { CumulativeRow } from '../../store/comparisons/comparisonsSelectors';
 import { ChartFrame } from './ChartFrame';
 import { STRATEGY_COLOR, STRATEGY_LABEL } from './strategies';
 import { chartAxis, chartLegendStyle, chartTooltip } from '../../charts/chartStyle';

@@ -1,6 +1,8 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { ComparisonStrategy } from '../../../engine/contract';
+import { COMPARISON_BUDGET, COMPARISON_WINDOW } from '../../../engine/shared/limits';
+import { COMPARISON_STRATEGIES } from '../../../engine/shared/strategyNames';
 import { useController, useDispatch, useStrata } from '../../app/StoreContext';
 import {
   pickedTraceIds,
@@ -10,14 +12,14 @@ import {
   selectCompareRunning,
   selectCurrentComparison,
   selectCurrentProgress,
-  selectTraces,
-} from '../../store/compareMemorySelectors';
+} from '../../store/comparisons/comparisonsSelectors';
+import { selectTraces } from '../../store/traces/tracesSelectors';
 import { CostChart, CumulativeChart, RatesChart } from './CompareCharts';
 import { comparisonCsv, comparisonJson, exportName } from './exportResults';
 import { downloadText } from './download';
 import { ProgressBar } from './ProgressBar';
 import { RecordedTable } from './RecordedTable';
-import { BUDGET_LIMITS, STRATEGIES, STRATEGY_LABEL, WINDOW_LIMITS } from './strategies';
+import { STRATEGY_LABEL } from './strategies';
 import { TotalsTable } from './TotalsTable';
 import { TracePicker } from './TracePicker';
 import './compare.css';
@@ -41,14 +43,14 @@ export function CompareView() {
   }, [controller]);
 
   const budget = Number(budgetText);
-  const budgetValid = Number.isInteger(budget) && budget >= BUDGET_LIMITS.min && budget <= BUDGET_LIMITS.max;
+  const budgetValid = Number.isInteger(budget) && budget >= COMPARISON_BUDGET.min && budget <= COMPARISON_BUDGET.max;
   const windowInput = form.window.trim();
   const windowTokens = Number(windowInput);
-  const windowValid = windowInput === '' || (/^\d+$/.test(windowInput) && windowTokens >= WINDOW_LIMITS.min && windowTokens <= WINDOW_LIMITS.max);
+  const windowValid = windowInput === '' || (/^\d+$/.test(windowInput) && windowTokens >= COMPARISON_WINDOW.min && windowTokens <= COMPARISON_WINDOW.max);
   const traceIds = useMemo(() => pickedTraceIds(traces, form.traceIds), [traces, form.traceIds]);
   const canRun = traceIds.length > 0 && form.strategies.length > 0 && budgetValid && windowValid && !running;
   const toggle = (s: ComparisonStrategy, on: boolean) => {
-    const next = on ? STRATEGIES.filter((x) => x === s || form.strategies.includes(x)) : form.strategies.filter((x) => x !== s);
+    const next = on ? COMPARISON_STRATEGIES.filter((x) => x === s || form.strategies.includes(x)) : form.strategies.filter((x) => x !== s);
     dispatch({ type: 'compare.form', form: { strategies: next } });
   };
   const run = () => {
@@ -80,7 +82,7 @@ export function CompareView() {
         <fieldset className="cmp__box">
           <legend>Strategies</legend>
           <div className="cmp__checks">
-            {STRATEGIES.map((s) => (
+            {COMPARISON_STRATEGIES.map((s) => (
               <label key={s} className="cmp__check">
                 <input type="checkbox" checked={form.strategies.includes(s)} onChange={(e) => toggle(s, e.target.checked)} />
                 {STRATEGY_LABEL[s]}
@@ -96,8 +98,8 @@ export function CompareView() {
               className="cmp__input"
               type="number"
               inputMode="numeric"
-              min={BUDGET_LIMITS.min}
-              max={BUDGET_LIMITS.max}
+              min={COMPARISON_BUDGET.min}
+              max={COMPARISON_BUDGET.max}
               step={1000}
               value={budgetText}
               aria-invalid={!budgetValid}
@@ -109,7 +111,7 @@ export function CompareView() {
             </button>
           </div>
           <p id="cmp-budget-help" className={budgetValid ? 'cmp__note' : 'cmp__error'}>
-            {budgetValid ? 'The agents’ token budget (the baseline ignores it).' : `A whole number from ${BUDGET_LIMITS.min.toLocaleString('en-US')} to ${BUDGET_LIMITS.max.toLocaleString('en-US')}.`}
+            {budgetValid ? 'The agents’ token budget (the baseline ignores it).' : `A whole number from ${COMPARISON_BUDGET.min.toLocaleString('en-US')} to ${COMPARISON_BUDGET.max.toLocaleString('en-US')}.`}
           </p>
           {form.strategies.length === 0 && <p className="cmp__error">Pick at least one strategy.</p>}
           <div className="cmp__row">
@@ -145,7 +147,7 @@ export function CompareView() {
           <p id="cmp-window-help" className={windowValid ? 'cmp__note' : 'cmp__error'}>
             {windowValid
               ? 'A request over it is refused as the provider would and the engine refreshes. Empty: the window the recording states, else the priced model’s documented one (engine/models/contextWindows.ts, with sources), else none; the notes say which.'
-              : `Empty, or a whole number from ${WINDOW_LIMITS.min.toLocaleString('en-US')} to ${WINDOW_LIMITS.max.toLocaleString('en-US')}.`}
+              : `Empty, or a whole number from ${COMPARISON_WINDOW.min.toLocaleString('en-US')} to ${COMPARISON_WINDOW.max.toLocaleString('en-US')}.`}
           </p>
           <p className="cmp__note">Costs are US dollars at the model’s list price (the price table and its sources are in engine/pricing/listPrices.ts); a model without one is said so and left out of the dollars.</p>
         </fieldset>

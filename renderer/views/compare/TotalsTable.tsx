@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import type { ComparisonResultDto, ComparisonStrategy, TraceDto } from '../../../engine/contract';
 import { percent, ttlText, usd, windowText } from '../../components/format';
-import { allTracesTotals } from '../../store/compareMemorySelectors';
+import { allTracesTotals } from '../../store/comparisons/comparisonsSelectors';
 import { STRATEGY_COLOR, STRATEGY_LABEL } from './strategies';
 
 const int = (n: number) => Math.round(n).toLocaleString('en-US');

@@ -1,7 +1,8 @@
 import { useMemo, useRef, useState, type DragEvent, type KeyboardEvent } from 'react';
+import { COMPARISON_MAX_TRACES } from '../../../engine/shared/limits';
 import { useController, useDispatch, useStrata } from '../../app/StoreContext';
-import { pickedTraceIds, selectCompareForm, selectTracesState } from '../../store/compareMemorySelectors';
-import { MAX_COMPARISON_TRACES } from '../../store/comparisonsSlice';
+import { pickedTraceIds, selectCompareForm } from '../../store/comparisons/comparisonsSelectors';
+import { selectTracesState } from '../../store/traces/tracesSelectors';
 
 /** Pick the imported traces to compare on (up to the contract's cap), or import one by the file dialog or by dropping a file. */
 export function TracePicker() {
@@ -12,14 +13,14 @@ export function TracePicker() {
   const input = useRef<HTMLInputElement>(null);
   const [over, setOver] = useState(false);
   const picked = useMemo(() => pickedTraceIds(traces.list, form.traceIds), [traces.list, form.traceIds]);
-  const full = picked.length >= MAX_COMPARISON_TRACES;
+  const full = picked.length >= COMPARISON_MAX_TRACES;
 
   const setPicked = (traceIds: string[]) => dispatch({ type: 'compare.form', form: { traceIds } });
   const toggle = (id: string, on: boolean) => {
     const want = new Set(picked);
     if (on) want.add(id);
     else want.delete(id);
-    setPicked(pickedTraceIds(traces.list, [...want]).slice(0, MAX_COMPARISON_TRACES));
+    setPicked(pickedTraceIds(traces.list, [...want]).slice(0, COMPARISON_MAX_TRACES));
   };
 
   const importFiles = (files: FileList | null | undefined) => {
@@ -44,7 +45,7 @@ export function TracePicker() {
       <fieldset className="cmp__picks" aria-describedby="cmp-trace-count">
         <legend className="cmp__label">Imported traces</legend>
         <div className="cmp__row">
-          <button type="button" className="cmp__btn cmp__btn--small" disabled={traces.list.length === 0 || picked.length === Math.min(traces.list.length, MAX_COMPARISON_TRACES)} onClick={() => setPicked(traces.list.slice(0, MAX_COMPARISON_TRACES).map((t) => t.id))}>
+          <button type="button" className="cmp__btn cmp__btn--small" disabled={traces.list.length === 0 || picked.length === Math.min(traces.list.length, COMPARISON_MAX_TRACES)} onClick={() => setPicked(traces.list.slice(0, COMPARISON_MAX_TRACES).map((t) => t.id))}>
             Select all
           </button>
           <button type="button" className="cmp__btn cmp__btn--small" disabled={picked.length === 0} onClick={() => setPicked([])}>
@@ -52,7 +53,7 @@ export function TracePicker() {
           </button>
           <span id="cmp-trace-count" className="cmp__note" aria-live="polite">
             {traces.list.length === 0 ? 'none imported' : `${picked.length} of ${traces.list.length} selected`}
-            {full && traces.list.length > MAX_COMPARISON_TRACES ? ` · at most ${MAX_COMPARISON_TRACES} per comparison: clear one to pick another` : ''}
+            {full && traces.list.length > COMPARISON_MAX_TRACES ? ` · at most ${COMPARISON_MAX_TRACES} per comparison: clear one to pick another` : ''}
           </span>
         </div>
         {traces.list.length === 0 ? (
@@ -121,6 +122,6 @@ export function TracePicker() {
 
 /** What the last import did: imported (or found) the trace, and whether it joined the selection. */
 function importNotice(last: { traceId: string; name: string; alreadyImported: boolean }, picked: boolean, full: boolean): string {
-  if (!picked && full) return `${last.alreadyImported ? `${last.name} was already imported` : `Imported ${last.name}`}; not selected: a comparison takes at most ${MAX_COMPARISON_TRACES} traces.`;
+  if (!picked && full) return `${last.alreadyImported ? `${last.name} was already imported` : `Imported ${last.name}`}; not selected: a comparison takes at most ${COMPARISON_MAX_TRACES} traces.`;
   return last.alreadyImported ? `${last.name} was already imported; selected it.` : `Imported ${last.name}.`;
 }

@@ -1,8 +1,5 @@
 import type { ComparisonStrategy } from '../../../engine/contract';
 
-/** Every strategy a comparison accepts, in the order the form lists them. */
-export const STRATEGIES: readonly ComparisonStrategy[] = ['variable', 'full_history', 'summary', 'aggressive_refresh', 'role_optimized', 'full_history_baseline', 'as_recorded'];
-
 export const STRATEGY_LABEL: Record<ComparisonStrategy, string> = {
   variable: 'variable',
   full_history: 'full history',
@@ -23,7 +20,3 @@ export const STRATEGY_COLOR: Record<ComparisonStrategy, string> = {
   full_history_baseline: 'var(--muted)',
   as_recorded: 'var(--text)',
 };
-
-export const BUDGET_LIMITS = { min: 1000, max: 2_000_000 } as const;
-/** The context windows a comparison accepts (the contract's `COMPARISON_WINDOW`). */
-export const WINDOW_LIMITS = { min: 1000, max: 10_000_000 } as const;

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useController, useStrata } from '../../app/StoreContext';
-import { selectSelectedSessionId } from '../../store/sessionsSelectors';
+import { selectSelectedSessionId } from '../../store/sessions/sessionsSelectors';
 import { ReadOnlyNote } from '../agent/ReadOnlyNote';
 
 /** Items of an agent's current generation that could become project memory, each with "Promote to memory". */

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import type { MemoryEntryDto } from '../../../engine/contract';
 import { useController, useDispatch, useStrata } from '../../app/StoreContext';
-import { freshness, memoryCounts, selectMemoryState } from '../../store/compareMemorySelectors';
+import { freshness, memoryCounts, selectMemoryState } from '../../store/memory/memorySelectors';
 import { Candidates } from './Candidates';
 import { PurgeDialog } from './PurgeDialog';
 import './memory.css';

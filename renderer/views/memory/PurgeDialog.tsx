@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { PURGE_WORDS, RESIDUAL_EXPOSURE_POLICY } from './purgePolicy';
+import { PURGE_CONFIRMATION, RESIDUAL_EXPOSURE } from '../../../engine/shared/purgePolicy';
 
 const FOCUSABLE = 'button:not([disabled]), input:not([disabled]), [href], select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
@@ -39,7 +39,7 @@ export function PurgeDialog({ entries, purging, onConfirm, onClose }: { entries:
       first.focus();
     }
   };
-  const confirmed = typed.trim() === PURGE_WORDS;
+  const confirmed = typed.trim() === PURGE_CONFIRMATION;
 
   return (
     <div className="mem__backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
@@ -51,16 +51,16 @@ export function PurgeDialog({ entries, purging, onConfirm, onClose }: { entries:
           This deletes {entries === 1 ? 'the 1 entry' : `all ${entries} entries`} of this workspace’s project memory, in every state, and their copies recalled into the context pool. It cannot be undone.
         </p>
         <p id="purge-policy" className="mem__policy" data-testid="residual-policy">
-          <strong>What a purge cannot promise:</strong> {RESIDUAL_EXPOSURE_POLICY}
+          <strong>What a purge cannot promise:</strong> {RESIDUAL_EXPOSURE}
         </p>
         <form
           onSubmit={(e) => {
             e.preventDefault();
-            if (confirmed && !purging) onConfirm(PURGE_WORDS);
+            if (confirmed && !purging) onConfirm(PURGE_CONFIRMATION);
           }}
         >
           <label htmlFor="purge-words" className="mem__label">
-            Type <kbd>{PURGE_WORDS}</kbd> to confirm
+            Type <kbd>{PURGE_CONFIRMATION}</kbd> to confirm
           </label>
           <input id="purge-words" ref={input} className="mem__input" autoComplete="off" spellCheck={false} value={typed} onChange={(e) => setTyped(e.target.value)} />
           <div className="mem__dialog-actions">

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useController, useStrata } from '../../app/StoreContext';
-import { selectSkillsState, skillUsers } from '../../store/compareMemorySelectors';
+import { selectSkillsState, skillUsers } from '../../store/skills/skillsSelectors';
 import './skills.css';
 
 const list = (xs: readonly string[]) => (xs.length === 0 ? '—' : xs.join(', '));

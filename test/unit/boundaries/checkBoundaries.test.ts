@@ -55,6 +55,10 @@ describe('checkBoundaries: renderer', () => {
     ["type T = import('../../engine/contract').AgentDto;"],
     ["import { helper } from '../store/helper';"],
     ["import { create } from 'zustand';\nimport { useState } from 'react';"],
+    ["import { COMPARISON_MAX_TRACES, MAX_TRACE_CONTENT_BYTES } from '../../engine/shared/limits';"],
+    ["import { RESIDUAL_EXPOSURE } from '../../engine/shared/purgePolicy.ts';"],
+    ["export { COMPARISON_STRATEGIES } from '../../engine/shared/strategyNames';"],
+    ["import { utf8Length } from '../../engine/text/utf8';"],
   ])('allows %s', (line) => {
     expect(check('renderer/api/x.ts', `${line}\n`)).toEqual([]);
   });
@@ -67,6 +71,10 @@ describe('checkBoundaries: renderer', () => {
     ["export { commandNames } from '../../engine/contract';"],
     ["import type { Host } from '../../engine/host';"],
     ["import { x } from '../../electron/preload/createPreloadApi';"],
+    ["import { strategies } from '../../engine/strategies/strategies';"],
+    ["import { contentHash } from '../../engine/text/hash';"],
+    ["import { x } from '../../engine/sharedState/x';"],
+    ["import { x } from '../../engine/text/utf8Extra';"],
   ])('refuses %s', (line) => {
     expect(check('renderer/api/x.ts', `${line}\n`)).toEqual(['renderer/api/x.ts:1']);
   });
@@ -160,7 +168,23 @@ describe('checkBoundaries: engine', () => {
     expect(check('engine/items/x.ts', "import { y } from '../pack/y';\nimport { z } from './z';\nimport { c } from '../contract';\n")).toEqual([]);
   });
 
-  it('lets engine/contract import only zod and itself', () => {
+  it('lets engine/contract import zod, itself and the pure layer', () => {
+    const root = fixture({
+      'engine/contract/traceDto.ts': [
+        "import { z } from 'zod';",
+        "import { COMPARISON_BUDGET } from '../shared/limits';",
+        "import { COMPARISON_STRATEGIES } from '../shared/strategyNames';",
+        "export { PURGE_CONFIRMATION } from '../shared/purgePolicy';",
+        "import { cacheHitRate } from '../metrics/cacheHitRate';",
+        "import { contentHash } from '../text/hash';",
+        "import { strategies } from '../strategies/strategies';",
+        '',
+      ].join('\n'),
+    });
+    expect(checkBoundaries(root).map((v) => v.line)).toEqual([6, 7]);
+  });
+
+  it('lets engine/contract import only zod and itself of the rest', () => {
     const root = fixture({
       'engine/contract/commands.ts': [
         "import { z } from 'zod';",
@@ -177,11 +201,43 @@ describe('checkBoundaries: engine', () => {
   });
 });
 
-describe('checkBoundaries: engine/metrics, the one definition of each figure', () => {
-  it('[one-definition] lets the renderer import engine/metrics values, and nothing else of the engine but contract types', () => {
+describe('checkBoundaries: the pure layer (engine/shared, engine/metrics, engine/text/utf8)', () => {
+  it('[one-definition] lets the renderer import engine/metrics values, and nothing else of the engine but the pure layer and contract types', () => {
     expect(check('renderer/store/x.ts', "import { cacheHitRate } from '../../engine/metrics/cacheHitRate';\nimport { reuseRatio } from '../../engine/metrics/prefixReuse';\n")).toEqual([]);
     expect(check('renderer/store/x.ts', "import { priceRun } from '../../engine/pricing/costUsd';\n")).toEqual(['renderer/store/x.ts:1']);
-    expect(check('renderer/store/x.ts', "import { utf8Length } from '../../engine/text/utf8';\n")).toEqual(['renderer/store/x.ts:1']);
+    expect(check('renderer/store/x.ts', "import { ATTACH_BUDGET } from '../../engine/shared/limits';\nimport { ATTACH_BUDGET as B } from '../../engine/contract';\n")).toEqual(['renderer/store/x.ts:2']);
+  });
+
+  it('says where a value of the contract can be imported from instead', () => {
+    const message = violation('renderer/a.ts', { spec: '../engine/contract', typeOnly: false, line: 1 }, 'engine/contract');
+    expect(message).toContain('engine/shared');
+  });
+
+  it('keeps every part of the pure layer to itself: no other engine folder, no package, no built-in', () => {
+    const root = fixture({
+      'engine/shared/limits.ts': [
+        "import { ENGINE_STRATEGIES } from './strategyNames';",
+        "import { cacheHitRate } from '../metrics/cacheHitRate';",
+        "import { utf8Length } from '../text/utf8';",
+        "import { contentHash } from '../text/hash';",
+        "import type { AgentDto } from '../contract';",
+        "import { z } from 'zod';",
+        "import { readFileSync } from 'node:fs';",
+        "import type { Stats } from 'node:fs';",
+        '',
+      ].join('\n'),
+      'engine/text/utf8.ts': "import { COMPARISON_BUDGET } from '../shared/limits';\nimport { contentHash } from './hash';\nimport { Buffer } from 'node:buffer';\n",
+      'engine/text/hash.ts': "import { createHash } from 'node:crypto';\nimport { z } from 'zod';\n",
+    });
+    expect(checkBoundaries(root).map((v) => `${v.file}:${v.line}`).sort()).toEqual([
+      'engine/shared/limits.ts:4',
+      'engine/shared/limits.ts:5',
+      'engine/shared/limits.ts:6',
+      'engine/shared/limits.ts:7',
+      'engine/text/hash.ts:1',
+      'engine/text/utf8.ts:2',
+      'engine/text/utf8.ts:3',
+    ]);
   });
 
   it('[one-definition] keeps engine/metrics free of everything but itself and the UTF-8 arithmetic, so the renderer can run it', () => {
@@ -385,6 +441,19 @@ describe('violation', () => {
     { from: 'engine/contract/a.ts', spec: '../items/x', typeOnly: true, target: 'engine/items/x', broken: true },
     { from: 'engine/items/a.ts', spec: 'js-tiktoken', typeOnly: false, target: undefined, broken: false },
     { from: 'engine/items/a.ts', spec: '../contract', typeOnly: false, target: 'engine/contract', broken: false },
+    { from: 'renderer/a.ts', spec: '../engine/shared/limits', typeOnly: false, target: 'engine/shared/limits', broken: false },
+    { from: 'renderer/a.ts', spec: '../engine/shared', typeOnly: false, target: 'engine/shared', broken: false },
+    { from: 'renderer/a.ts', spec: '../engine/text/utf8.ts', typeOnly: false, target: 'engine/text/utf8.ts', broken: false },
+    { from: 'renderer/a.ts', spec: '../engine/text/hash', typeOnly: false, target: 'engine/text/hash', broken: true },
+    { from: 'engine/contract/a.ts', spec: '../shared/limits', typeOnly: false, target: 'engine/shared/limits', broken: false },
+    { from: 'engine/contract/a.ts', spec: '../text/hash', typeOnly: false, target: 'engine/text/hash', broken: true },
+    { from: 'engine/shared/a.ts', spec: '../metrics/prefixReuse', typeOnly: false, target: 'engine/metrics/prefixReuse', broken: false },
+    { from: 'engine/shared/a.ts', spec: '../contract', typeOnly: true, target: 'engine/contract', broken: true },
+    { from: 'engine/shared/a.ts', spec: 'zod', typeOnly: false, target: undefined, broken: true },
+    { from: 'engine/text/utf8.ts', spec: './hash', typeOnly: false, target: 'engine/text/hash', broken: true },
+    { from: 'engine/text/hash.ts', spec: 'node:crypto', typeOnly: false, target: undefined, broken: true },
+    { from: 'engine/items/a.ts', spec: '../shared/limits', typeOnly: false, target: 'engine/shared/limits', broken: false },
+    { from: 'electron/cli/a.ts', spec: '../../engine/shared/limits', typeOnly: false, target: 'engine/shared/limits', broken: false },
   ];
 
   it.each(rows)('$from importing $spec (type-only: $typeOnly) is a violation: $broken', ({ from, spec, typeOnly, target, broken }) => {

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { StrataApi } from '../../../../engine/contract';
+import { MAX_TRACE_CONTENT_BYTES, type StrataApi } from '../../../../engine/contract';
 import { ApiError } from '../../../../renderer/api/ApiError';
-import { compareMemoryEvents, createCompareMemoryController, MAX_UPLOAD_BYTES } from '../../../../renderer/app/compareMemoryController';
+import { compareMemoryEvents, createCompareMemoryController } from '../../../../renderer/app/compareMemoryController';
 import { createController } from '../../../../renderer/app/controller';
 import { createStrataStore } from '../../../../renderer/store/store';
 import { makeComparison, makeMemoryEntry, makeTrace, progressEvent, memoryChanged } from '../compareMemoryFixtures';
@@ -52,7 +52,7 @@ describe('compare and memory controller', () => {
     expect(store.getState().comparisons.form.traceIds).toEqual(['tr_b', 'tr_up']);
     expect(store.getState().traces.lastImport).toEqual({ traceId: 'tr_up', name: 's.jsonl', alreadyImported: false });
 
-    await c.importTraceFile(file('huge.jsonl', '', MAX_UPLOAD_BYTES + 1));
+    await c.importTraceFile(file('huge.jsonl', '', MAX_TRACE_CONTENT_BYTES + 1));
     expect(api.importTraceContent).toHaveBeenCalledTimes(2);
     expect(store.getState().traces.error).toMatch(/huge\.jsonl is 16\.0 MiB; traces up to 16 MiB/);
   });

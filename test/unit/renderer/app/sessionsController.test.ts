@@ -3,7 +3,7 @@ import type { StrataApi } from '../../../../engine/contract';
 import { ApiError } from '../../../../renderer/api/ApiError';
 import { createController } from '../../../../renderer/app/controller';
 import { type Clock, createSessionsController, DETAIL_INTERVAL_MS } from '../../../../renderer/app/sessionsController';
-import { SESSION_EVENTS } from '../../../../renderer/store/sessionsActions';
+import { SESSION_EVENTS } from '../../../../renderer/store/sessions/sessionsActions';
 import { createStrataStore } from '../../../../renderer/store/store';
 import { makeAgent, stateWithAgents } from '../fixtures';
 import { makeLive, makeLiveDetail, makeSession, sessionDetached, sessionUpdated } from '../sessionFixtures';

@@ -2,7 +2,7 @@ import { renderHook } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { pointLabel } from '../../../../renderer/charts/chartFormat';
 import { timeTicks, useMarkerLines, useTimeAxis } from '../../../../renderer/charts/Markers';
-import type { ChartMarker } from '../../../../renderer/store/usageSelectors';
+import type { ChartMarker } from '../../../../renderer/store/usage/usageSelectors';
 
 const marker = (agentId: string, generation: number, at: number, kind: ChartMarker['kind'] = 'refresh'): ChartMarker => ({ agentId, generation, at, kind, reason: 'context limit' });
 

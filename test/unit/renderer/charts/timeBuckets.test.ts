@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bucketSpan, bucketWidth, buildBucketData, overallBucketLimit } from '../../../../renderer/charts/timeBuckets';
-import { toPoint } from '../../../../renderer/store/usageSlice';
+import { toPoint } from '../../../../renderer/store/usage/usageSlice';
 import { makeCall } from '../usageFixtures';
 
 const MIN = 60_000;

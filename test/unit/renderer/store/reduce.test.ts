@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Action } from '../../../../renderer/store/actions';
 import { reduce, type RootState } from '../../../../renderer/store/reduce';
-import { eventsInitialState, reduceEvents } from '../../../../renderer/store/eventsSlice';
+import { eventsInitialState, reduceEvents } from '../../../../renderer/store/events/eventsSlice';
 import { agentUpdated, logEvent, makeAgent, makeDetail, makeLogEntry, stateWithAgents } from '../fixtures';
 
 const held: RootState = {

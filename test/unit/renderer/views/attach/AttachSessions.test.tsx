@@ -1,7 +1,7 @@
 import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { initialRootState, type RootState } from '../../../../../renderer/store/reduce';
-import { sessionsInitialState } from '../../../../../renderer/store/sessionsSlice';
+import { sessionsInitialState } from '../../../../../renderer/store/sessions/sessionsSlice';
 import { AttachSessions } from '../../../../../renderer/views/attach/AttachSessions';
 import { makeAgent, stateWithAgents } from '../../fixtures';
 import { renderWithStore } from '../../renderWithStore';

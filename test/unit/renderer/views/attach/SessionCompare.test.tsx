@@ -1,7 +1,7 @@
 import { act, cleanup, screen, within } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { initialRootState, type RootState } from '../../../../../renderer/store/reduce';
-import { sessionsInitialState } from '../../../../../renderer/store/sessionsSlice';
+import { sessionsInitialState } from '../../../../../renderer/store/sessions/sessionsSlice';
 import { SessionCompare } from '../../../../../renderer/views/attach/SessionCompare';
 import { renderWithStore } from '../../renderWithStore';
 import { makeLive, makeLiveDetail } from '../../sessionFixtures';

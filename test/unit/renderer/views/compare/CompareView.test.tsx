@@ -1,12 +1,13 @@
 import { act, cleanup, fireEvent, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { comparisonsInitialState, MAX_COMPARISON_TRACES } from '../../../../../renderer/store/comparisonsSlice';
-import { selectChartData } from '../../../../../renderer/store/compareMemorySelectors';
+import { COMPARISON_MAX_TRACES } from '../../../../../engine/contract';
+import { comparisonsInitialState } from '../../../../../renderer/store/comparisons/comparisonsSlice';
+import { selectChartData } from '../../../../../renderer/store/comparisons/comparisonsSelectors';
 import { initialRootState, type RootState } from '../../../../../renderer/store/reduce';
-import { tracesInitialState } from '../../../../../renderer/store/tracesSlice';
+import { tracesInitialState } from '../../../../../renderer/store/traces/tracesSlice';
 import { CompareView } from '../../../../../renderer/views/compare/CompareView';
 import { SkillsView } from '../../../../../renderer/views/skills/SkillsView';
-import { skillsInitialState } from '../../../../../renderer/store/skillsSlice';
+import { skillsInitialState } from '../../../../../renderer/store/skills/skillsSlice';
 import { renderWithStore } from '../../renderWithStore';
 import { signedPercent } from '../../../../../renderer/views/compare/RecordedTable';
 import { makeComparison, makeRecorded, makeSkills, makeTrace, makeTwoTraceComparison, progressEvent } from '../../compareMemoryFixtures';
@@ -200,26 +201,26 @@ describe('compare view: several traces', () => {
   });
 
   it('selects at most the contract’s cap of traces: Select all takes the newest, the others are disabled, and it says why', () => {
-    const list = Array.from({ length: MAX_COMPARISON_TRACES + 1 }, (_, i) => makeTrace(`tr_${String(i).padStart(2, '0')}`));
+    const list = Array.from({ length: COMPARISON_MAX_TRACES + 1 }, (_, i) => makeTrace(`tr_${String(i).padStart(2, '0')}`));
     const { controller, store } = renderWithStore(<CompareView />, state({ traces: { ...tracesInitialState, status: 'ready', list }, comparisons: comparisonsInitialState }));
     fireEvent.click(screen.getByRole('button', { name: 'Select all' }));
-    expect(store.getState().comparisons.form.traceIds).toEqual(list.slice(0, MAX_COMPARISON_TRACES).map((t) => t.id));
+    expect(store.getState().comparisons.form.traceIds).toEqual(list.slice(0, COMPARISON_MAX_TRACES).map((t) => t.id));
     const last = traceBox(/^tr_20\.jsonl · /);
     expect(last.checked).toBe(false);
     expect(last.disabled).toBe(true);
     expect(screen.getByText(/20 of 21 selected · at most 20 per comparison: clear one to pick another/)).toBeTruthy();
     fireEvent.click(run());
-    expect(controller.startComparison.mock.calls[0]?.[0].traceIds).toHaveLength(MAX_COMPARISON_TRACES);
+    expect(controller.startComparison.mock.calls[0]?.[0].traceIds).toHaveLength(COMPARISON_MAX_TRACES);
     fireEvent.click(traceBox(/^tr_00\.jsonl · /));
     expect(last.disabled).toBe(false);
     expect(screen.queryByText(/at most 20 per comparison/)).toBeNull();
     fireEvent.click(last);
-    expect(store.getState().comparisons.form.traceIds).toHaveLength(MAX_COMPARISON_TRACES);
+    expect(store.getState().comparisons.form.traceIds).toHaveLength(COMPARISON_MAX_TRACES);
     expect(store.getState().comparisons.form.traceIds.at(-1)).toBe('tr_20');
   });
 
   it('says when an imported trace could not join a full selection', () => {
-    const list = Array.from({ length: MAX_COMPARISON_TRACES + 1 }, (_, i) => makeTrace(`tr_${i}`));
+    const list = Array.from({ length: COMPARISON_MAX_TRACES + 1 }, (_, i) => makeTrace(`tr_${i}`));
     const traceIds = list.slice(1).map((t) => t.id);
     renderWithStore(<CompareView />, state({ traces: { ...tracesInitialState, status: 'ready', list, lastImport: { traceId: 'tr_0', name: 'late.json', alreadyImported: false } }, comparisons: { ...comparisonsInitialState, form: { ...comparisonsInitialState.form, traceIds } } }));
     expect(screen.getByRole('status').textContent).toBe('Imported late.json; not selected: a comparison takes at most 20 traces.');

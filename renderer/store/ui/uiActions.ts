@@ -1,0 +1,15 @@
+import type { AgentStatus } from '../../../engine/contract';
+
+/** The main area's views (what `view.select` picks); the agent tree stays on the left in every one. */
+export const VIEWS = ['agent', 'charts', 'compare', 'memory', 'skills', 'events'] as const;
+export type ViewName = (typeof VIEWS)[number];
+
+/** Actions of the ui slice: the selection, the view, the purge dialog and the agent tree's filters (the generations slice follows `agent.select`). */
+export type UiAction =
+  | { type: 'agent.select'; agentId: string | null }
+  | { type: 'view.select'; view: ViewName }
+  /** Open or close the purge-memory confirmation (the Memory view's button or the desktop menu). */
+  | { type: 'purge.dialog'; open: boolean }
+  | { type: 'tree.toggle'; agentId: string }
+  | { type: 'tree.filter'; text: string }
+  | { type: 'tree.statusFilter'; statuses: AgentStatus[] };

@@ -1,0 +1,58 @@
+import type { AgentStatus, AppCommand } from '../../../engine/contract';
+import type { Action } from '../actions';
+import type { ViewName } from './uiActions';
+
+export interface UiState {
+  view: ViewName;
+  selectedAgentId: string | null;
+  /** Collapsed tree nodes. */
+  collapsed: Record<string, true>;
+  filter: string;
+  /** Statuses the tree shows; empty shows every status. */
+  statusFilter: AgentStatus[];
+  /** The purge-memory confirmation is open (only ever in the Memory view). */
+  purgeDialog: boolean;
+}
+
+/** The view each desktop menu command shows. */
+const COMMAND_VIEW: Record<AppCommand, ViewName> = {
+  'show-agent': 'agent',
+  'show-charts': 'charts',
+  'show-compare': 'compare',
+  'show-memory': 'memory',
+  'show-skills': 'skills',
+  'show-events': 'events',
+  'purge-memory': 'memory',
+};
+
+export const uiInitialState: UiState = { view: 'agent', selectedAgentId: null, collapsed: {}, filter: '', statusFilter: [], purgeDialog: false };
+
+export function reduceUi(state: UiState, action: Action): UiState {
+  switch (action.type) {
+    case 'agent.select':
+      return { ...state, selectedAgentId: action.agentId };
+    case 'view.select':
+      return state.view === action.view ? state : { ...state, view: action.view, purgeDialog: false };
+    case 'purge.dialog':
+      return state.purgeDialog === action.open ? state : { ...state, purgeDialog: action.open };
+    case 'event': {
+      if (action.event.name !== 'app.command') return state;
+      const { command } = action.event.payload;
+      const view = COMMAND_VIEW[command];
+      const purgeDialog = command === 'purge-memory' ? true : view === state.view && state.purgeDialog;
+      return view === state.view && purgeDialog === state.purgeDialog ? state : { ...state, view, purgeDialog };
+    }
+    case 'tree.toggle': {
+      const collapsed = { ...state.collapsed };
+      if (collapsed[action.agentId]) delete collapsed[action.agentId];
+      else collapsed[action.agentId] = true;
+      return { ...state, collapsed };
+    }
+    case 'tree.filter':
+      return { ...state, filter: action.text };
+    case 'tree.statusFilter':
+      return { ...state, statusFilter: [...action.statuses] };
+    default:
+      return state;
+  }
+}

@@ -1,0 +1,1 @@
+export declare function importCycles(root: string, dir: string): string[][];
