@@ -1,3 +1,4 @@
+import { DEFAULT_ATTACH_BUDGET } from '../shared/limits';
 import { statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { type AgentDetailDto, type AgentDto, type AgentStatus, type CallDto, type GenerationDiffDto, type GenerationDto, type GenerationSummaryDto, type LiveSessionDetailDto, type LiveSessionDto, StrataError, type StrataEvent, type UsageDto } from '../contract';
@@ -23,7 +24,6 @@ import { toGenerationDiffDto, toGenerationDto, toGenerationSummary } from './eng
 export const ATTACHED_MAX = 8;
 /** At most one `session.updated` per session per this many milliseconds. */
 export const SESSION_EVENT_MS = 100;
-export const DEFAULT_ATTACH_BUDGET = 100_000;
 /** A session whose last line is older than this is shown as waiting rather than running. */
 export const SESSION_ACTIVE_MS = 60_000;
 /** How often the attached sessions' agent statuses are looked at again. */

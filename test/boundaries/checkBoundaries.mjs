@@ -174,5 +174,5 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     console.error(`Import boundaries: ${found.length} violation(s). See DESIGN.md "Layout".`);
     process.exit(1);
   }
-  console.log('Import boundaries: ok (renderer -> engine/contract types and engine/metrics; electron -> engine; engine -> nothing above it).');
+  console.log('Import boundaries: ok (renderer -> engine/contract types and the pure layer (engine/shared, engine/metrics, engine/text/utf8); electron -> engine; engine -> nothing above it).');
 }

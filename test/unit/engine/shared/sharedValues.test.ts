@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { Commands, ComparisonStrategySchema, EngineStrategySchema, ImportTraceContentArgsSchema, StartComparisonArgsSchema } from '../../../../engine/contract';
-import { DEFAULT_ATTACH_BUDGET as HOST_DEFAULT_ATTACH_BUDGET } from '../../../../engine/host/LiveSessions';
 import { ATTACH_BUDGET, COMPARISON_BUDGET, COMPARISON_MAX_TRACES, COMPARISON_WINDOW, DEFAULT_ATTACH_BUDGET, MAX_TRACE_CONTENT_BYTES } from '../../../../engine/shared/limits';
 import { PURGE_CONFIRMATION } from '../../../../engine/shared/purgePolicy';
 import { COMPARISON_STRATEGIES, ENGINE_STRATEGIES } from '../../../../engine/shared/strategyNames';
@@ -47,9 +46,7 @@ describe('the pure layer: limits', () => {
     expect(ImportTraceContentArgsSchema.safeParse({ name: 'a.jsonl', content: 'x'.repeat(MAX_TRACE_CONTENT_BYTES + 1) }).success).toBe(false);
   });
 
-  // The host still has a constant of its own (engine/host is outside this change): the two must agree.
-  it('the host replays an attached session at the default budget the views show', () => {
-    expect(HOST_DEFAULT_ATTACH_BUDGET).toBe(DEFAULT_ATTACH_BUDGET);
+  it('the default attach budget is one the attach command accepts', () => {
     expect(DEFAULT_ATTACH_BUDGET).toBeGreaterThanOrEqual(ATTACH_BUDGET.min);
     expect(DEFAULT_ATTACH_BUDGET).toBeLessThanOrEqual(ATTACH_BUDGET.max);
   });
