@@ -1,0 +1,14 @@
+import { getConfig } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { ASYNC_WAIT_MS, TEST_TIMEOUT_MS } from '../../support/testTimeouts';
+
+describe('the suite limits (renderer project)', () => {
+  it('a test that names no limit of its own may run for TEST_TIMEOUT_MS', ({ task }) => {
+    expect(task.timeout).toBe(TEST_TIMEOUT_MS);
+  });
+
+  it('waitFor and findBy* keep retrying for ASYNC_WAIT_MS (the shared setup), not testing-library’s 1 s', () => {
+    expect(getConfig().asyncUtilTimeout).toBe(ASYNC_WAIT_MS);
+    expect(ASYNC_WAIT_MS).toBeGreaterThan(1000);
+  });
+});
