@@ -11,3 +11,10 @@ export const TEST_TIMEOUT_MS = 60_000;
 
 /** How long `waitFor` / `findBy*` (testing-library) and `vi.waitFor` keep retrying. */
 export const ASYNC_WAIT_MS = 30_000;
+
+/**
+ * Idle timeout a test gives a provider whose loopback server answers (or that the test cancels):
+ * it only has to be longer than any answer can take. Tests of the timeout itself set their own
+ * short one against a server that never answers.
+ */
+export const ANSWERING_SERVER_TIMEOUT_MS = 30_000;

@@ -20,6 +20,7 @@ import { DEFAULT_TOOLS_CONFIG } from '../../../engine/runtime/tools/toolsConfig'
 import { startAnthropicLoopback, startOpenAILoopback, type CapturedRequest, type LoopbackReply, type LoopbackServer } from '../../support/loopback';
 import { identity, newEngine, quarterTokenizer } from '../../support/engineFixtures';
 import { tempDir } from '../../support/tempDir';
+import { ANSWERING_SERVER_TIMEOUT_MS } from '../../support/testTimeouts';
 
 const KEY = 'sk-loopback-test-key-0123456789';
 const servers: LoopbackServer[] = [];
@@ -84,7 +85,7 @@ describe('the runtime through the Anthropic SDK', () => {
     servers.push(server);
     server.enqueue({ kind: 'rateLimit', retryAfterSeconds: 0 }, { kind: 'serverError', status: 500 });
     const retries: number[] = [];
-    const provider = createAnthropicProvider({ apiKey: KEY, baseURL: server.url, timeoutMs: 5_000, maxRetries: 3, retryBaseMs: 1, sleep: async () => {}, onRetry: () => void retries.push(1) });
+    const provider = createAnthropicProvider({ apiKey: KEY, baseURL: server.url, timeoutMs: ANSWERING_SERVER_TIMEOUT_MS, maxRetries: 3, retryBaseMs: 1, sleep: async () => {}, onRetry: () => void retries.push(1) });
     const events: RuntimeEvent[] = [];
     const { rt, engine } = await run(provider, workspace(), events);
 
@@ -155,7 +156,7 @@ describe('the runtime through the OpenAI SDK', () => {
     const served = new Map<string, number>();
     const server = await startOpenAILoopback({ expectedKey: KEY, defaultReply: session(served) });
     servers.push(server);
-    const provider = createOpenAIProvider({ apiKey: KEY, baseURL: server.url, timeoutMs: 5_000, maxRetries: 2, retryBaseMs: 1, sleep: async () => {} });
+    const provider = createOpenAIProvider({ apiKey: KEY, baseURL: server.url, timeoutMs: ANSWERING_SERVER_TIMEOUT_MS, maxRetries: 2, retryBaseMs: 1, sleep: async () => {} });
     const events: RuntimeEvent[] = [];
     const { engine, clock } = newEngine();
     const root = workspace();
