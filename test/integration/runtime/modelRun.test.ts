@@ -137,7 +137,7 @@ describe('the runtime through the Anthropic SDK', () => {
       expect(r.headers['x-api-key'] ?? r.headers['authorization']).toContain(KEY);
     }
     expect(JSON.stringify(events)).not.toContain(KEY);
-  }, 30_000);
+  });
 
   it('[providers] a provider that never answers surfaces as a timeout on the agent; the runtime and the other agents are unaffected', async () => {
     const server = await startAnthropicLoopback({ expectedKey: KEY, defaultReply: { kind: 'hang' } });
@@ -148,7 +148,7 @@ describe('the runtime through the Anthropic SDK', () => {
     expect(rt.error('primary')).toMatch(/tim(ed|e) ?out/i);
     expect(rt.error('primary')).not.toContain(KEY);
     expect(rt.ledger.calls('primary')).toEqual([]);
-  }, 30_000);
+  });
 });
 
 describe('the runtime through the OpenAI SDK', () => {
@@ -176,5 +176,5 @@ describe('the runtime through the OpenAI SDK', () => {
     expect(new Set(ok.map((r) => `${agentOf(r)}=${r.body.prompt_cache_key}`))).toEqual(new Set(['primary=primary', 'worker-1=worker-1']));
     expect(ok.every((r) => r.body.messages[0].role === 'system' && /^You are/.test(r.body.messages[0].content))).toBe(true);
     expect(rt.ledger.calls('primary').slice(1).some((c) => c.usage.cacheRead > 0)).toBe(true);
-  }, 30_000);
+  });
 });
