@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
-import { TEST_TIMEOUT_MS } from './test/support/testTimeouts';
+import { TEST_TIMEOUT_MS } from './test/support/testTimeouts.mjs';
 
 const pkg = JSON.parse(readFileSync(resolve(import.meta.dirname, 'package.json'), 'utf8')) as { version: string };
 const define = { __STRATA_VERSION__: JSON.stringify(pkg.version) };

@@ -1,6 +1,6 @@
 import WebSocket from 'ws';
 import { TOKEN_PROTOCOL_PREFIX, WIRE_PROTOCOL, type StrataEvent, type WireReply } from '../../engine/contract';
-import { ASYNC_WAIT_MS } from './testTimeouts';
+import { ASYNC_WAIT_MS } from './testTimeouts.mjs';
 
 /** The subprotocols a client offers to present `token`, as the control room's page does. */
 export const wsProtocols = (token: string): string[] => [WIRE_PROTOCOL, `${TOKEN_PROTOCOL_PREFIX}${token}`];

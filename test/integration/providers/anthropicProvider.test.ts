@@ -6,7 +6,7 @@ import { type AnthropicProviderOptions, createAnthropicProvider } from '../../..
 import { ProviderError } from '../../../engine/providers/Provider';
 import type { RetryInfo } from '../../../engine/providers/retry';
 import { ContextLimitError } from '../../../engine/refresh/ContextLimitError';
-import { ANSWERING_SERVER_TIMEOUT_MS } from '../../support/testTimeouts';
+import { ANSWERING_SERVER_TIMEOUT_MS } from '../../support/testTimeouts.mjs';
 import { type AnthropicLoopback, startAnthropicLoopback } from '../../support/loopback';
 import { filler, KEY, recordingSleep, rejectionOf, request, toolTurn } from './fixtures';
 

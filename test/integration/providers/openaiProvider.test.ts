@@ -4,7 +4,7 @@ import { createOpenAIProvider, type OpenAIProviderOptions } from '../../../engin
 import { ProviderError, type ProviderResponse } from '../../../engine/providers/Provider';
 import type { RetryInfo } from '../../../engine/providers/retry';
 import { ContextLimitError } from '../../../engine/refresh/ContextLimitError';
-import { ANSWERING_SERVER_TIMEOUT_MS } from '../../support/testTimeouts';
+import { ANSWERING_SERVER_TIMEOUT_MS } from '../../support/testTimeouts.mjs';
 import { type OpenAILoopback, startOpenAILoopback } from '../../support/loopback';
 import { KEY, recordingSleep, rejectionOf, request, toolTurn } from './fixtures';
 

@@ -20,7 +20,7 @@ import { DEFAULT_TOOLS_CONFIG } from '../../../engine/runtime/tools/toolsConfig'
 import { startAnthropicLoopback, startOpenAILoopback, type CapturedRequest, type LoopbackReply, type LoopbackServer } from '../../support/loopback';
 import { identity, newEngine, quarterTokenizer } from '../../support/engineFixtures';
 import { tempDir } from '../../support/tempDir';
-import { ANSWERING_SERVER_TIMEOUT_MS } from '../../support/testTimeouts';
+import { ANSWERING_SERVER_TIMEOUT_MS } from '../../support/testTimeouts.mjs';
 
 const KEY = 'sk-loopback-test-key-0123456789';
 const servers: LoopbackServer[] = [];

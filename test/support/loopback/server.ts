@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ASYNC_WAIT_MS } from '../testTimeouts';
+import { ASYNC_WAIT_MS } from '../testTimeouts.mjs';
 
 /**
  * The shared core of the loopback provider servers: a real `node:http` server on 127.0.0.1 (port

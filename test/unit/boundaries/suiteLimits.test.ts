@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TEST_TIMEOUT_MS } from '../../support/testTimeouts';
+import { TEST_TIMEOUT_MS } from '../../support/testTimeouts.mjs';
 
 // The node project's limits come from vitest.config.ts; a project does not inherit the root's, so
 // a limit set only there would leave these tests on vitest's 5 s default.

@@ -1,6 +1,6 @@
 import { getConfig } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { ASYNC_WAIT_MS, TEST_TIMEOUT_MS } from '../../support/testTimeouts';
+import { ASYNC_WAIT_MS, TEST_TIMEOUT_MS } from '../../support/testTimeouts.mjs';
 
 describe('the suite limits (renderer project: components, in jsdom)', () => {
   it('a test that names no limit of its own may run for TEST_TIMEOUT_MS, with a DOM', ({ task }) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TEST_TIMEOUT_MS } from '../../support/testTimeouts';
+import { TEST_TIMEOUT_MS } from '../../support/testTimeouts.mjs';
 
 describe('the suite limits (renderer-logic project: the renderer’s .ts tests, in Node)', () => {
   it('a test that names no limit of its own may run for TEST_TIMEOUT_MS', ({ task }) => {

@@ -3,7 +3,7 @@ import type { AgentDto, StrataApi, StrataEvent } from '../../../../engine/contra
 import { ApiError } from '../../../../renderer/api/ApiError';
 import { createController } from '../../../../renderer/app/controller';
 import { createStrataStore } from '../../../../renderer/store/store';
-import { ASYNC_WAIT_MS } from '../../../support/testTimeouts';
+import { ASYNC_WAIT_MS } from '../../../support/testTimeouts.mjs';
 import { agentUpdated, demoTree, makeAgent, makeDetail, makeHealth, makeLogEntry, stateWithAgents } from '../fixtures';
 
 function fakeApi(agents: AgentDto[]) {
