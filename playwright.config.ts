@@ -11,6 +11,8 @@ export default defineConfig({
   retries: 0,
   reporter: [['list']],
   timeout: 60_000,
+  // An assertion that names no timeout retries this long (Playwright's default is 5 s, which a loaded machine can miss).
+  expect: { timeout: 15_000 },
   use: {
     browserName: 'chromium',
     headless: true,

@@ -11,18 +11,16 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CommandName, MemoryEntryDto } from '../../engine/contract';
 import type { AgentIdentity } from '../../engine/generations/AgentIdentity';
-import { Host } from '../../engine/host';
-import { workspaceToolbox } from '../../engine/host/workspaceToolbox';
 import { folderWorktreeView } from '../../engine/host/worktreeViews';
 import { readEvidenceFile } from '../../engine/host/readEvidenceFile';
-import { manualScheduler } from '../../engine/ports/Scheduler';
-import { DEFAULT_TOOLS_CONFIG } from '../../engine/runtime/tools/toolsConfig';
-import { quarterTokenizer } from './engineFixtures';
 
 const [scenario, workspace, path] = process.argv.slice(2) as [string, string, string | undefined];
 const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
 
-function openHost(catalogDir: string) {
+// The Host (most of the engine) loads only for the scenarios that open one: a "hash" probe starts
+// in about half the time without it, and the tests run many of them.
+async function openHost(catalogDir: string) {
+  const [{ Host }, { manualScheduler }, { quarterTokenizer }] = await Promise.all([import('../../engine/host'), import('../../engine/ports/Scheduler'), import('./engineFixtures')]);
   const host = Host.open({ catalogPath: join(catalogDir, 'catalog.sqlite'), workspaceName: 'evidence', version: '0.0.0-test', workspaceDir: workspace, scheduler: manualScheduler(), tokenizer: quarterTokenizer });
   const conn = host.connect(() => {});
   const call = async <T>(name: CommandName, args: unknown): Promise<T> => {
@@ -41,7 +39,8 @@ async function main(): Promise<void> {
     return;
   }
   if (scenario === 'promote-failed-read') {
-    const { host, call } = openHost(path as string);
+    const { host, call } = await openHost(path as string);
+    const [{ workspaceToolbox }, { DEFAULT_TOOLS_CONFIG }] = await Promise.all([import('../../engine/host/workspaceToolbox'), import('../../engine/runtime/tools/toolsConfig')]);
     const { toolbox, toolItems } = workspaceToolbox(workspace, DEFAULT_TOOLS_CONFIG);
     const toolCall = { id: 'call_fifo', name: 'read_file', arguments: JSON.stringify({ path: 'pipe' }) };
     const outcome = await toolbox.call(toolCall, { agentId: 'primary', signal: new AbortController().signal });
@@ -55,7 +54,7 @@ async function main(): Promise<void> {
     return;
   }
   if (scenario === 'promote-unhashable') {
-    const { host, call } = openHost(path as string);
+    const { host, call } = await openHost(path as string);
     const item = host.engine.addItem({ id: 'finding:big', kind: 'finding', class: 'finding', source: 'worker_finding', title: 'big.txt holds the fixtures', content: 'The fixtures are generated into big.txt from src/a.ts.', agentId: 'primary', taskId: 'task:evidence', at: Date.parse('2026-12-01T00:00:00Z'), files: ['src/a.ts', 'big.txt'] });
     const { entry } = await call<{ entry: MemoryEntryDto }>('promoteToMemory', { itemId: item.id });
     const hashes = host.memory.get(entry.id)?.evidence.hashes ?? {};
@@ -64,7 +63,7 @@ async function main(): Promise<void> {
     return;
   }
   if (scenario === 'recall-after-fifo') {
-    const { host, call } = openHost(path as string);
+    const { host, call } = await openHost(path as string);
     const item = host.engine.addItem({ id: 'finding:a', kind: 'finding', class: 'finding', source: 'worker_finding', title: 'a.ts splits on commas', content: 'parse() in src/a.ts splits its input on commas.', agentId: 'primary', taskId: 'task:evidence', at: Date.parse('2026-12-01T00:00:00Z'), files: ['src/a.ts'] });
     const { entry } = await call<{ entry: MemoryEntryDto }>('promoteToMemory', { itemId: item.id });
     await call('verifyMemory', { id: entry.id, revision: entry.revision });

@@ -1,5 +1,6 @@
 import WebSocket from 'ws';
 import { TOKEN_PROTOCOL_PREFIX, WIRE_PROTOCOL, type StrataEvent, type WireReply } from '../../engine/contract';
+import { ASYNC_WAIT_MS } from './testTimeouts.mjs';
 
 /** The subprotocols a client offers to present `token`, as the control room's page does. */
 export const wsProtocols = (token: string): string[] => [WIRE_PROTOCOL, `${TOKEN_PROTOCOL_PREFIX}${token}`];
@@ -41,7 +42,7 @@ export class WsTestClient {
     return this.raw(JSON.stringify({ id, command, args }), id).then((r) => r.envelope);
   }
 
-  async waitFor<T>(find: () => T | undefined, timeoutMs = 3000): Promise<T> {
+  async waitFor<T>(find: () => T | undefined, timeoutMs = ASYNC_WAIT_MS): Promise<T> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const found = find();

@@ -6,6 +6,7 @@ import { type AnthropicProviderOptions, createAnthropicProvider } from '../../..
 import { ProviderError } from '../../../engine/providers/Provider';
 import type { RetryInfo } from '../../../engine/providers/retry';
 import { ContextLimitError } from '../../../engine/refresh/ContextLimitError';
+import { ANSWERING_SERVER_TIMEOUT_MS } from '../../support/testTimeouts.mjs';
 import { type AnthropicLoopback, startAnthropicLoopback } from '../../support/loopback';
 import { filler, KEY, recordingSleep, rejectionOf, request, toolTurn } from './fixtures';
 
@@ -20,7 +21,7 @@ afterEach(async () => {
 });
 
 function provider(extra: Partial<AnthropicProviderOptions> = {}) {
-  return createAnthropicProvider({ apiKey: KEY, baseURL: server.url, timeoutMs: 2000, maxRetries: 2, retryBaseMs: 100, sleep: async () => {}, random: () => 0.5, env: {}, ...extra });
+  return createAnthropicProvider({ apiKey: KEY, baseURL: server.url, timeoutMs: ANSWERING_SERVER_TIMEOUT_MS, maxRetries: 2, retryBaseMs: 100, sleep: async () => {}, random: () => 0.5, env: {}, ...extra });
 }
 
 const assertNoKey = (value: unknown) => {
@@ -239,13 +240,15 @@ describe('[providers] anthropic adapter against a loopback server through the re
     expect(delays).toEqual([50, 100]);
   });
 
-  it.each([false, true])('[providers] a hung server times out quickly as ProviderError(timeout) (stream %s)', async (stream) => {
+  // The attempts are cut by the 150 ms idle timer, not by the SDK's own minutes-long default (which
+  // would outlast the test's limit): each retry says so in attemptTimeoutMs. No stopwatch.
+  it.each([false, true])('[providers] a hung server times out as ProviderError(timeout) at timeoutMs (stream %s)', async (stream) => {
     server.setDefault({ kind: 'hang', afterFirstChunk: true });
-    const started = Date.now();
-    const err = await rejectionOf(() => provider({ timeoutMs: 150, maxRetries: 1 }).complete(request({ stream })));
+    const retries: RetryInfo[] = [];
+    const err = await rejectionOf(() => provider({ timeoutMs: 150, maxRetries: 1, onRetry: (i) => retries.push(i) }).complete(request({ stream })));
     expect(err).toMatchObject({ name: 'ProviderError', kind: 'timeout', attempts: 2 });
     expect(server.requests).toHaveLength(2);
-    expect(Date.now() - started).toBeLessThan(2000);
+    expect(retries.map((i) => [i.attempt, i.kind, i.attemptTimeoutMs])).toEqual([[1, 'timeout', 150]]);
   });
 
   it.each([
@@ -296,7 +299,7 @@ describe('[providers] anthropic adapter against a loopback server through the re
   });
 
   it('[providers] falls back to ANTHROPIC_BASE_URL / ANTHROPIC_API_KEY', async () => {
-    const p = createAnthropicProvider({ timeoutMs: 2000, maxRetries: 0, retryBaseMs: 1, env: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: KEY } });
+    const p = createAnthropicProvider({ timeoutMs: ANSWERING_SERVER_TIMEOUT_MS, maxRetries: 0, retryBaseMs: 1, env: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: KEY } });
     expect((await p.complete(request())).text).toBe('ok');
     expect(keyOf(server.requests[0]!.headers)).toBe(KEY);
     expect(() => createAnthropicProvider({ timeoutMs: 10, maxRetries: 0, retryBaseMs: 1, env: {} })).toThrow(/no API key/);

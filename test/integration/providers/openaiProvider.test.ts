@@ -4,6 +4,7 @@ import { createOpenAIProvider, type OpenAIProviderOptions } from '../../../engin
 import { ProviderError, type ProviderResponse } from '../../../engine/providers/Provider';
 import type { RetryInfo } from '../../../engine/providers/retry';
 import { ContextLimitError } from '../../../engine/refresh/ContextLimitError';
+import { ANSWERING_SERVER_TIMEOUT_MS } from '../../support/testTimeouts.mjs';
 import { type OpenAILoopback, startOpenAILoopback } from '../../support/loopback';
 import { KEY, recordingSleep, rejectionOf, request, toolTurn } from './fixtures';
 
@@ -18,7 +19,7 @@ afterEach(async () => {
 });
 
 function provider(extra: Partial<OpenAIProviderOptions> = {}) {
-  return createOpenAIProvider({ apiKey: KEY, baseURL: server.url, timeoutMs: 2000, maxRetries: 2, retryBaseMs: 100, sleep: async () => {}, random: () => 0.5, env: {}, ...extra });
+  return createOpenAIProvider({ apiKey: KEY, baseURL: server.url, timeoutMs: ANSWERING_SERVER_TIMEOUT_MS, maxRetries: 2, retryBaseMs: 100, sleep: async () => {}, random: () => 0.5, env: {}, ...extra });
 }
 
 const assertNoKey = (value: unknown) => {
@@ -166,13 +167,15 @@ describe('[providers] openai adapter against a loopback server through the real 
     expect(delays).toHaveLength(3);
   });
 
-  it('[providers] a hung server times out quickly as ProviderError(timeout), retried within the bound', async () => {
+  // The attempts are cut by the 150 ms idle timer, not by the SDK's own minutes-long default (which
+  // would outlast the test's limit): each retry says so in attemptTimeoutMs. No stopwatch.
+  it('[providers] a hung server times out as ProviderError(timeout) at timeoutMs, retried within the bound', async () => {
     server.setDefault({ kind: 'hang' });
-    const started = Date.now();
-    const err = await rejectionOf(() => provider({ timeoutMs: 150, maxRetries: 1 }).complete(request()));
+    const retries: RetryInfo[] = [];
+    const err = await rejectionOf(() => provider({ timeoutMs: 150, maxRetries: 1, onRetry: (i) => retries.push(i) }).complete(request()));
     expect(err).toMatchObject({ name: 'ProviderError', kind: 'timeout', attempts: 2 });
     expect(server.requests).toHaveLength(2);
-    expect(Date.now() - started).toBeLessThan(2000);
+    expect(retries.map((i) => [i.attempt, i.kind, i.attemptTimeoutMs])).toEqual([[1, 'timeout', 150]]);
   });
 
   it('[providers] a stream that stalls after its first chunk times out too', async () => {
@@ -236,7 +239,7 @@ describe('[providers] openai adapter against a loopback server through the real 
   it('[providers] a cancelled request rejects with ProviderError(cancelled) and is not retried', async () => {
     server.setDefault({ kind: 'hang' });
     const controller = new AbortController();
-    const pending = provider({ timeoutMs: 5000 }).complete(request({ signal: controller.signal }));
+    const pending = provider({ timeoutMs: ANSWERING_SERVER_TIMEOUT_MS }).complete(request({ signal: controller.signal }));
     await server.waitForRequests(1);
     controller.abort();
     const err = await rejectionOf(() => pending);
@@ -245,7 +248,7 @@ describe('[providers] openai adapter against a loopback server through the real 
   });
 
   it('[providers] falls back to OPENAI_BASE_URL / OPENAI_API_KEY and refuses to start without a key', async () => {
-    const p = createOpenAIProvider({ timeoutMs: 2000, maxRetries: 0, retryBaseMs: 1, env: { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: KEY } });
+    const p = createOpenAIProvider({ timeoutMs: ANSWERING_SERVER_TIMEOUT_MS, maxRetries: 0, retryBaseMs: 1, env: { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: KEY } });
     const res: ProviderResponse = await p.complete(request());
     expect(res.text).toBe('ok');
     expect(server.requests[0]!.headers['authorization']).toBe(`Bearer ${KEY}`);

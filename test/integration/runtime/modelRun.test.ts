@@ -20,6 +20,7 @@ import { DEFAULT_TOOLS_CONFIG } from '../../../engine/runtime/tools/toolsConfig'
 import { startAnthropicLoopback, startOpenAILoopback, type CapturedRequest, type LoopbackReply, type LoopbackServer } from '../../support/loopback';
 import { identity, newEngine, quarterTokenizer } from '../../support/engineFixtures';
 import { tempDir } from '../../support/tempDir';
+import { ANSWERING_SERVER_TIMEOUT_MS } from '../../support/testTimeouts.mjs';
 
 const KEY = 'sk-loopback-test-key-0123456789';
 const servers: LoopbackServer[] = [];
@@ -84,7 +85,7 @@ describe('the runtime through the Anthropic SDK', () => {
     servers.push(server);
     server.enqueue({ kind: 'rateLimit', retryAfterSeconds: 0 }, { kind: 'serverError', status: 500 });
     const retries: number[] = [];
-    const provider = createAnthropicProvider({ apiKey: KEY, baseURL: server.url, timeoutMs: 5_000, maxRetries: 3, retryBaseMs: 1, sleep: async () => {}, onRetry: () => void retries.push(1) });
+    const provider = createAnthropicProvider({ apiKey: KEY, baseURL: server.url, timeoutMs: ANSWERING_SERVER_TIMEOUT_MS, maxRetries: 3, retryBaseMs: 1, sleep: async () => {}, onRetry: () => void retries.push(1) });
     const events: RuntimeEvent[] = [];
     const { rt, engine } = await run(provider, workspace(), events);
 
@@ -136,7 +137,7 @@ describe('the runtime through the Anthropic SDK', () => {
       expect(r.headers['x-api-key'] ?? r.headers['authorization']).toContain(KEY);
     }
     expect(JSON.stringify(events)).not.toContain(KEY);
-  }, 30_000);
+  });
 
   it('[providers] a provider that never answers surfaces as a timeout on the agent; the runtime and the other agents are unaffected', async () => {
     const server = await startAnthropicLoopback({ expectedKey: KEY, defaultReply: { kind: 'hang' } });
@@ -147,7 +148,7 @@ describe('the runtime through the Anthropic SDK', () => {
     expect(rt.error('primary')).toMatch(/tim(ed|e) ?out/i);
     expect(rt.error('primary')).not.toContain(KEY);
     expect(rt.ledger.calls('primary')).toEqual([]);
-  }, 30_000);
+  });
 });
 
 describe('the runtime through the OpenAI SDK', () => {
@@ -155,7 +156,7 @@ describe('the runtime through the OpenAI SDK', () => {
     const served = new Map<string, number>();
     const server = await startOpenAILoopback({ expectedKey: KEY, defaultReply: session(served) });
     servers.push(server);
-    const provider = createOpenAIProvider({ apiKey: KEY, baseURL: server.url, timeoutMs: 5_000, maxRetries: 2, retryBaseMs: 1, sleep: async () => {} });
+    const provider = createOpenAIProvider({ apiKey: KEY, baseURL: server.url, timeoutMs: ANSWERING_SERVER_TIMEOUT_MS, maxRetries: 2, retryBaseMs: 1, sleep: async () => {} });
     const events: RuntimeEvent[] = [];
     const { engine, clock } = newEngine();
     const root = workspace();
@@ -175,5 +176,5 @@ describe('the runtime through the OpenAI SDK', () => {
     expect(new Set(ok.map((r) => `${agentOf(r)}=${r.body.prompt_cache_key}`))).toEqual(new Set(['primary=primary', 'worker-1=worker-1']));
     expect(ok.every((r) => r.body.messages[0].role === 'system' && /^You are/.test(r.body.messages[0].content))).toBe(true);
     expect(rt.ledger.calls('primary').slice(1).some((c) => c.usage.cacheRead > 0)).toBe(true);
-  }, 30_000);
+  });
 });

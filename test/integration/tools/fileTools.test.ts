@@ -265,16 +265,16 @@ describe('grep', () => {
     expect(lines).toHaveLength(2);
   });
 
+  // The pattern backtracks about 2^40 times on this line: only the watchdog can end it, and the
+  // answer names the 300 ms budget that did (no stopwatch: a hung grep would outlast the test's limit).
   it('[tools] a pathological regex is stopped within its time budget, not hung', async () => {
     writeFileSync(join(fx.root, 'evil.txt'), `${'a'.repeat(40)}!\n`);
     const quick = createWorkspaceTools(fx.root, DEFAULT_TOOLS_CONFIG, { regexSliceMs: 300 });
-    const started = Date.now();
     const r = await call('grep', { pattern: '^(a+)+$' }, quick);
-    const elapsed = Date.now() - started;
     expect(r.isError).toBe(true);
     expect(errorCode(r)).toBe('pattern_timeout');
+    expect(r.content).toContain('ran longer than 300 ms');
     expect(r.content).toContain('fixed: true');
-    expect(elapsed).toBeLessThan(3000);
     // The same text as a literal search is instant and fine.
     expect((await call('grep', { pattern: '(a+)+', fixed: true }, quick)).isError).toBe(false);
   });

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { ASYNC_WAIT_MS } from '../testTimeouts.mjs';
 
 /**
  * The shared core of the loopback provider servers: a real `node:http` server on 127.0.0.1 (port
@@ -212,7 +213,7 @@ export async function startLoopbackServer(wire: WireFormat, basePath: string, op
     },
     pending: () => queue.length,
     resetCache: () => wire.resetCache(),
-    waitForRequests(count, timeoutMs = 5000) {
+    waitForRequests(count, timeoutMs = ASYNC_WAIT_MS) {
       if (requests.length >= count) return Promise.resolve();
       return new Promise<void>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`loopback: ${requests.length} of ${count} requests after ${timeoutMs} ms`)), timeoutMs);

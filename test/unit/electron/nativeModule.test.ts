@@ -239,12 +239,14 @@ describe('runBounded', () => {
   });
 
   it('kills the whole process group at the timeout, grandchildren included', async () => {
-    // The child starts a grandchild holding the same output pipe; only a group kill closes it.
-    const script = `require('child_process').spawn(process.execPath, ['-e', 'setTimeout(() => {}, 20000)'], { stdio: 'inherit' }); setTimeout(() => {}, 20000);`;
-    const started = Date.now();
+    // The child starts a grandchild holding the same output pipe. runBounded answers once the pipe
+    // closes: killed with the group, the grandchild never prints; left alive, it would print its
+    // line after 20 s and only then let the pipe close.
+    const grandchild = `setTimeout(() => console.log('grandchild outlived the kill'), 20000)`;
+    const script = `require('child_process').spawn(process.execPath, ['-e', ${JSON.stringify(grandchild)}], { stdio: 'inherit' }); setTimeout(() => {}, 20000);`;
     const r = await runBounded({ step: 'rebuild', command: process.execPath, args: ['-e', script], cwd: process.cwd(), timeoutMs: 300 });
     expect(r).toMatchObject({ ok: false, timedOut: true });
-    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(r.output).not.toContain('grandchild outlived the kill');
   });
 });
 

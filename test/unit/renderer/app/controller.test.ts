@@ -3,6 +3,7 @@ import type { AgentDto, StrataApi, StrataEvent } from '../../../../engine/contra
 import { ApiError } from '../../../../renderer/api/ApiError';
 import { createController } from '../../../../renderer/app/controller';
 import { createStrataStore } from '../../../../renderer/store/store';
+import { ASYNC_WAIT_MS } from '../../../support/testTimeouts.mjs';
 import { agentUpdated, demoTree, makeAgent, makeDetail, makeHealth, makeLogEntry, stateWithAgents } from '../fixtures';
 
 function fakeApi(agents: AgentDto[]) {
@@ -85,7 +86,7 @@ describe('createController', () => {
       listener({ name: 'log', payload: { entry: makeLogEntry(11, { message: 'auth-3 spawned' }) } });
       // Events that arrive together reach the store together, at the next frame: one change.
       expect(store.getState().agents.order.at(-1)).not.toBe('auth-3');
-      await vi.waitFor(() => expect(store.getState().agents.order.at(-1)).toBe('auth-3'));
+      await vi.waitFor(() => expect(store.getState().agents.order.at(-1)).toBe('auth-3'), { timeout: ASYNC_WAIT_MS });
       expect(store.getState().log.entries.map((e) => e.message)).toEqual(['primary started', 'auth-3 spawned']);
       expect(changes).toHaveBeenCalledTimes(1);
     });
