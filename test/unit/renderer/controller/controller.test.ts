@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { AgentDto, StrataApi, StrataEvent } from '../../../../engine/contract';
 import { ApiError } from '../../../../renderer/api/ApiError';
-import { createController } from '../../../../renderer/app/controller';
+import { createController } from '../../../../renderer/controller/controller';
 import { createStrataStore } from '../../../../renderer/store/store';
 import { ASYNC_WAIT_MS } from '../../../support/testTimeouts.mjs';
 import { agentUpdated, demoTree, makeAgent, makeDetail, makeHealth, makeLogEntry, stateWithAgents } from '../fixtures';

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { StrataApi } from '../../../../engine/contract';
 import { ApiError } from '../../../../renderer/api/ApiError';
-import { createAgentViewController } from '../../../../renderer/app/agentViewController';
+import { createAgentViewController } from '../../../../renderer/controller/agentViewController';
 import { reduce } from '../../../../renderer/store/reduce';
 import { createStrataStore } from '../../../../renderer/store/store';
 import { agentUpdated, demoTree, makeAgent, stateWithAgents } from '../fixtures';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { StrataEvent } from '../../../../engine/contract';
-import { createEventQueue, MAX_EVENT_WAIT_MS, MIN_FLUSH_INTERVAL_MS } from '../../../../renderer/app/eventQueue';
+import { createEventQueue, MAX_EVENT_WAIT_MS, MIN_FLUSH_INTERVAL_MS } from '../../../../renderer/controller/eventQueue';
 import { reduce } from '../../../../renderer/store/reduce';
 import { agentUpdated, makeAgent, makeLogEntry, stateWithAgents } from '../fixtures';
 

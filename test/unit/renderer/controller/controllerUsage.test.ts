@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { StrataApi } from '../../../../engine/contract';
 import { ApiError } from '../../../../renderer/api/ApiError';
-import { createController } from '../../../../renderer/app/controller';
+import { createController } from '../../../../renderer/controller/controller';
 import { createStrataStore } from '../../../../renderer/store/store';
 import { makeCall } from '../usageFixtures';
 

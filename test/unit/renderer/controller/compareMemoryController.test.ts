@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { MAX_TRACE_CONTENT_BYTES, type StrataApi } from '../../../../engine/contract';
 import { ApiError } from '../../../../renderer/api/ApiError';
-import { compareMemoryEvents, createCompareMemoryController } from '../../../../renderer/app/compareMemoryController';
-import { createController } from '../../../../renderer/app/controller';
+import { compareMemoryEvents, createCompareMemoryController } from '../../../../renderer/controller/compareMemoryController';
+import { createController } from '../../../../renderer/controller/controller';
 import { createStrataStore } from '../../../../renderer/store/store';
 import { makeComparison, makeMemoryEntry, makeTrace, progressEvent, memoryChanged } from '../compareMemoryFixtures';
 

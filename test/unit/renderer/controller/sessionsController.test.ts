@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { StrataApi } from '../../../../engine/contract';
 import { ApiError } from '../../../../renderer/api/ApiError';
-import { createController } from '../../../../renderer/app/controller';
-import { type Clock, createSessionsController, DETAIL_INTERVAL_MS } from '../../../../renderer/app/sessionsController';
+import { createController } from '../../../../renderer/controller/controller';
+import { type Clock, createSessionsController, DETAIL_INTERVAL_MS } from '../../../../renderer/controller/sessionsController';
 import { SESSION_EVENTS } from '../../../../renderer/store/sessions/sessionsActions';
 import { createStrataStore } from '../../../../renderer/store/store';
 import { makeAgent, stateWithAgents } from '../fixtures';
