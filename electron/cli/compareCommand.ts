@@ -10,7 +10,7 @@ import type { StrategyName } from '../../engine/strategies/Strategy';
 import type { BaselineName } from '../../engine/traces/replay/ReplayTypes';
 import { compareCsv, formatCompareTable, RECALL_NOTE, type CompareRow } from '../../engine/traces/compare/compareTable';
 import { formatRecordedTable, RECORDED_NOTE } from '../../engine/traces/compare/recordedTable';
-import { findTraceFiles, runCompare, type CompareRun } from '../../engine/traces/compare/runCompare';
+import { findTraceFiles, runCompare, type CompareRun } from '../../engine/node/traces/runCompare';
 import { UsageError } from '../shared/shellOptions';
 
 export const compareUsage = `strata compare <files or folders> [options]

@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import type { CommandResult, TraceDto } from '../../engine/contract';
-import { CatalogError } from '../../engine/catalog/Catalog';
-import { findTraceFiles } from '../../engine/traces/compare/runCompare';
+import { CatalogError } from '../../engine/node/catalog/Catalog';
+import { findTraceFiles } from '../../engine/node/traces/runCompare';
 import { MAX_TRACE_LINE_BYTES } from '../../engine/traces/jsonText';
 import { openHost } from '../shared/openHost';
 

@@ -4,7 +4,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { modelRunDeps } from '../../engine/host/modelRunDeps';
 import { demoAgentsFromEnv } from '../../engine/host/demo/scaledDemoRun';
 import { Host, locateWorkspace, type WorkspaceLocation } from '../../engine/host';
-import { defaultSessionRoots } from '../../engine/traces/live/discoverSessions';
+import { defaultSessionRoots } from '../../engine/node/traces/live/discoverSessions';
 
 /**
  * `resources/` of this checkout: STRATA_RESOURCES, else the nearest `resources/` above this file

@@ -8,7 +8,7 @@ import { isSkillError, type SkillError } from '../skills/SkillError';
 import type { Skill } from '../skills/SkillFile';
 import { SkillRegistry } from '../skills/SkillRegistry';
 import type { Tokenizer } from '../tokens/Tokenizer';
-import { loadSkillFiles } from './loadSkillFiles';
+import { loadSkillFiles } from '../node/workspace/loadSkillFiles';
 
 export interface AgentConversationsOptions {
   tokenizer: Tokenizer;

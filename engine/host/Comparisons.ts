@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { type ComparisonDto, type ComparisonResultDto, type ComparisonStrategy, type EventPayload, type StartComparisonArgsSchema, StrataError, type StrataEvent } from '../contract';
-import type { Catalog } from '../catalog/Catalog';
+import type { Catalog } from '../node/catalog/Catalog';
 import type { Clock } from '../ports/Clock';
 import type { Scheduler } from '../ports/Scheduler';
 import type { StrategyName } from '../strategies/Strategy';
@@ -8,7 +8,7 @@ import { compareNotes } from '../traces/compare/compareNotes';
 import { compareRows } from '../traces/compare/compareTable';
 import { recordedRows } from '../traces/compare/recordedTable';
 import type { BaselineName, ReplayResult } from '../traces/replay/ReplayTypes';
-import { runReplayJobs, type ReplayJob, type ReplayJobResult } from '../traces/replay/replayWorker';
+import { runReplayJobs, type ReplayJob, type ReplayJobResult } from '../node/traces/replayWorker';
 
 /** Comparisons kept in memory (the newest; they are recomputable from the catalog's traces). */
 export const COMPARISONS_KEPT = 20;

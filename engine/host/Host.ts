@@ -1,5 +1,5 @@
 import type { Envelope, StrataEvent } from '../contract';
-import { Catalog } from '../catalog/Catalog';
+import { Catalog } from '../node/catalog/Catalog';
 import type { ConversationEvent } from '../conversation/AgentConversation';
 import { isConfigError } from '../config/ConfigError';
 import { DEFAULT_CONTEXT_CONFIG, type ContextConfig } from '../conversation/contextConfig';
@@ -10,7 +10,7 @@ import type { MemoryRecord } from '../memory/MemoryRecord';
 import { recallAllowed } from '../memory/recall/recallPolicy';
 import { recallScoped } from '../memory/recall/recallScoped';
 import type { WorktreeView } from '../memory/recall/WorktreeView';
-import { MemoryStore } from '../memory/store/MemoryStore';
+import { MemoryStore } from '../node/memoryStore/MemoryStore';
 import { type Clock, systemClock } from '../ports/Clock';
 import type { Scheduler } from '../ports/Scheduler';
 import { systemScheduler } from '../ports/systemScheduler';
@@ -23,14 +23,14 @@ import { dispatch } from './dispatch';
 import { toItemDto } from './engineDtos';
 import { EventHub } from './EventHub';
 import { createHandlers, type Handlers } from './handlers';
-import { loadStrataConfig, type StrataConfig } from './loadStrataConfig';
-import { applySessionsConfig } from '../traces/live/sessionsConfig';
+import { loadStrataConfig, type StrataConfig } from '../node/workspace/loadStrataConfig';
+import { applySessionsConfig } from '../node/traces/live/sessionsConfig';
 import { toMemoryDto } from './memoryDtos';
-import { workspacePartition } from './workspacePartition';
+import { workspacePartition } from '../node/workspace/workspacePartition';
 import { RunManager, type RunManagerDeps } from './RunManager';
 import { toAgentDto } from './toAgentDto';
 import { demoWorktreeView, folderWorktreeView } from './worktreeViews';
-import { defaultSessionRoots, type SessionRoots } from '../traces/live/discoverSessions';
+import { defaultSessionRoots, type SessionRoots } from '../node/traces/live/discoverSessions';
 import { LiveSessions } from './LiveSessions';
 
 export interface HostOptions {

@@ -1,6 +1,6 @@
 import type { AgentDto, AgentStatus, LogEntry, RunDto } from '../contract';
 import { toAgentDto } from './toAgentDto';
-import type { AgentRecord, Catalog } from '../catalog/Catalog';
+import type { AgentRecord, Catalog } from '../node/catalog/Catalog';
 import type { ContextConfig } from '../conversation/contextConfig';
 import type { Summarizer } from '../conversation/Summarizer';
 import type { ConversationEvent } from '../conversation/AgentConversation';

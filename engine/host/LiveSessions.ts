@@ -12,9 +12,9 @@ import type { Scheduler } from '../ports/Scheduler';
 import { systemScheduler } from '../ports/systemScheduler';
 import { maskDeep, maskSecrets } from '../privacy/maskSecrets';
 import type { StrategyName } from '../strategies/Strategy';
-import { LiveSession, type LiveSessionSnapshot } from '../traces/live/LiveSession';
-import { LiveSessionThread, type FollowedSession } from '../traces/live/liveSessionThread';
-import type { SessionReplay } from '../traces/live/replaySession';
+import { LiveSession, type LiveSessionSnapshot } from '../node/traces/live/LiveSession';
+import { LiveSessionThread, type FollowedSession } from '../node/traces/live/liveSessionThread';
+import type { SessionReplay } from '../node/traces/live/replaySession';
 import type { RecordedTruth } from '../traces/replay/recordedTruth';
 import type { ReplayResult } from '../traces/replay/ReplayTypes';
 import type { TraceEvent } from '../traces/TraceEvent';
@@ -31,7 +31,7 @@ export const STATUS_CHECK_MS = 5_000;
 /** Recorded calls `getUsage` returns at most for a session agent, as for a native one. */
 const USAGE_CALLS_MAX = 500;
 
-export { SHADOW_SUBAGENTS_MAX, type SessionReplay } from '../traces/live/replaySession';
+export { SHADOW_SUBAGENTS_MAX, type SessionReplay } from '../node/traces/live/replaySession';
 
 export interface LiveSessionsOptions {
   emit(event: StrataEvent): void;

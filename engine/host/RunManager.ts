@@ -1,12 +1,12 @@
 import { StrataError, type LogEntry, type ProviderSettingsDto, type RunDto, type StrataEvent, type UsageDto } from '../contract';
-import type { Catalog } from '../catalog/Catalog';
+import type { Catalog } from '../node/catalog/Catalog';
 import type { ContextConfig } from '../conversation/contextConfig';
 import { Engine } from '../Engine';
 import { manualClock, type Clock } from '../ports/Clock';
 import type { Scheduler } from '../ports/Scheduler';
 import { createCacheModel } from '../providers/cacheModel';
 import type { Provider } from '../providers/Provider';
-import type { RetryInfo } from '../providers/retry';
+import type { RetryInfo } from '../node/providers/retry';
 import type { AgentConversation, ConversationEvent } from '../conversation/AgentConversation';
 import { ModelDriver } from '../runtime/ModelDriver';
 import { modelSummarizer } from '../runtime/modelSummarizer';

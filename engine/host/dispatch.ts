@@ -1,6 +1,6 @@
 import { Commands, type Envelope, type ErrorIssue, isCommandName, StrataError } from '../contract';
 import { EngineError } from '../EngineEvent';
-import { MemoryError } from '../memory/store/MemoryError';
+import { MemoryError } from '../node/memoryStore/MemoryError';
 import type { ClientSession } from './ClientSession';
 import type { Handler, Handlers } from './handlers';
 

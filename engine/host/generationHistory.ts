@@ -1,4 +1,4 @@
-import type { Catalog } from '../catalog/Catalog';
+import type { Catalog } from '../node/catalog/Catalog';
 import type { Generation } from '../generations/Generation';
 
 /**

@@ -1,13 +1,13 @@
 import type { z } from 'zod';
 import { type CommandName, type CommandResult, Commands, type SessionDto, StrataError, type TraceDto } from '../contract';
-import type { Catalog } from '../catalog/Catalog';
+import type { Catalog } from '../node/catalog/Catalog';
 import type { Engine } from '../Engine';
 import type { AgentConversations } from './AgentConversations';
 import type { Comparisons } from './Comparisons';
 import type { RunManager } from './RunManager';
 import type { ClientSession } from './ClientSession';
 import type { MemoryRecord } from '../memory/MemoryRecord';
-import type { MemoryStore } from '../memory/store/MemoryStore';
+import type { MemoryStore } from '../node/memoryStore/MemoryStore';
 import type { WorktreeView } from '../memory/recall/WorktreeView';
 import { diffGenerations } from '../generations/diffGenerations';
 import { DROPPED_KEPT, type Generation } from '../generations/Generation';
@@ -18,7 +18,7 @@ import { importTraceContentIntoCatalog, importTraceIntoCatalog } from './importT
 import { proposalFromItem, toMemoryDto } from './memoryDtos';
 import { toAgentDto } from './toAgentDto';
 import type { LiveSessions } from './LiveSessions';
-import { discoverSessions, type SessionInfo, type SessionRoots } from '../traces/live/discoverSessions';
+import { discoverSessions, type SessionInfo, type SessionRoots } from '../node/traces/live/discoverSessions';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 /** A found session as the views get it (times as ISO-8601). */

@@ -1,17 +1,17 @@
 import { createHash } from 'node:crypto';
 import { basename, resolve } from 'node:path';
 import { MAX_TRACE_CONTENT_BYTES, StrataError, type TraceDto } from '../contract';
-import type { Catalog } from '../catalog/Catalog';
+import type { Catalog } from '../node/catalog/Catalog';
 import { maskDeep, maskSecrets } from '../privacy/maskSecrets';
-import { readSubagentFilesInSlices, type SubagentFileBytes } from '../traces/claudeSubagentFiles';
-import { readCodexSubagentsInSlices, type CodexRolloutBytes } from '../traces/codexSubagentFiles';
-import { importSessionBytes } from '../traces/importSessionBytes';
-import type { SkippedTraceLine } from '../traces/readTraceLines';
-import { readTraceSourceInSlices } from '../traces/readTraceSource';
+import { readSubagentFilesInSlices, type SubagentFileBytes } from '../node/traces/claudeSubagentFiles';
+import { readCodexSubagentsInSlices, type CodexRolloutBytes } from '../node/traces/codexSubagentFiles';
+import { importSessionBytes } from '../node/traces/importSessionBytes';
+import type { SkippedTraceLine } from '../node/traces/readTraceLines';
+import { readTraceSourceInSlices } from '../node/traces/readTraceSource';
 import { traceCounts } from '../traces/traceCounts';
 import { TraceImportError, type TraceFormat, type TraceImport } from '../traces/TraceEvent';
 
-export { MAX_TRACE_BYTES } from '../traces/readTraceFile';
+export { MAX_TRACE_BYTES } from '../node/traces/readTraceFile';
 
 /** What an import gave: the trace stored (or stored already) and the lines it left out for their length. */
 export interface TraceImportOutcome {

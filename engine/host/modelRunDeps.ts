@@ -1,13 +1,13 @@
 import { isConfigError } from '../config/ConfigError';
 import { StrataError } from '../contract';
-import { createAnthropicProvider } from '../providers/anthropicProvider';
-import { createOpenAIProvider } from '../providers/openaiProvider';
+import { createAnthropicProvider } from '../node/providers/anthropicProvider';
+import { createOpenAIProvider } from '../node/providers/openaiProvider';
 import { ProviderError, type Provider } from '../providers/Provider';
 import { attemptTimeoutMs } from '../providers/providersConfig';
-import type { RetryInfo } from '../providers/retry';
+import type { RetryInfo } from '../node/providers/retry';
 import { resolveProviderSettings } from '../providers/settings';
 import type { ToolBox } from '../runtime/Driver';
-import { loadStrataConfig } from './loadStrataConfig';
+import { loadStrataConfig } from '../node/workspace/loadStrataConfig';
 import type { RunManagerDeps } from './RunManager';
 import { workspaceToolbox } from './workspaceToolbox';
 

@@ -1,5 +1,5 @@
 import type { AgentDto } from '../contract';
-import type { AgentRecord } from '../catalog/Catalog';
+import type { AgentRecord } from '../node/catalog/Catalog';
 import { cacheHitRate } from '../metrics/cacheHitRate';
 
 /** The contract form of a stored agent, with its derived figures. */

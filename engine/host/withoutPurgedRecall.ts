@@ -1,6 +1,6 @@
 import type { Generation } from '../generations/Generation';
 import type { ContextItem } from '../items/ContextItem';
-import { PURGED_TEXT } from '../memory/store/MemoryStore';
+import { PURGED_TEXT } from '../node/memoryStore/MemoryStore';
 import type { PromptLayers } from '../prompt/composeParts';
 
 /** The memory entry a recalled copy quotes (`recall:<agent>:<memory id>`), or undefined for any other item. */

@@ -2,10 +2,10 @@ import type { ToolCall } from '../conversation/Message';
 import type { AgentIdentity } from '../generations/AgentIdentity';
 import type { ItemInput } from '../items/createItem';
 import type { ToolBox, ToolOutcome } from '../runtime/Driver';
-import { createWorkspaceTools } from '../runtime/tools/registry';
-import { toolResultItem } from '../runtime/tools/toolResultItem';
-import type { ToolsConfig } from '../runtime/tools/toolsConfig';
-import type { ToolResult } from '../runtime/tools/types';
+import { createWorkspaceTools } from '../node/tools/registry';
+import { toolResultItem } from '../node/tools/toolResultItem';
+import type { ToolsConfig } from '../node/tools/toolsConfig';
+import type { ToolResult } from '../node/tools/types';
 
 /** Results kept for item mapping until the runtime commits them (a turn's calls, a few turns back). */
 const KEPT_RESULTS = 256;

@@ -1,6 +1,6 @@
 import type { WorktreeView } from '../memory/recall/WorktreeView';
 import { contentHash } from '../text/hash';
-import { readEvidenceFile } from './readEvidenceFile';
+import { readEvidenceFile } from '../node/workspace/readEvidenceFile';
 
 /**
  * The demo workspace has no repository on disk: its view is synthetic and stable (every path it

@@ -7,7 +7,7 @@ import { LogStrip } from '../views/LogStrip';
 import { CompareView } from '../views/compare/CompareView';
 import { MemoryView } from '../views/memory/MemoryView';
 import { SkillsView } from '../views/skills/SkillsView';
-import { useStrata } from './StoreContext';
+import { useStrata } from '../controller/StoreContext';
 import { TopBar } from './TopBar';
 import { ViewTabs } from './ViewTabs';
 import type { ViewName } from '../store/ui/uiActions';

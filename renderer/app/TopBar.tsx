@@ -1,7 +1,7 @@
 import { useShallow } from 'zustand/react/shallow';
 import { percent } from '../components/format';
 import { selectTotals } from '../store/agents/agentsSelectors';
-import { useStrata } from './StoreContext';
+import { useStrata } from '../controller/StoreContext';
 
 /**
  * The header: workspace, connection and live totals. Its own component because the totals change

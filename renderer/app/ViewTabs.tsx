@@ -1,5 +1,5 @@
 import { useRef, type KeyboardEvent } from 'react';
-import { useDispatch, useStrata } from './StoreContext';
+import { useDispatch, useStrata } from '../controller/StoreContext';
 import { VIEWS, type ViewName } from '../store/ui/uiActions';
 
 const LABELS: Record<ViewName, string> = { agent: 'Agent', charts: 'Charts', compare: 'Compare', memory: 'Memory', skills: 'Skills', events: 'Events' };

@@ -4,8 +4,8 @@ import { createApi } from '../api/createApi';
 import { pickBridge } from '../api/pickBridge';
 import { createStrataStore } from '../store/store';
 import { App } from './App';
-import { createController } from './controller';
-import { ControllerContext, StoreContext } from './StoreContext';
+import { createController } from '../controller/controller';
+import { ControllerContext, StoreContext } from '../controller/StoreContext';
 import './styles.css';
 
 const store = createStrataStore();

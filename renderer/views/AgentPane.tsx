@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { useController, useStrata } from '../app/StoreContext';
+import { useController, useStrata } from '../controller/StoreContext';
 import { StatusBadge } from '../components/StatusBadge';
 import { UtilizationBar } from '../components/UtilizationBar';
 import { percent, timeOfDay, tokens } from '../components/format';

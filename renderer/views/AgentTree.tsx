@@ -3,7 +3,7 @@ import { useShallow } from 'zustand/react/shallow';
 import type { AgentStatus } from '../../engine/contract';
 import { selectStatusCounts, selectTreeRows, type TreeRow } from '../store/agents/agentsSelectors';
 import { selectStatusFilter } from '../store/ui/uiSelectors';
-import { useController, useDispatch, useStrata } from '../app/StoreContext';
+import { useController, useDispatch, useStrata } from '../controller/StoreContext';
 import { StatusBadge } from '../components/StatusBadge';
 import { UtilizationBar } from '../components/UtilizationBar';
 import { percent } from '../components/format';

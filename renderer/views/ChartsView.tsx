@@ -1,5 +1,5 @@
 import { useDeferredValue, useEffect, useMemo, useState } from 'react';
-import { useController, useStrata } from '../app/StoreContext';
+import { useController, useStrata } from '../controller/StoreContext';
 import { clockTick } from '../charts/chartFormat';
 import { RateChart } from '../charts/RateChart';
 import { type BucketChartData, bucketSpan, buildBucketData } from '../charts/timeBuckets';

@@ -1,5 +1,5 @@
 import { memo, useDeferredValue, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { useStrata } from '../app/StoreContext';
+import { useStrata } from '../controller/StoreContext';
 import { timeOfDay } from '../components/format';
 import { EVENT_KINDS, type EventEntry, type EventKind } from '../store/events/eventsSlice';
 import { countByKind, eventAgents, type EventFilter, filterEvents, selectEventEntries } from '../store/events/eventsSelectors';

@@ -1,5 +1,5 @@
 import { useShallow } from 'zustand/react/shallow';
-import { useStrata } from '../app/StoreContext';
+import { useStrata } from '../controller/StoreContext';
 import { timeOfDay } from '../components/format';
 import { selectLog } from '../store/log/logSelectors';
 

@@ -6,13 +6,13 @@
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Catalog } from '../../engine/catalog/Catalog';
+import { Catalog } from '../../engine/node/catalog/Catalog';
 import type { ContextItem } from '../../engine/items/ContextItem';
 import { createItem } from '../../engine/items/createItem';
 import type { MemoryProposal } from '../../engine/memory/MemoryRecord';
 import { partitionId } from '../../engine/memory/partitionId';
 import { recallScoped } from '../../engine/memory/recall/recallScoped';
-import { MemoryStore } from '../../engine/memory/store/MemoryStore';
+import { MemoryStore } from '../../engine/node/memoryStore/MemoryStore';
 import { manualClock } from '../../engine/ports/Clock';
 import { T0 } from '../support/engineFixtures';
 import { longLivedScenario, seeded } from '../support/longLivedScenario';

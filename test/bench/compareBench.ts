@@ -23,8 +23,8 @@ import { strategies } from '../../engine/strategies/strategies';
 import type { StrategyName } from '../../engine/strategies/Strategy';
 import { compareRows, formatCompareTable, RECALL_NOTE, usd, type CompareRow } from '../../engine/traces/compare/compareTable';
 import { formatRecordedTable, RECORDED_NOTE } from '../../engine/traces/compare/recordedTable';
-import { compareJobs, notesOf, recordedOf, traceFiles } from '../../engine/traces/compare/runCompare';
-import { importTraceFile } from '../../engine/traces/importTraceFile';
+import { compareJobs, notesOf, recordedOf, traceFiles } from '../../engine/node/traces/runCompare';
+import { importTraceFile } from '../../engine/node/traces/importTraceFile';
 import { failedJobs, jobName, runCompareJobs, withPeerJobs } from './compare/compareWorker';
 import { benchPeerAdapters, mastraTokenLimiterOwnEncoder } from './compare/peers';
 

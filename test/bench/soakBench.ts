@@ -8,7 +8,7 @@
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Catalog } from '../../engine/catalog/Catalog';
+import { Catalog } from '../../engine/node/catalog/Catalog';
 import { DEFAULT_CONTEXT_CONFIG } from '../../engine/conversation/contextConfig';
 import { Engine } from '../../engine/Engine';
 import { generateDemoRun } from '../../engine/host/demo/generateDemoRun';

@@ -1,16 +1,24 @@
 #!/usr/bin/env node
-// The import-boundary check (DESIGN.md "Layout"): dependencies point one way.
+// The import-boundary check (DESIGN.md "Layout"): dependencies point one way, and the folders say where
+// code may touch Node.
 //   renderer -> engine/contract, type-only imports; the pure layer, values too; no Node built-ins, no Electron.
 //   the pure layer (engine/shared: limits, strategy names, policy texts; engine/metrics: the one definition
 //               of each figure; engine/text/utf8: the byte arithmetic of the reuse figure) -> only itself, and
 //               no package or built-in: it is dependency-free, so the renderer can run it.
 //   electron -> engine; never renderer/ or test/; the sandboxed preload only electron + engine/contract;
 //               no SQLite of its own (the catalog owns the database).
-//   engine   -> nothing of ours above it, no electron/react/DOM-side packages; Node built-ins only in
-//               catalog/, runtime/tools/, providers/, traces/ and host/; better-sqlite3 only in catalog/
-//               and in the read-only OpenCode database reader (traces/readOpenCodeDatabase.ts).
+//   engine   -> nothing of ours above it, no electron/react/DOM-side packages. Two folders may touch Node:
+//               engine/node/ (the adapters: catalog, memory store, SDK providers, tools, trace files and
+//               live tails, workspace config and skills loading) and engine/host/ (the application
+//               services that compose them). Every other engine folder is the pure core: no Node
+//               built-in, no Node-side package, and no import (not even of a type) from node/ or host/,
+//               so tsconfig.engine.json type-checks it with neither DOM nor Node. That tsconfig is an
+//               include list of exactly the pure core's folders (checked here, so a new folder is
+//               classified when it is made). better-sqlite3 only in engine/node/catalog/ and the
+//               read-only OpenCode database reader (engine/node/traces/readOpenCodeDatabase.ts).
 //   engine/contract -> zod, itself and the pure layer.
-//   engine/catalog/memoryAccess (the memory table's connection) -> only from engine/catalog and engine/memory/store.
+//   engine/node/catalog/memoryAccess (the memory table's connection) -> only from engine/node/catalog and
+//               engine/node/memoryStore.
 // Parses every source file with the TypeScript compiler (static, dynamic and require imports).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
@@ -26,9 +34,17 @@ const SOURCE = /\.(ts|tsx|mts|cts|mjs|cjs|js|jsx)$/;
  * counts with. Each of them imports only the layer.
  */
 const PURE_LAYER = ['engine/shared', 'engine/metrics', 'engine/text/utf8'];
-const NODE_ALLOWED = ['engine/catalog/', 'engine/runtime/tools/', 'engine/providers/', 'engine/traces/', 'engine/host/'];
-/** The one engine file outside catalog/ that may open SQLite: it reads OpenCode's database read-only, never our catalog. */
-const SQLITE_READERS = ['engine/traces/readOpenCodeDatabase.ts'];
+/** The engine folders that may touch Node: the adapters and the application services that compose them. */
+const NODE_FOLDERS = ['engine/node/', 'engine/host/'];
+/** Packages that need Node (or wrap a provider's SDK): only the Node folders import them. */
+const NODE_PACKAGES = ['better-sqlite3', '@anthropic-ai/sdk', 'openai', 'ws'];
+const SQLITE_HOME = 'engine/node/catalog/';
+/** The one engine file outside the catalog that may open SQLite: it reads OpenCode's database read-only, never our catalog. */
+const SQLITE_READERS = ['engine/node/traces/readOpenCodeDatabase.ts'];
+const MEMORY_ACCESS = 'engine/node/catalog/memoryAccess';
+const MEMORY_ACCESS_USERS = ['engine/node/catalog/', 'engine/node/memoryStore/'];
+/** Whether a root-relative engine path lies in a folder that may touch Node. */
+const inNodeFolder = (path) => NODE_FOLDERS.some((p) => path.startsWith(p) || `${path}/` === p);
 const VIEW_PACKAGES = ['electron', 'react', 'react-dom', 'zustand', 'recharts', '@testing-library/', 'react-is'];
 
 const toPosix = (p) => p.split(sep).join('/');
@@ -114,7 +130,7 @@ export function violation(from, imp, target) {
       }
     }
     if (bare && !typeOnly && ['react', 'react-dom', 'zustand', 'recharts'].includes(packageName(spec))) return `electron may not import the view package "${spec}"`;
-    if (bare && !typeOnly && packageName(spec) === 'better-sqlite3') return `only engine/catalog may open SQLite (better-sqlite3 imported from ${from})`;
+    if (bare && !typeOnly && packageName(spec) === 'better-sqlite3') return `only engine/node/catalog may open SQLite (better-sqlite3 imported from ${from})`;
     return undefined;
   }
 
@@ -131,14 +147,17 @@ export function violation(from, imp, target) {
       return undefined;
     }
     if (bare && isViewPackage(spec)) return `engine may not import "${spec}"`;
-    if (builtin && !typeOnly && !NODE_ALLOWED.some((p) => from.startsWith(p))) {
-      return `engine code outside ${NODE_ALLOWED.map((p) => p.slice(7, -1)).join(', ')} may not import the Node built-in "${spec}"`;
+    const nodeSide = inNodeFolder(from);
+    if (!nodeSide) {
+      if (builtin && !typeOnly) return `the pure core (${from}) may not import the Node built-in "${spec}": Node is touched only in ${NODE_FOLDERS.join(' and ')}`;
+      if (bare && NODE_PACKAGES.includes(packageName(spec))) return `the pure core (${from}) may not import the Node-side package "${spec}": only ${NODE_FOLDERS.join(' and ')} may`;
+      if (!bare && inNodeFolder(target)) return `the pure core (${from}) may not import ${target}, not even a type: ${NODE_FOLDERS.join(' and ')} lie above it`;
     }
-    if (bare && packageName(spec) === 'better-sqlite3' && !typeOnly && !from.startsWith('engine/catalog/') && !SQLITE_READERS.includes(from)) {
-      return `only engine/catalog (and the read-only OpenCode reader) may open SQLite (better-sqlite3 imported from ${from})`;
+    if (bare && packageName(spec) === 'better-sqlite3' && !typeOnly && !from.startsWith(SQLITE_HOME) && !SQLITE_READERS.includes(from)) {
+      return `only ${SQLITE_HOME.slice(0, -1)} (and the read-only OpenCode reader) may open SQLite (better-sqlite3 imported from ${from})`;
     }
-    if (!bare && target === 'engine/catalog/memoryAccess' && !from.startsWith('engine/catalog/') && !from.startsWith('engine/memory/store/')) {
-      return `only the memory store (engine/memory/store) may reach the memory table's connection (${from})`;
+    if (!bare && target === MEMORY_ACCESS && !MEMORY_ACCESS_USERS.some((p) => from.startsWith(p))) {
+      return `only the memory store (engine/node/memoryStore) may reach the memory table's connection (${from})`;
     }
   }
   return undefined;
@@ -149,9 +168,47 @@ function resolveTarget(root, file, spec) {
   return toPosix(relative(root, resolve(dirname(file), spec)));
 }
 
-/** All violations under `root` (its engine/, electron/ and renderer/ folders). */
-export function checkBoundaries(root) {
+/** The engine's pure-core folders under `root`: every folder of engine/ but the Node folders. */
+export function pureCoreFolders(root) {
+  let names;
+  try {
+    names = readdirSync(join(root, 'engine'));
+  } catch {
+    return [];
+  }
+  return names
+    .filter((n) => !n.startsWith('.') && statSync(join(root, 'engine', n)).isDirectory())
+    .map((n) => `engine/${n}`)
+    .filter((d) => !inNodeFolder(d))
+    .sort();
+}
+
+/**
+ * tsconfig.engine.json type-checks the pure core with neither DOM nor Node: it must include exactly
+ * the engine's top-level files and each pure-core folder, and exclude nothing (an exclude list is how
+ * the pure cache model once went unchecked). Absent file: nothing to check (a fixture tree).
+ */
+export function checkEngineTsconfig(root) {
+  const file = join(root, 'tsconfig.engine.json');
+  let config;
+  try {
+    config = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    if (err && err.code === 'ENOENT') return [];
+    return [{ file: 'tsconfig.engine.json', line: 1, message: `tsconfig.engine.json is not plain JSON: ${err.message}` }];
+  }
   const out = [];
+  const include = Array.isArray(config.include) ? config.include : [];
+  const expected = ['engine/*.ts', ...pureCoreFolders(root).map((d) => `${d}/**/*.ts`)];
+  for (const want of expected) if (!include.includes(want)) out.push({ file: 'tsconfig.engine.json', line: 1, message: `the pure core's folder is not type-checked as pure: add "${want}" to "include" (or move the folder into ${NODE_FOLDERS.join(' or ')} if it must touch Node)` });
+  for (const got of include) if (!expected.includes(got)) out.push({ file: 'tsconfig.engine.json', line: 1, message: `"include" names "${got}", which is not one of the pure core's folders (engine/*.ts and each engine folder but ${NODE_FOLDERS.join(' and ')})` });
+  if (config.exclude !== undefined) out.push({ file: 'tsconfig.engine.json', line: 1, message: 'tsconfig.engine.json has an "exclude" list: the pure core is an include list of folders' });
+  return out;
+}
+
+/** All violations under `root` (its engine/, electron/ and renderer/ folders, and tsconfig.engine.json). */
+export function checkBoundaries(root) {
+  const out = [...checkEngineTsconfig(root)];
   for (const top of ['engine', 'electron', 'renderer']) {
     for (const file of walk(join(root, top))) {
       const from = toPosix(relative(root, file));

@@ -2,8 +2,8 @@ import Database from 'better-sqlite3';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Catalog, CatalogError, type AgentRecord } from '../../engine/catalog/Catalog';
-import { latestSchemaVersion, migrations } from '../../engine/catalog/migrations';
+import { Catalog, CatalogError, type AgentRecord } from '../../engine/node/catalog/Catalog';
+import { latestSchemaVersion, migrations } from '../../engine/node/catalog/migrations';
 import { tempDir } from '../support/tempDir';
 import { identity, item, newEngine, taskItems } from '../support/engineFixtures';
 

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Catalog, CatalogError } from '../../engine/catalog/Catalog';
+import { Catalog, CatalogError } from '../../engine/node/catalog/Catalog';
 import { Host } from '../../engine/host';
 import { sqliteBinding } from '../../electron/shared/openHost';
 import { tempDir } from '../support/tempDir';

@@ -15,7 +15,7 @@ import type { GroupInput } from '../../engine/conversation/readGroup';
 import { manualClock } from '../../engine/ports/Clock';
 import { sequentialIds } from '../../engine/ports/IdSource';
 import { memoTokenizer } from '../../engine/tokens/memoTokenizer';
-import { importTraceFile } from '../../engine/traces/importTraceFile';
+import { importTraceFile } from '../../engine/node/traces/importTraceFile';
 import type { TraceFormat } from '../../engine/traces/TraceEvent';
 import { toConversationGroups } from '../../engine/traces/toConversationGroups';
 

@@ -10,7 +10,7 @@ import { BATCH_INTERVAL_MS } from '../../engine/host/EventBatcher';
 import { manualClock } from '../../engine/ports/Clock';
 import { manualScheduler } from '../../engine/ports/Scheduler';
 import { dumpCatalog } from '../support/catalogDump';
-import { latestSchemaVersion } from '../../engine/catalog/migrations';
+import { latestSchemaVersion } from '../../engine/node/catalog/migrations';
 import { demoDir, tempDir } from '../support/tempDir';
 import { quarterTokenizer } from '../support/engineFixtures';
 import { writeSyntheticTrace } from '../support/traceFixtures';

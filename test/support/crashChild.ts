@@ -6,10 +6,10 @@
 // stdin, so the test can start the next writer while it still checks the file.
 // Run: node --import tsx test/support/crashChild.ts <catalog path>
 import { writeSync } from 'node:fs';
-import { Catalog } from '../../engine/catalog/Catalog';
+import { Catalog } from '../../engine/node/catalog/Catalog';
 import { createItem } from '../../engine/items/createItem';
 import { partitionId } from '../../engine/memory/partitionId';
-import { MemoryStore } from '../../engine/memory/store/MemoryStore';
+import { MemoryStore } from '../../engine/node/memoryStore/MemoryStore';
 import { systemClock } from '../../engine/ports/Clock';
 import { CRASH_AGENT, crashMemorySeed, crashTurnItemId, crashTurnLog, MEMORY_EVERY } from './crashTurns';
 import { proposalNo } from './memoryFixtures';

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import type { CommandName, MemoryEntryDto } from '../../engine/contract';
 import type { AgentIdentity } from '../../engine/generations/AgentIdentity';
 import { folderWorktreeView } from '../../engine/host/worktreeViews';
-import { readEvidenceFile } from '../../engine/host/readEvidenceFile';
+import { readEvidenceFile } from '../../engine/node/workspace/readEvidenceFile';
 
 const [scenario, workspace, path] = process.argv.slice(2) as [string, string, string | undefined];
 const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
@@ -40,7 +40,7 @@ async function main(): Promise<void> {
   }
   if (scenario === 'promote-failed-read') {
     const { host, call } = await openHost(path as string);
-    const [{ workspaceToolbox }, { DEFAULT_TOOLS_CONFIG }] = await Promise.all([import('../../engine/host/workspaceToolbox'), import('../../engine/runtime/tools/toolsConfig')]);
+    const [{ workspaceToolbox }, { DEFAULT_TOOLS_CONFIG }] = await Promise.all([import('../../engine/host/workspaceToolbox'), import('../../engine/node/tools/toolsConfig')]);
     const { toolbox, toolItems } = workspaceToolbox(workspace, DEFAULT_TOOLS_CONFIG);
     const toolCall = { id: 'call_fifo', name: 'read_file', arguments: JSON.stringify({ path: 'pipe' }) };
     const outcome = await toolbox.call(toolCall, { agentId: 'primary', signal: new AbortController().signal });

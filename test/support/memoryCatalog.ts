@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { existsSync, readFileSync } from 'node:fs';
-import { MEMORY_GUARD_TRIGGERS } from '../../engine/catalog/memoryGuard';
+import { MEMORY_GUARD_TRIGGERS } from '../../engine/node/catalog/memoryGuard';
 import type { MemoryProposal, MemoryRecord } from '../../engine/memory/MemoryRecord';
 
 /**

@@ -3,7 +3,7 @@
  * `Catalog.open` and prints `opened` or `refused: <message>`. With `hold` as argv[3] it keeps the
  * catalog open until killed. Run with `node --import tsx test/support/openCatalogChild.ts <path>`.
  */
-import { Catalog } from '../../engine/catalog/Catalog';
+import { Catalog } from '../../engine/node/catalog/Catalog';
 
 const [, , path, mode] = process.argv;
 if (!path) throw new Error('usage: openCatalogChild.ts <catalog path> [hold]');

@@ -5,7 +5,7 @@
  * (after `cd …`, environment assignments, `sudo`, `timeout N`), a test run by any of its
  * `&&`/`;`/`|` segments. A heuristic on names, deterministic; unknown tools are `other`.
  */
-import { isTestCommand } from '../../runtime/tools/commandLine';
+import { isTestCommand } from '../../runtime/commandLine';
 import { argumentsObject } from '../jsonText';
 
 export type ToolKind = 'read' | 'search' | 'edit' | 'test' | 'shell' | 'plan' | 'agent' | 'other';

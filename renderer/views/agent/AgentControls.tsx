@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useController, useStrata } from '../../app/StoreContext';
+import { useController, useStrata } from '../../controller/StoreContext';
 import { agentKey } from '../../store/controls/controlsSlice';
 import { selectControl } from '../../store/controls/controlsSelectors';
 import { Outcome } from './Outcome';

@@ -1,5 +1,5 @@
 import { useRef, useState, type KeyboardEvent } from 'react';
-import { useStrata } from '../../app/StoreContext';
+import { useStrata } from '../../controller/StoreContext';
 import { selectSelectedSessionId } from '../../store/sessions/sessionsSelectors';
 import { AgentPane } from '../AgentPane';
 import { SessionCompare } from '../attach/SessionCompare';

@@ -1,6 +1,6 @@
 import { memo } from 'react';
 import type { DroppedDto, GenerationDto, IncludedDto } from '../../../engine/contract';
-import { useController, useStrata } from '../../app/StoreContext';
+import { useController, useStrata } from '../../controller/StoreContext';
 import { tokens } from '../../components/format';
 import {
   includedByLayer,

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { IncludedDto } from '../../../engine/contract';
-import { useController, useStrata } from '../../app/StoreContext';
+import { useController, useStrata } from '../../controller/StoreContext';
 import { tokens } from '../../components/format';
 import { selectDiff, selectDiffPick, selectGenerationNumbers } from '../../store/generations/generationsSelectors';
 

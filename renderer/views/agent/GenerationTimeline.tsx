@@ -1,4 +1,4 @@
-import { useController, useStrata } from '../../app/StoreContext';
+import { useController, useStrata } from '../../controller/StoreContext';
 import { tokens } from '../../components/format';
 import { selectTimeline, selectViewedNumber } from '../../store/generations/generationsSelectors';
 import { utcMinute } from './provenance';

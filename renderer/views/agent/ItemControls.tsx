@@ -1,5 +1,5 @@
 import type { ItemDto } from '../../../engine/contract';
-import { useController } from '../../app/StoreContext';
+import { useController } from '../../controller/StoreContext';
 
 /**
  * Pin/unpin, verify, promote, promote to memory and remove for one pool item; each is one command.

@@ -1,4 +1,4 @@
-import { useStrata } from '../../app/StoreContext';
+import { useStrata } from '../../controller/StoreContext';
 import { selectControl } from '../../store/controls/controlsSelectors';
 import type { ControlOutcome } from '../../store/controls/controlsSlice';
 

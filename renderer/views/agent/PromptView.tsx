@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useStrata } from '../../app/StoreContext';
+import { useStrata } from '../../controller/StoreContext';
 import { tokens } from '../../components/format';
 import { LAYERS, selectGenerationDetail, type LayerName } from '../../store/generations/generationsSelectors';
 import { GenerationPicker } from './ContextInspector';

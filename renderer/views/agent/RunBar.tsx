@@ -1,4 +1,4 @@
-import { useController, useStrata } from '../../app/StoreContext';
+import { useController, useStrata } from '../../controller/StoreContext';
 import { RUN_KEY } from '../../store/controls/controlsSlice';
 import { selectActiveRun } from '../../store/runs/runsSelectors';
 import { selectControl } from '../../store/controls/controlsSelectors';

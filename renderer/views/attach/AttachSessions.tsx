@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react';
 import { DEFAULT_ATTACH_BUDGET } from '../../../engine/shared/limits';
-import { useStrata } from '../../app/StoreContext';
-import type { EngineStrategy } from '../../app/sessionsController';
+import { useStrata } from '../../controller/StoreContext';
+import type { EngineStrategy } from '../../controller/sessionsController';
 import { selectAttachedList } from '../../store/sessions/sessionsSelectors';
 import { AttachedList } from './AttachedList';
 import { DEFAULT_STRATEGY } from './attachForm';

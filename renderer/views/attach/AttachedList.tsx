@@ -1,5 +1,5 @@
 import type { LiveSessionDto } from '../../../engine/contract';
-import { useController, useDispatch, useStrata } from '../../app/StoreContext';
+import { useController, useDispatch, useStrata } from '../../controller/StoreContext';
 import { baseName, percent, tokens } from '../../components/format';
 import {
   selectAttachedError,

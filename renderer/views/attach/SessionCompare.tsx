@@ -1,6 +1,6 @@
 import { useEffect, useMemo } from 'react';
 import type { LiveSessionDto } from '../../../engine/contract';
-import { useController, useStrata } from '../../app/StoreContext';
+import { useController, useStrata } from '../../controller/StoreContext';
 import { baseName, tokens } from '../../components/format';
 import { sessionStepRows } from '../../store/sessions/sessionFigures';
 import { selectAttachedSession, selectSessionDetail, selectSessionDetailError } from '../../store/sessions/sessionsSelectors';

@@ -1,6 +1,6 @@
 import type { LiveSessionDto, SessionDto } from '../../../engine/contract';
 import { ATTACH_BUDGET } from '../../../engine/shared/limits';
-import type { EngineStrategy } from '../../app/sessionsController';
+import type { EngineStrategy } from '../../controller/sessionsController';
 
 export const DEFAULT_STRATEGY: EngineStrategy = 'variable';
 

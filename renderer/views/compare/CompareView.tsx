@@ -3,7 +3,7 @@ import { useShallow } from 'zustand/react/shallow';
 import type { ComparisonStrategy } from '../../../engine/contract';
 import { COMPARISON_BUDGET, COMPARISON_WINDOW } from '../../../engine/shared/limits';
 import { COMPARISON_STRATEGIES } from '../../../engine/shared/strategyNames';
-import { useController, useDispatch, useStrata } from '../../app/StoreContext';
+import { useController, useDispatch, useStrata } from '../../controller/StoreContext';
 import {
   pickedTraceIds,
   selectChartData,

@@ -1,6 +1,6 @@
 import { useMemo, useRef, useState, type DragEvent, type KeyboardEvent } from 'react';
 import { COMPARISON_MAX_TRACES } from '../../../engine/shared/limits';
-import { useController, useDispatch, useStrata } from '../../app/StoreContext';
+import { useController, useDispatch, useStrata } from '../../controller/StoreContext';
 import { pickedTraceIds, selectCompareForm } from '../../store/comparisons/comparisonsSelectors';
 import { selectTracesState } from '../../store/traces/tracesSelectors';
 

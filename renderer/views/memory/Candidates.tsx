@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useController, useStrata } from '../../app/StoreContext';
+import { useController, useStrata } from '../../controller/StoreContext';
 import { selectSelectedSessionId } from '../../store/sessions/sessionsSelectors';
 import { ReadOnlyNote } from '../agent/ReadOnlyNote';
 

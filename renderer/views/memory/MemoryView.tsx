@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import type { MemoryEntryDto } from '../../../engine/contract';
-import { useController, useDispatch, useStrata } from '../../app/StoreContext';
+import { useController, useDispatch, useStrata } from '../../controller/StoreContext';
 import { freshness, memoryCounts, selectMemoryState } from '../../store/memory/memorySelectors';
 import { Candidates } from './Candidates';
 import { PurgeDialog } from './PurgeDialog';

@@ -8,7 +8,7 @@ import { availableParallelism } from 'node:os';
 import { parseCompareArgs, progressLine, reportComparison } from '../../../electron/cli/compareCommand';
 import { UsageError } from '../../../electron/shared/shellOptions';
 import { compareRows } from '../../../engine/traces/compare/compareTable';
-import { compareJobs, notesOf, recordedOf, traceFiles } from '../../../engine/traces/compare/runCompare';
+import { compareJobs, notesOf, recordedOf, traceFiles } from '../../../engine/node/traces/runCompare';
 import { failedJobs, jobName, runCompareJobs, withPeerJobs } from './compareWorker';
 import { benchPeerAdapters } from './peers';
 

@@ -18,10 +18,10 @@
 import { statSync } from 'node:fs';
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import type { CacheProvider, CacheTtl } from '../../../engine/providers/cacheModel';
-import { importTraceFile } from '../../../engine/traces/importTraceFile';
+import { importTraceFile } from '../../../engine/node/traces/importTraceFile';
 import type { TraceEvent } from '../../../engine/traces/TraceEvent';
 import type { ReplayResult } from '../../../engine/traces/replay/ReplayTypes';
-import { moduleWorker, runReplayJob, sharedTokenizer, type ReplayJob } from '../../../engine/traces/replay/replayWorker';
+import { moduleWorker, runReplayJob, sharedTokenizer, type ReplayJob } from '../../../engine/node/traces/replayWorker';
 import { replayPeer } from './peerReplay';
 import { peerAdapters } from './peers';
 

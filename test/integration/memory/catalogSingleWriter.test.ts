@@ -3,7 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Catalog, CatalogError } from '../../../engine/catalog/Catalog';
+import { Catalog, CatalogError } from '../../../engine/node/catalog/Catalog';
 import { tempDir } from '../../support/tempDir';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');

@@ -94,7 +94,7 @@ describe.skipIf(!posix)('evidence files are hashed only when they are regular fi
   }, 4 * BOUND_MS);
 
   it('[evidence-regular] a file over the evidence size cap has no hash; one at the cap has', async () => {
-    const { MAX_EVIDENCE_BYTES } = await import('../../../engine/host/readEvidenceFile');
+    const { MAX_EVIDENCE_BYTES } = await import('../../../engine/node/workspace/readEvidenceFile');
     const { ws } = workspace();
     writeFileSync(join(ws, 'big.txt'), '');
     truncateSync(join(ws, 'big.txt'), MAX_EVIDENCE_BYTES + 1);
@@ -114,7 +114,7 @@ describe.skipIf(!posix)('evidence files are hashed only when they are regular fi
   }, BOUND_MS + 10_000);
 
   it('[evidence-regular] an evidence file that cannot be hashed keeps its path, and the workspace log says why', async () => {
-    const { MAX_EVIDENCE_BYTES } = await import('../../../engine/host/readEvidenceFile');
+    const { MAX_EVIDENCE_BYTES } = await import('../../../engine/node/workspace/readEvidenceFile');
     const { ws, catalogDir } = workspace();
     writeFileSync(join(ws, 'big.txt'), '');
     truncateSync(join(ws, 'big.txt'), MAX_EVIDENCE_BYTES + 1);

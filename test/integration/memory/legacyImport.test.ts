@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Catalog } from '../../../engine/catalog/Catalog';
-import { importLegacyCatalog, registerLegacyMemoryIntake } from '../../../engine/catalog/legacyImport';
-import { MEMORY_GUARD_TRIGGERS } from '../../../engine/catalog/memoryGuard';
+import { Catalog } from '../../../engine/node/catalog/Catalog';
+import { importLegacyCatalog, registerLegacyMemoryIntake } from '../../../engine/node/catalog/legacyImport';
+import { MEMORY_GUARD_TRIGGERS } from '../../../engine/node/catalog/memoryGuard';
 import { intakeRecord } from '../../../engine/memory/intake';
 import { partitionId } from '../../../engine/memory/partitionId';
-import { MemoryStore } from '../../../engine/memory/store/MemoryStore';
+import { MemoryStore } from '../../../engine/node/memoryStore/MemoryStore';
 import { manualClock } from '../../../engine/ports/Clock';
 import { dumpCatalog } from '../../support/catalogDump';
 import { bytesHold, guardTriggers, INSERT_MEMORY, rowOf, withRaw, writeLegacyCatalog, type LegacyRow } from '../../support/memoryCatalog';

@@ -1,10 +1,10 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Catalog } from '../../../engine/catalog/Catalog';
-import { MEMORY_GUARD_TRIGGERS, memoryGuardSql } from '../../../engine/catalog/memoryGuard';
+import { Catalog } from '../../../engine/node/catalog/Catalog';
+import { MEMORY_GUARD_TRIGGERS, memoryGuardSql } from '../../../engine/node/catalog/memoryGuard';
 import type { MemoryRecord } from '../../../engine/memory/MemoryRecord';
-import { MemoryStore } from '../../../engine/memory/store/MemoryStore';
+import { MemoryStore } from '../../../engine/node/memoryStore/MemoryStore';
 import { manualClock } from '../../../engine/ports/Clock';
 import { dumpCatalog } from '../../support/catalogDump';
 import { guardTriggers, INSERT_MEMORY, rowOf, UPDATE_MEMORY, withRaw, type MemoryRow } from '../../support/memoryCatalog';

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Catalog, CatalogError } from '../../../engine/catalog/Catalog';
-import { MemoryStore } from '../../../engine/memory/store/MemoryStore';
+import { Catalog, CatalogError } from '../../../engine/node/catalog/Catalog';
+import { MemoryStore } from '../../../engine/node/memoryStore/MemoryStore';
 import { manualClock } from '../../../engine/ports/Clock';
 import { dumpCatalog } from '../../support/catalogDump';
 import { rowOf } from '../../support/memoryCatalog';

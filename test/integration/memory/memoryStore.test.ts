@@ -1,10 +1,10 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Catalog } from '../../../engine/catalog/Catalog';
+import { Catalog } from '../../../engine/node/catalog/Catalog';
 import { MEMORY_ID_PATTERN, type MemoryRecord } from '../../../engine/memory/MemoryRecord';
-import { MemoryError } from '../../../engine/memory/store/MemoryError';
-import { MemoryStore } from '../../../engine/memory/store/MemoryStore';
+import { MemoryError } from '../../../engine/node/memoryStore/MemoryError';
+import { MemoryStore } from '../../../engine/node/memoryStore/MemoryStore';
 import { manualClock } from '../../../engine/ports/Clock';
 import { memoryTable } from '../../support/memoryCatalog';
 import { tempDir } from '../../support/tempDir';

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { memoryGuardSql, dropMemoryGuardSql } from '../../../engine/catalog/memoryGuard';
+import { memoryGuardSql, dropMemoryGuardSql } from '../../../engine/node/catalog/memoryGuard';
 import { Host } from '../../../engine/host';
 import { partitionId } from '../../../engine/memory/partitionId';
 import { RECALL_HEADING } from '../../../engine/memory/recall/renderRecalled';

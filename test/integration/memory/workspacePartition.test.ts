@@ -1,12 +1,12 @@
 import { mkdirSync, realpathSync, renameSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Catalog } from '../../../engine/catalog/Catalog';
+import { Catalog } from '../../../engine/node/catalog/Catalog';
 import type { CommandName, MemoryEntryDto } from '../../../engine/contract';
 import { PURGE_CONFIRMATION } from '../../../engine/contract';
 import { Host } from '../../../engine/host';
 import { partitionId } from '../../../engine/memory/partitionId';
-import { MemoryStore } from '../../../engine/memory/store/MemoryStore';
+import { MemoryStore } from '../../../engine/node/memoryStore/MemoryStore';
 import { manualClock } from '../../../engine/ports/Clock';
 import { manualScheduler } from '../../../engine/ports/Scheduler';
 import { quarterTokenizer } from '../../support/engineFixtures';

@@ -13,7 +13,7 @@ import { checkAnthropicOrder, checkOpenAIOrder, orphanedResults, unansweredCalls
 import { withId } from '../../../engine/conversation/readGroup';
 import { memoTokenizer } from '../../../engine/tokens/memoTokenizer';
 import { requestInvalidity } from '../../../engine/traces/replay/requestValidity';
-import { importTraceFile } from '../../../engine/traces/importTraceFile';
+import { importTraceFile } from '../../../engine/node/traces/importTraceFile';
 import { toConversationGroups } from '../../../engine/traces/toConversationGroups';
 import { conversationTokens, type PeerAdapter, peerAdapters } from '../../bench/compare/peers';
 

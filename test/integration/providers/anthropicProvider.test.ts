@@ -1,10 +1,10 @@
 import { inspect } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Message } from '../../../engine/conversation/Message';
-import { countCacheBreakpoints } from '../../../engine/providers/anthropicMapping';
-import { type AnthropicProviderOptions, createAnthropicProvider } from '../../../engine/providers/anthropicProvider';
+import { countCacheBreakpoints } from '../../../engine/node/providers/anthropicMapping';
+import { type AnthropicProviderOptions, createAnthropicProvider } from '../../../engine/node/providers/anthropicProvider';
 import { ProviderError } from '../../../engine/providers/Provider';
-import type { RetryInfo } from '../../../engine/providers/retry';
+import type { RetryInfo } from '../../../engine/node/providers/retry';
 import { ContextLimitError } from '../../../engine/refresh/ContextLimitError';
 import { ANSWERING_SERVER_TIMEOUT_MS } from '../../support/testTimeouts.mjs';
 import { type AnthropicLoopback, startAnthropicLoopback } from '../../support/loopback';

@@ -1,8 +1,8 @@
 import { inspect } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createOpenAIProvider, type OpenAIProviderOptions } from '../../../engine/providers/openaiProvider';
+import { createOpenAIProvider, type OpenAIProviderOptions } from '../../../engine/node/providers/openaiProvider';
 import { ProviderError, type ProviderResponse } from '../../../engine/providers/Provider';
-import type { RetryInfo } from '../../../engine/providers/retry';
+import type { RetryInfo } from '../../../engine/node/providers/retry';
 import { ContextLimitError } from '../../../engine/refresh/ContextLimitError';
 import { ANSWERING_SERVER_TIMEOUT_MS } from '../../support/testTimeouts.mjs';
 import { type OpenAILoopback, startOpenAILoopback } from '../../support/loopback';

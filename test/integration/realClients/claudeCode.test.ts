@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importTraceFile } from '../../../engine/traces/importTraceFile';
+import { importTraceFile } from '../../../engine/node/traces/importTraceFile';
 import { recordedTruth } from '../../../engine/traces/replay/recordedTruth';
 import { replayAsRecorded } from '../../../engine/traces/replay/replayTranscript';
 import { memoTokenizer } from '../../../engine/tokens/memoTokenizer';

@@ -6,9 +6,9 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { importTraceFile } from '../../../engine/traces/importTraceFile';
+import { importTraceFile } from '../../../engine/node/traces/importTraceFile';
 import type { ReplayResult, ReplayTotals } from '../../../engine/traces/replay/ReplayTypes';
-import { runReplayJob, runReplayJobs, sharedTokenizer, type ReplayJob, type ReplayProgress } from '../../../engine/traces/replay/replayWorker';
+import { runReplayJob, runReplayJobs, sharedTokenizer, type ReplayJob, type ReplayProgress } from '../../../engine/node/traces/replayWorker';
 import type { TraceFormat } from '../../../engine/traces/TraceEvent';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');

@@ -5,8 +5,8 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { importTraceFile } from '../../../engine/traces/importTraceFile';
-import { runReplayJob, runReplayJobs, sharedTokenizer, type ReplayJob } from '../../../engine/traces/replay/replayWorker';
+import { importTraceFile } from '../../../engine/node/traces/importTraceFile';
+import { runReplayJob, runReplayJobs, sharedTokenizer, type ReplayJob } from '../../../engine/node/traces/replayWorker';
 import type { ReplayResult } from '../../../engine/traces/replay/ReplayTypes';
 import { tempDir } from '../../support/tempDir';
 import { writeSyntheticTrace } from '../../support/traceFixtures';

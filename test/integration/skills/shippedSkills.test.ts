@@ -1,7 +1,7 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadSkillFiles, MAX_SKILL_FILE_BYTES } from '../../../engine/host/loadSkillFiles';
+import { loadSkillFiles, MAX_SKILL_FILE_BYTES } from '../../../engine/node/workspace/loadSkillFiles';
 import { parseSkillFile } from '../../../engine/skills/parseSkillFile';
 import { renderSkills } from '../../../engine/skills/renderSkills';
 import { isSkillError, type SkillError } from '../../../engine/skills/SkillError';

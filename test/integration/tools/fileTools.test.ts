@@ -2,9 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createWorkspaceTools, type ToolRegistry } from '../../../engine/runtime/tools/registry';
-import { DEFAULT_TOOLS_CONFIG } from '../../../engine/runtime/tools/toolsConfig';
-import type { GrepMeta, ListFilesMeta, ReadFileMeta, ToolErrorMeta, ToolResult } from '../../../engine/runtime/tools/types';
+import { createWorkspaceTools, type ToolRegistry } from '../../../engine/node/tools/registry';
+import { DEFAULT_TOOLS_CONFIG } from '../../../engine/node/tools/toolsConfig';
+import type { GrepMeta, ListFilesMeta, ReadFileMeta, ToolErrorMeta, ToolResult } from '../../../engine/node/tools/types';
 import { makeWorkspace, PROJECT, type Fixture } from './workspaceFixture';
 
 const mkfifoSync = (path: string) => execFileSync('mkfifo', [path]);

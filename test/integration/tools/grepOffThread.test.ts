@@ -1,9 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createWorkspaceTools } from '../../../engine/runtime/tools/registry';
-import { DEFAULT_TOOLS_CONFIG } from '../../../engine/runtime/tools/toolsConfig';
-import type { GrepMeta, ToolErrorMeta, ToolResult } from '../../../engine/runtime/tools/types';
+import { createWorkspaceTools } from '../../../engine/node/tools/registry';
+import { DEFAULT_TOOLS_CONFIG } from '../../../engine/node/tools/toolsConfig';
+import type { GrepMeta, ToolErrorMeta, ToolResult } from '../../../engine/node/tools/types';
 import { makeWorkspace, type Fixture } from './workspaceFixture';
 
 let fx: Fixture | undefined;

@@ -33,7 +33,7 @@ vi.mock('node:fs/promises', async (importOriginal) => {
   };
 });
 
-const { createWorkspaceTools } = await import('../../../engine/runtime/tools/registry');
+const { createWorkspaceTools } = await import('../../../engine/node/tools/registry');
 
 let fx: Fixture | undefined;
 afterEach(() => {

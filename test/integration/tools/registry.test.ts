@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ToolCall } from '../../../engine/conversation/Message';
-import { createWorkspaceTools, type ToolRegistry } from '../../../engine/runtime/tools/registry';
-import { toolResultItem } from '../../../engine/runtime/tools/toolResultItem';
-import { DEFAULT_TOOLS_CONFIG } from '../../../engine/runtime/tools/toolsConfig';
-import type { ToolErrorMeta, ToolResult } from '../../../engine/runtime/tools/types';
+import { createWorkspaceTools, type ToolRegistry } from '../../../engine/node/tools/registry';
+import { toolResultItem } from '../../../engine/node/tools/toolResultItem';
+import { DEFAULT_TOOLS_CONFIG } from '../../../engine/node/tools/toolsConfig';
+import type { ToolErrorMeta, ToolResult } from '../../../engine/node/tools/types';
 import { newEngine, T0 } from '../../support/engineFixtures';
 import { makeWorkspace, PROJECT, type Fixture } from './workspaceFixture';
 

@@ -1,10 +1,10 @@
 import { chmodSync, existsSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createWorkspaceTools, type ToolRegistry } from '../../../engine/runtime/tools/registry';
-import { minimalEnv } from '../../../engine/runtime/tools/runCommand';
-import { DEFAULT_TOOLS_CONFIG, type ToolsConfig } from '../../../engine/runtime/tools/toolsConfig';
-import type { RunCommandMeta, ToolErrorMeta, ToolResult } from '../../../engine/runtime/tools/types';
+import { createWorkspaceTools, type ToolRegistry } from '../../../engine/node/tools/registry';
+import { minimalEnv } from '../../../engine/node/tools/runCommand';
+import { DEFAULT_TOOLS_CONFIG, type ToolsConfig } from '../../../engine/node/tools/toolsConfig';
+import type { RunCommandMeta, ToolErrorMeta, ToolResult } from '../../../engine/node/tools/types';
 import { makeWorkspace, type Fixture } from './workspaceFixture';
 
 /**

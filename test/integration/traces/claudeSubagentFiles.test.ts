@@ -7,8 +7,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CommandName, TraceDto } from '../../../engine/contract';
-import { isSubagentFile, readSubagentFiles } from '../../../engine/traces/claudeSubagentFiles';
-import { importTraceFile } from '../../../engine/traces/importTraceFile';
+import { isSubagentFile, readSubagentFiles } from '../../../engine/node/traces/claudeSubagentFiles';
+import { importTraceFile } from '../../../engine/node/traces/importTraceFile';
 import { useTraceHost } from '../../support/traceHost';
 
 const jsonl = (...records: object[]): string => records.map((r) => JSON.stringify(r)).join('\n') + '\n';

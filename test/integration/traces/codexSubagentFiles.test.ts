@@ -7,8 +7,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Host } from '../../../engine/host';
-import { readCodexSubagents } from '../../../engine/traces/codexSubagentFiles';
-import { importTraceFile } from '../../../engine/traces/importTraceFile';
+import { readCodexSubagents } from '../../../engine/node/traces/codexSubagentFiles';
+import { importTraceFile } from '../../../engine/node/traces/importTraceFile';
 import { quarterTokenizer } from '../../support/engineFixtures';
 import { tempDir } from '../../support/tempDir';
 

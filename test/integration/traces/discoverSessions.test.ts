@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { SessionDto } from '../../../engine/contract';
 import { Host } from '../../../engine/host';
-import { defaultSessionRoots, discoverSessions, GROWING_WINDOW_MS } from '../../../engine/traces/live/discoverSessions';
+import { defaultSessionRoots, discoverSessions, GROWING_WINDOW_MS } from '../../../engine/node/traces/live/discoverSessions';
 import { quarterTokenizer } from '../../support/engineFixtures';
 import { tempDir } from '../../support/tempDir';
 

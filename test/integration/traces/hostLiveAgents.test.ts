@@ -8,7 +8,7 @@ import { manualClock } from '../../../engine/ports/Clock';
 import { manualScheduler } from '../../../engine/ports/Scheduler';
 import { importTraceText } from '../../../engine/traces/importTrace';
 import { recordedTruth } from '../../../engine/traces/replay/recordedTruth';
-import { compactionSteps, subagentThreads } from '../../../engine/traces/live/sessionThreads';
+import { compactionSteps, subagentThreads } from '../../../engine/node/traces/live/sessionThreads';
 import { quarterTokenizer } from '../../support/engineFixtures';
 import { madeUpSession, SECRETS } from '../../support/liveSessionFixture';
 import { tempDir } from '../../support/tempDir';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CommandName, ComparisonDto, StrataEvent, TraceDto } from '../../../engine/contract';
 import { compareRows } from '../../../engine/traces/compare/compareTable';
-import { runReplayJob } from '../../../engine/traces/replay/replayWorker';
+import { runReplayJob } from '../../../engine/node/traces/replayWorker';
 import { dumpCatalog } from '../../support/catalogDump';
 import { madeUpSession } from '../../support/liveSessionFixture';
 import { useTraceHost } from '../../support/traceHost';

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Catalog } from '../../../engine/catalog/Catalog';
+import { Catalog } from '../../../engine/node/catalog/Catalog';
 import { dumpCatalog } from '../../support/catalogDump';
 import { addSession, createOpenCodeDatabase } from '../../support/openCodeDatabase';
 import { tempDir } from '../../support/tempDir';

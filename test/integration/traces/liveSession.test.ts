@@ -4,7 +4,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { importTraceText } from '../../../engine/traces/importTrace';
 import { type Clock, manualClock } from '../../../engine/ports/Clock';
 import { manualScheduler, type ManualScheduler } from '../../../engine/ports/Scheduler';
-import { LiveSession, type LiveSessionSnapshot } from '../../../engine/traces/live/LiveSession';
+import { LiveSession, type LiveSessionSnapshot } from '../../../engine/node/traces/live/LiveSession';
 import { recordedTruth } from '../../../engine/traces/replay/recordedTruth';
 import { replayTrace } from '../../../engine/traces/replay/replayTrace';
 import type { ReplayOptions } from '../../../engine/traces/replay/ReplayTypes';

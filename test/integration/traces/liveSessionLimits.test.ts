@@ -9,7 +9,7 @@ import { runInNewContext } from 'node:vm';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { importTraceText } from '../../../engine/traces/importTrace';
 import { manualScheduler } from '../../../engine/ports/Scheduler';
-import { LiveSession } from '../../../engine/traces/live/LiveSession';
+import { LiveSession } from '../../../engine/node/traces/live/LiveSession';
 import { recordedTruth } from '../../../engine/traces/replay/recordedTruth';
 import { replayTrace } from '../../../engine/traces/replay/replayTrace';
 import type { ReplayOptions } from '../../../engine/traces/replay/ReplayTypes';

@@ -7,11 +7,11 @@
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { importTraceFile } from '../../../engine/traces/importTraceFile';
-import { discoverSessions } from '../../../engine/traces/live/discoverSessions';
+import { importTraceFile } from '../../../engine/node/traces/importTraceFile';
+import { discoverSessions } from '../../../engine/node/traces/live/discoverSessions';
 import { manualClock } from '../../../engine/ports/Clock';
 import { manualScheduler } from '../../../engine/ports/Scheduler';
-import { LiveSession } from '../../../engine/traces/live/LiveSession';
+import { LiveSession } from '../../../engine/node/traces/live/LiveSession';
 import { replayTrace } from '../../../engine/traces/replay/replayTrace';
 import type { TraceEvent } from '../../../engine/traces/TraceEvent';
 import { quarterTokenizer } from '../../support/engineFixtures';

@@ -2,7 +2,7 @@ import { appendFileSync, existsSync, readFileSync, renameSync, rmSync, statSync,
 import { join, resolve } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { manualScheduler } from '../../../engine/ports/Scheduler';
-import { LiveTail, type TailStatus } from '../../../engine/traces/live/LiveTail';
+import { LiveTail, type TailStatus } from '../../../engine/node/traces/live/LiveTail';
 import { importTraceText } from '../../../engine/traces/importTrace';
 import { tempDir } from '../../support/tempDir';
 

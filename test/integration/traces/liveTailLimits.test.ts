@@ -6,7 +6,7 @@ import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { manualScheduler } from '../../../engine/ports/Scheduler';
-import { LiveTail, type TailStatus } from '../../../engine/traces/live/LiveTail';
+import { LiveTail, type TailStatus } from '../../../engine/node/traces/live/LiveTail';
 import { tempDir } from '../../support/tempDir';
 
 const failing = vi.hoisted(() => ({ reads: 0 }));

@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ComparisonDto, TraceDto } from '../../../engine/contract';
 import { Host } from '../../../engine/host';
-import { importTraceFile } from '../../../engine/traces/importTraceFile';
+import { importTraceFile } from '../../../engine/node/traces/importTraceFile';
 import { traceCounts } from '../../../engine/traces/traceCounts';
 import { quarterTokenizer } from '../../support/engineFixtures';
 import { tempDir } from '../../support/tempDir';

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { importTraceFile } from '../../../engine/traces/importTraceFile';
+import { importTraceFile } from '../../../engine/node/traces/importTraceFile';
 import { traceCounts } from '../../../engine/traces/traceCounts';
 
 interface Recorded {

@@ -7,7 +7,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { TraceDto } from '../../../engine/contract';
-import { importTraceFile } from '../../../engine/traces/importTraceFile';
+import { importTraceFile } from '../../../engine/node/traces/importTraceFile';
 import { importTraceText } from '../../../engine/traces/importTrace';
 import { MAX_TRACE_LINE_BYTES } from '../../../engine/traces/jsonText';
 import { traceCounts } from '../../../engine/traces/traceCounts';

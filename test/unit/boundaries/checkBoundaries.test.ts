@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkBoundaries, importsOf, violation, type FoundImport } from '../../boundaries/checkBoundaries.mjs';
+import { checkBoundaries, importsOf, pureCoreFolders, violation, type FoundImport } from '../../boundaries/checkBoundaries.mjs';
 
 const script = fileURLToPath(new URL('../../boundaries/checkBoundaries.mjs', import.meta.url));
 
@@ -103,49 +103,75 @@ describe('checkBoundaries: engine', () => {
     },
   );
 
-  it('allows Node built-ins only in the folders that may touch them', () => {
+  it('allows Node built-ins only in engine/node and engine/host: every other folder is the pure core', () => {
     const text = "import { readFileSync } from 'node:fs';\nimport { join } from 'path';\n";
     const root = fixture({
       'engine/items/Item.ts': text,
       'engine/pack/pack.ts': text,
       'engine/host/Host.ts': text,
-      'engine/catalog/Catalog.ts': text,
-      'engine/runtime/tools/readFile.ts': text,
+      'engine/node/catalog/Catalog.ts': text,
+      'engine/node/tools/readFile.ts': text,
       'engine/providers/http.ts': text,
       'engine/traces/read.ts': text,
+      'engine/nodes/x.ts': text,
     });
     expect(checkBoundaries(root).map((v) => `${v.file}:${v.line}`).sort()).toEqual([
       'engine/items/Item.ts:1',
       'engine/items/Item.ts:2',
+      'engine/nodes/x.ts:1',
+      'engine/nodes/x.ts:2',
       'engine/pack/pack.ts:1',
       'engine/pack/pack.ts:2',
+      'engine/providers/http.ts:1',
+      'engine/providers/http.ts:2',
+      'engine/traces/read.ts:1',
+      'engine/traces/read.ts:2',
     ]);
+    expect(checkBoundaries(root)[0]?.message).toMatch(/the pure core .* may not import the Node built-in "node:fs": Node is touched only in engine\/node\/ and engine\/host\//);
   });
 
-  it('does not let engine/runtime outside tools/ touch Node built-ins', () => {
+  it('does not let engine/runtime touch Node built-ins (the tools that spawn live in engine/node/tools)', () => {
     expect(check('engine/runtime/loop.ts', "import { spawn } from 'node:child_process';\n")).toEqual(['engine/runtime/loop.ts:1']);
+  });
+
+  it.each([["'openai'"], ["'@anthropic-ai/sdk'"], ["'ws'"]])('refuses the Node-side package %s in the pure core and allows it in engine/node', (spec) => {
+    expect(check('engine/providers/Provider.ts', `import * as m from ${spec};\n`)).toEqual(['engine/providers/Provider.ts:1']);
+    expect(check('engine/node/providers/p.ts', `import * as m from ${spec};\n`)).toEqual([]);
+  });
+
+  it('refuses any import of engine/node or engine/host from the pure core, even of a type', () => {
+    const root = fixture({
+      'engine/node/catalog/Catalog.ts': 'export class Catalog {}\n',
+      'engine/host/Host.ts': 'export class Host {}\n',
+      'engine/items/x.ts': "import type { Catalog } from '../node/catalog/Catalog';\nimport { Host } from '../host/Host';\n",
+      'engine/host/y.ts': "import { Catalog } from '../node/catalog/Catalog';\n",
+      'engine/node/z.ts': "import { Host } from '../host/Host';\n",
+    });
+    const found = checkBoundaries(root);
+    expect(found.map((v) => `${v.file}:${v.line}`).sort()).toEqual(['engine/items/x.ts:1', 'engine/items/x.ts:2']);
+    expect(found[0]?.message).toMatch(/not even a type/);
   });
 
   it('allows a type-only import of a Node built-in anywhere in the engine', () => {
     expect(check('engine/items/x.ts', "import type { Stats } from 'node:fs';\n")).toEqual([]);
   });
 
-  it('allows better-sqlite3 only in engine/catalog', () => {
+  it('allows better-sqlite3 only in engine/node/catalog', () => {
     const text = "import Database from 'better-sqlite3';\n";
     const root = fixture({
-      'engine/catalog/Catalog.ts': text,
+      'engine/node/catalog/Catalog.ts': text,
       'engine/host/Host.ts': text,
-      'engine/items/x.ts': text,
-      'engine/memory/x.ts': "import type { Database } from 'better-sqlite3';\n",
+      'engine/node/memoryStore/x.ts': text,
+      'engine/node/y.ts': "import type { Database } from 'better-sqlite3';\n",
     });
-    expect(checkBoundaries(root).map((v) => v.file).sort()).toEqual(['engine/host/Host.ts', 'engine/items/x.ts']);
-    expect(checkBoundaries(root).every((v) => v.message.includes('only engine/catalog (and the read-only OpenCode reader) may open SQLite'))).toBe(true);
+    expect(checkBoundaries(root).map((v) => v.file).sort()).toEqual(['engine/host/Host.ts', 'engine/node/memoryStore/x.ts']);
+    expect(checkBoundaries(root).every((v) => v.message.includes('only engine/node/catalog (and the read-only OpenCode reader) may open SQLite'))).toBe(true);
   });
 
-  it('allows better-sqlite3 in the read-only OpenCode database reader only, not elsewhere in engine/traces', () => {
+  it('allows better-sqlite3 in the read-only OpenCode database reader only, not elsewhere in engine/node/traces', () => {
     const text = "import Database from 'better-sqlite3';\n";
-    const root = fixture({ 'engine/traces/readOpenCodeDatabase.ts': text, 'engine/traces/importTraceFile.ts': text, 'engine/traces/readTraceSource.ts': text });
-    expect(checkBoundaries(root).map((v) => v.file).sort()).toEqual(['engine/traces/importTraceFile.ts', 'engine/traces/readTraceSource.ts']);
+    const root = fixture({ 'engine/node/traces/readOpenCodeDatabase.ts': text, 'engine/node/traces/importTraceFile.ts': text, 'engine/node/traces/readTraceSource.ts': text });
+    expect(checkBoundaries(root).map((v) => v.file).sort()).toEqual(['engine/node/traces/importTraceFile.ts', 'engine/node/traces/readTraceSource.ts']);
   });
 
   // [bug?] The rule is only applied to files under engine/; an Electron shell may open SQLite
@@ -483,7 +509,7 @@ describe('the checker as a CLI', () => {
   it('exits 0 for a clean tree', () => {
     const root = fixture({
       'renderer/app/App.tsx': "import type { A } from '../../engine/contract';\n",
-      'engine/catalog/Catalog.ts': "import Database from 'better-sqlite3';\nimport { join } from 'node:path';\n",
+      'engine/node/catalog/Catalog.ts': "import Database from 'better-sqlite3';\nimport { join } from 'node:path';\n",
       'electron/main/index.ts': "import { app } from 'electron';\nimport { Host } from '../../engine/host';\n",
     });
     const out = run(root);
@@ -495,13 +521,48 @@ describe('the checker as a CLI', () => {
 
 describe('checkBoundaries: the memory table connection', () => {
   it.each([
-    ['engine/memory/store/MemoryStore.ts', undefined],
-    ['engine/catalog/Catalog.ts', undefined],
+    ['engine/node/memoryStore/MemoryStore.ts', undefined],
+    ['engine/node/catalog/Catalog.ts', undefined],
     ['engine/host/Host.ts', /only the memory store/],
-    ['engine/Engine.ts', /only the memory store/],
-  ])('%s importing engine/catalog/memoryAccess', (from, expected) => {
-    const v = violation(from, { spec: '../catalog/memoryAccess', typeOnly: false, line: 1 }, 'engine/catalog/memoryAccess');
+    ['engine/node/traces/x.ts', /only the memory store/],
+  ])('%s importing engine/node/catalog/memoryAccess', (from, expected) => {
+    const v = violation(from, { spec: '../catalog/memoryAccess', typeOnly: false, line: 1 }, 'engine/node/catalog/memoryAccess');
     if (expected) expect(v).toMatch(expected);
     else expect(v).toBeUndefined();
+  });
+});
+
+describe('checkBoundaries: tsconfig.engine.json is an include list of the pure core', () => {
+  const pureTsconfig = (include: string[], extra: Record<string, unknown> = {}) => JSON.stringify({ compilerOptions: { types: [] }, include, ...extra });
+  const tree = { 'engine/Engine.ts': '', 'engine/items/Item.ts': '', 'engine/pack/pack.ts': '', 'engine/node/catalog/Catalog.ts': '', 'engine/host/Host.ts': '' };
+
+  it('passes when it includes exactly the top-level files and each folder but node/ and host/', () => {
+    const root = fixture({ ...tree, 'tsconfig.engine.json': pureTsconfig(['engine/*.ts', 'engine/items/**/*.ts', 'engine/pack/**/*.ts']) });
+    expect(pureCoreFolders(root)).toEqual(['engine/items', 'engine/pack']);
+    expect(checkBoundaries(root)).toEqual([]);
+  });
+
+  it('names a new folder that is not listed, so it is classified when it is made', () => {
+    const root = fixture({ ...tree, 'engine/fresh/x.ts': '', 'tsconfig.engine.json': pureTsconfig(['engine/*.ts', 'engine/items/**/*.ts', 'engine/pack/**/*.ts']) });
+    const found = checkBoundaries(root);
+    expect(found.map((v) => v.file)).toEqual(['tsconfig.engine.json']);
+    expect(found[0]?.message).toMatch(/add "engine\/fresh\/\*\*\/\*\.ts" to "include"/);
+  });
+
+  it('refuses a Node folder in the list, a stray pattern and any exclude list', () => {
+    const root = fixture({
+      ...tree,
+      'tsconfig.engine.json': pureTsconfig(['engine/*.ts', 'engine/items/**/*.ts', 'engine/pack/**/*.ts', 'engine/node/**/*.ts', 'engine/**/*.ts'], { exclude: ['engine/host/**'] }),
+    });
+    const messages = checkBoundaries(root).map((v) => v.message);
+    expect(messages).toHaveLength(3);
+    expect(messages.filter((m) => /"include" names "engine\/node\/\*\*\/\*\.ts"/.test(m))).toHaveLength(1);
+    expect(messages.filter((m) => /"include" names "engine\/\*\*\/\*\.ts"/.test(m))).toHaveLength(1);
+    expect(messages.filter((m) => /has an "exclude" list/.test(m))).toHaveLength(1);
+  });
+
+  it('says so when the file is not plain JSON', () => {
+    const root = fixture({ ...tree, 'tsconfig.engine.json': '{ // a comment\n "include": [] }' });
+    expect(checkBoundaries(root).map((v) => v.message)).toEqual([expect.stringMatching(/not plain JSON/)]);
   });
 });

@@ -1,5 +1,5 @@
 import { vi, type Mock } from 'vitest';
-import type { AgentViewController } from '../../../renderer/app/agentViewController';
+import type { AgentViewController } from '../../../renderer/controller/agentViewController';
 
 /** The agent view's controller methods as spies resolving to nothing. */
 export type AgentViewSpies = { [K in keyof AgentViewController]: Mock<AgentViewController[K]> };

@@ -1,5 +1,5 @@
 import { vi, type Mock } from 'vitest';
-import type { CompareMemoryController } from '../../../renderer/app/compareMemoryController';
+import type { CompareMemoryController } from '../../../renderer/controller/compareMemoryController';
 
 /** The Compare, Memory and Skills views' controller methods as spies resolving to nothing. */
 export type CompareMemorySpies = { [K in keyof CompareMemoryController]: Mock<CompareMemoryController[K]> };

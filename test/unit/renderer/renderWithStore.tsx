@@ -1,11 +1,11 @@
 import { render, type RenderResult } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { vi } from 'vitest';
-import type { Controller } from '../../../renderer/app/controller';
+import type { Controller } from '../../../renderer/controller/controller';
 import { agentViewSpies, type AgentViewSpies } from './agentViewSpies';
 import { compareMemorySpies, type CompareMemorySpies } from './compareMemorySpies';
 import { sessionsSpies, type SessionsSpies } from './sessionsSpies';
-import { ControllerContext, StoreContext } from '../../../renderer/app/StoreContext';
+import { ControllerContext, StoreContext } from '../../../renderer/controller/StoreContext';
 import type { RootState } from '../../../renderer/store/reduce';
 import { createStrataStore, type StrataStore } from '../../../renderer/store/store';
 

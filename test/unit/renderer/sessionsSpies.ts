@@ -1,5 +1,5 @@
 import { vi, type Mock } from 'vitest';
-import type { SessionsController } from '../../../renderer/app/sessionsController';
+import type { SessionsController } from '../../../renderer/controller/sessionsController';
 
 /** The attach rail's controller methods as spies; `watchSession` hands back a release spy. */
 export type SessionsSpies = { [K in keyof SessionsController]: Mock<SessionsController[K]> };

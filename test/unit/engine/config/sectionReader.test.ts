@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, isConfigError } from '../../../../engine/config/ConfigError';
 import { SectionReader } from '../../../../engine/config/sectionReader';
 import { parseStrataToml, type StrataToml } from '../../../../engine/config/strataToml';
-import { strataConfigFromText } from '../../../../engine/host/loadStrataConfig';
+import { strataConfigFromText } from '../../../../engine/node/workspace/loadStrataConfig';
 
 function toml(text: string): StrataToml {
   const parsed = parseStrataToml(text);

@@ -1,12 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Catalog } from '../../../../engine/catalog/Catalog';
+import { Catalog } from '../../../../engine/node/catalog/Catalog';
 import { type EventPayload, StrataError, type StrataEvent } from '../../../../engine/contract';
 import { Comparisons, COMPARISONS_KEPT, PROGRESS_INTERVAL_MS } from '../../../../engine/host/Comparisons';
 import { importTraceIntoCatalog } from '../../../../engine/host/importTraceIntoCatalog';
 import { manualClock } from '../../../../engine/ports/Clock';
 import { manualScheduler } from '../../../../engine/ports/Scheduler';
 import { compareRows } from '../../../../engine/traces/compare/compareTable';
-import { runReplayJob, type ReplayJob, type ReplayJobResult, type RunReplayJobsOptions } from '../../../../engine/traces/replay/replayWorker';
+import { runReplayJob, type ReplayJob, type ReplayJobResult, type RunReplayJobsOptions } from '../../../../engine/node/traces/replayWorker';
 import { quarterTokenizer } from '../../../support/engineFixtures';
 import { tempDir } from '../../../support/tempDir';
 import { SYNTHETIC_TRACE, writeSyntheticTrace } from '../../../support/traceFixtures';

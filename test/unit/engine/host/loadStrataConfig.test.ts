@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError, isConfigError } from '../../../../engine/config/ConfigError';
 import { DEFAULT_CONTEXT_CONFIG } from '../../../../engine/conversation/contextConfig';
-import { CONFIG_FILE_NAME, loadStrataConfig, type StrataConfig } from '../../../../engine/host/loadStrataConfig';
+import { CONFIG_FILE_NAME, loadStrataConfig, type StrataConfig } from '../../../../engine/node/workspace/loadStrataConfig';
 import { DEFAULT_PROVIDERS_CONFIG } from '../../../../engine/providers/providersConfig';
-import { DEFAULT_TOOLS_CONFIG } from '../../../../engine/runtime/tools/toolsConfig';
+import { DEFAULT_TOOLS_CONFIG } from '../../../../engine/node/tools/toolsConfig';
 import { tempDir } from '../../../support/tempDir';
 
 const SECTIONS = ['context', 'providers', 'tools', 'sessions'] as const;

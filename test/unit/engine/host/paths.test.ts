@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { defaultUserDataDir, locateWorkspace } from '../../../../engine/host/paths';
+import { defaultUserDataDir, locateWorkspace } from '../../../../engine/node/workspace/paths';
 
 describe('workspace location', () => {
   it.each([

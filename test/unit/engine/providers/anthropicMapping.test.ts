@@ -8,7 +8,7 @@ import {
   toAnthropicMessages,
   toAnthropicParams,
   toolInput,
-} from '../../../../engine/providers/anthropicMapping';
+} from '../../../../engine/node/providers/anthropicMapping';
 import { InvalidRequestError, MalformedResponseError } from '../../../../engine/providers/errors';
 import type { ProviderRequest } from '../../../../engine/providers/Provider';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../../../../engine/conversation/Message';
 import { MalformedResponseError } from '../../../../engine/providers/errors';
-import { fromOpenAICompletion, normalizeOpenAIUsage, OpenAIStreamAssembler, toOpenAIParams } from '../../../../engine/providers/openaiMapping';
+import { fromOpenAICompletion, normalizeOpenAIUsage, OpenAIStreamAssembler, toOpenAIParams } from '../../../../engine/node/providers/openaiMapping';
 import type { ProviderRequest } from '../../../../engine/providers/Provider';
 
 const req = (overrides: Partial<ProviderRequest> = {}): ProviderRequest => ({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { strataConfigFromText } from '../../../../engine/host/loadStrataConfig';
+import { strataConfigFromText } from '../../../../engine/node/workspace/loadStrataConfig';
 import { DEFAULT_PROVIDERS_CONFIG, attemptTimeoutMs, PROVIDERS_CONFIG_BOUNDS } from '../../../../engine/providers/providersConfig';
 
 const parseProvidersConfig = (text: string) => strataConfigFromText(text).providers;

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ProviderError } from '../../../../engine/providers/Provider';
 import type { Classified } from '../../../../engine/providers/errors';
-import { backoffDelay, defaultSleep, retryDelay, type RetryInfo, type RetryPolicy, runWithRetries } from '../../../../engine/providers/retry';
+import { backoffDelay, defaultSleep, retryDelay, type RetryInfo, type RetryPolicy, runWithRetries } from '../../../../engine/node/providers/retry';
 import { ContextLimitError } from '../../../../engine/refresh/ContextLimitError';
 
 const policy = (overrides: Partial<RetryPolicy> = {}): RetryPolicy & { delays: number[] } => {

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { detectTraceFormat, importTraceText } from '../../../../engine/traces/importTrace';
-import { importTraceFile } from '../../../../engine/traces/importTraceFile';
+import { importTraceFile } from '../../../../engine/node/traces/importTraceFile';
 import { arrayElementLines, findJsonSyntaxError, isoTime, lineColumnAt, rootArrayKeys } from '../../../../engine/traces/jsonText';
 import { TraceImportError } from '../../../../engine/traces/TraceEvent';
 import { tempDir } from '../../../support/tempDir';

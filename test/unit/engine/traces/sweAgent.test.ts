@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { importTraceFile } from '../../../../engine/traces/importTraceFile';
+import { importTraceFile } from '../../../../engine/node/traces/importTraceFile';
 import { importSweAgent } from '../../../../engine/traces/sweAgent';
 import { TraceImportError, type TraceEvent } from '../../../../engine/traces/TraceEvent';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isConfigError, type ConfigError } from '../../../../../engine/config/ConfigError';
 import { DEFAULT_CONTEXT_CONFIG, type ContextConfig } from '../../../../../engine/conversation/contextConfig';
-import { CONFIG_FILE_NAME, loadStrataConfig, strataConfigFromText } from '../../../../../engine/host/loadStrataConfig';
+import { CONFIG_FILE_NAME, loadStrataConfig, strataConfigFromText } from '../../../../../engine/node/workspace/loadStrataConfig';
 
 /** The `[context]` section through the one parse and the one loader (`[config-one-loader]`). */
 const parseContextConfig = (text: string) => strataConfigFromText(text).context;

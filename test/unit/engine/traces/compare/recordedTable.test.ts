@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { formatRecordedTable, recordedRows } from '../../../../../engine/traces/compare/recordedTable';
 import { modelAccuracy, recordedSummary, recordedTruth } from '../../../../../engine/traces/replay/recordedTruth';
 import { replayFullHistoryBaseline } from '../../../../../engine/traces/replay/replayTranscript';
-import { runReplayJob } from '../../../../../engine/traces/replay/replayWorker';
+import { runReplayJob } from '../../../../../engine/node/traces/replayWorker';
 import type { Tokenizer } from '../../../../../engine/tokens/Tokenizer';
 import type { ReplayResult } from '../../../../../engine/traces/replay/ReplayTypes';
 import type { TraceEvent } from '../../../../../engine/traces/TraceEvent';

@@ -5,7 +5,7 @@ import { chooseTtl, recordedTtl, ttlLabel } from '../../../../../engine/traces/r
 import { replayFullHistoryBaseline } from '../../../../../engine/traces/replay/replayTranscript';
 import { SegmentPricer } from '../../../../../engine/traces/replay/replayRequest';
 import { replayTrace } from '../../../../../engine/traces/replay/replayTrace';
-import { runReplayJob } from '../../../../../engine/traces/replay/replayWorker';
+import { runReplayJob } from '../../../../../engine/node/traces/replayWorker';
 import type { TraceEvent, UsageEvent } from '../../../../../engine/traces/TraceEvent';
 
 const source = { file: 'made-up.jsonl', line: 1 };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Tokenizer } from '../../../../../engine/tokens/Tokenizer';
-import { runReplayJob, type ReplayJob } from '../../../../../engine/traces/replay/replayWorker';
+import { runReplayJob, type ReplayJob } from '../../../../../engine/node/traces/replayWorker';
 import type { TraceEvent } from '../../../../../engine/traces/TraceEvent';
 
 const source = { file: 'made-up.jsonl', line: 1 };

@@ -1,7 +1,7 @@
 import { act, cleanup, fireEvent, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PURGE_CONFIRMATION } from '../../../../../engine/contract';
-import { RESIDUAL_EXPOSURE } from '../../../../../engine/memory/store/MemoryStore';
+import { RESIDUAL_EXPOSURE } from '../../../../../engine/node/memoryStore/MemoryStore';
 import { PurgeDialog } from '../../../../../renderer/views/memory/PurgeDialog';
 import { MemoryView } from '../../../../../renderer/views/memory/MemoryView';
 import { initialRootState } from '../../../../../renderer/store/reduce';
