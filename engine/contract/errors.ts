@@ -1,7 +1,17 @@
 /**
- * Typed failures that cross the contract. A handler throws `StrataError`; the transport turns it
- * into a `{ ok: false, error }` envelope; the client turns that back into a `StrataError`, so
- * callers on both sides switch on `code`, never on message text.
+ * Typed failures that cross the contract. The error model, one way per layer (`[error-model]`):
+ * - Domain modules (engine, conversation, memory store, catalog, tools, providers, trace readers,
+ *   runtime) throw their own typed error class, each with a stable `code` (or `kind`, `reason`) and
+ *   a message a person can act on. They never construct `StrataError`, which belongs to the wire.
+ * - Pure decision modules that return a result union keep it where the caller must branch on it:
+ *   `parseSkillFile` and the skill registry (`SkillError` values, listed by `listSkills`), the
+ *   `strata.toml` readers (`ConfigError`), `makeCheckpoint` (`CheckpointError`) and
+ *   `restoreReminderState`. Tool calls answer the model with a tool result (`io_error`, …), never a throw.
+ * - The host (`engine/host`) throws `StrataError` for its own refusals (no such agent, a run
+ *   already active), and the dispatcher is the ONE place a domain error becomes an envelope code:
+ *   `wireErrorOf` holds the table. Anything else is a bug: `internal`, reported through `onInternalError`.
+ * The transport turns a `StrataError` into a `{ ok: false, error }` envelope; the client turns that
+ * back into a typed error, so callers on both sides switch on `code`, never on message text.
  */
 export type ErrorCode =
   /** Arguments failed the command's schema; `issues` says where. Nothing was changed. */
@@ -12,9 +22,9 @@ export type ErrorCode =
   | 'not_found'
   /** The request collides with existing state (e.g. a duplicate id). Nothing was changed. */
   | 'conflict'
-  /** The caller is not allowed to use the contract (wrong frame, missing token). */
+  /** The caller is not allowed to do this: use the contract (wrong frame, missing token), or reach a path outside the workspace. */
   | 'forbidden'
-  /** The host is closed or not reachable. */
+  /** The host, or what it needs (its catalog, a model provider, its storage), is closed, held by another process or not reachable. */
   | 'unavailable'
   /** A bug or an unexpected failure in the host; the message is safe to show. */
   | 'internal';

@@ -1,13 +1,14 @@
 import { Commands, type Envelope, type ErrorIssue, isCommandName, StrataError } from '../contract';
-import { EngineError } from '../EngineEvent';
-import { MemoryError } from '../node/memoryStore/MemoryError';
 import type { ClientSession } from './ClientSession';
 import type { Handler, Handlers } from './handlers';
+import { wireErrorOf } from './wireErrorOf';
 
 /**
  * The one path every call takes on every transport: check the name, validate the arguments against
  * the contract, run the handler, wrap the outcome in an envelope. Nothing reaches a handler
- * unvalidated, so a malformed call changes nothing. Never throws.
+ * unvalidated, so a malformed call changes nothing. A domain error is answered with its mapped code
+ * (`wireErrorOf`); only an unexpected failure is `internal` and reported through `onInternalError`.
+ * Never throws.
  */
 export async function dispatch(
   handlers: Handlers,
@@ -30,9 +31,9 @@ export async function dispatch(
     const value = await handler(parsed.data as never, session);
     return { ok: true, value };
   } catch (err) {
-    if (err instanceof StrataError) return fail(err);
-    if (err instanceof MemoryError) return fail(new StrataError(err.code === 'invalid' ? 'invalid_args' : err.code, err.message));
-    if (err instanceof EngineError) return fail(new StrataError(err.code === 'not_found' ? 'not_found' : err.code === 'duplicate' ? 'conflict' : 'invalid_args', err.message));
+    // The one place a domain error becomes an envelope code (`[error-model]`); anything else is a bug.
+    const wire = wireErrorOf(err);
+    if (wire) return fail(wire);
     onInternalError(err, name);
     return fail(new StrataError('internal', `"${name}" failed: ${err instanceof Error ? err.message : String(err)}`));
   }

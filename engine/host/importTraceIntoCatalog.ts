@@ -9,7 +9,8 @@ import { importSessionBytes } from '../node/traces/importSessionBytes';
 import type { SkippedTraceLine } from '../node/traces/readTraceLines';
 import { readTraceSourceInSlices } from '../node/traces/readTraceSource';
 import { traceCounts } from '../traces/traceCounts';
-import { TraceImportError, type TraceFormat, type TraceImport } from '../traces/TraceEvent';
+import { TraceImportError, type TraceFormat } from '../traces/TraceEvent';
+import { TraceFileError } from '../traces/TraceFileError';
 
 export { MAX_TRACE_BYTES } from '../node/traces/readTraceFile';
 
@@ -71,6 +72,8 @@ async function maskedRefusals<T>(run: () => Promise<T>): Promise<T> {
     return await run();
   } catch (err) {
     if (err instanceof StrataError) throw new StrataError(err.code, maskSecrets(err.message), err.issues);
+    if (err instanceof TraceFileError) throw new TraceFileError(err.code, maskSecrets(err.message));
+    if (err instanceof TraceImportError) throw new TraceImportError(maskSecrets(err.file), err.line, maskSecrets(err.problem), err.column);
     throw err;
   }
 }
@@ -105,14 +108,8 @@ async function importTraceBytes(
   const stored = catalog.traceBySha256(sha256);
   if (stored) return { trace: stored, alreadyImported: true };
 
-  let imported: TraceImport;
-  let skipped: SkippedTraceLine[];
-  try {
-    ({ skippedLines: skipped, ...imported } = await importSessionBytes(o));
-  } catch (err) {
-    if (err instanceof TraceImportError) throw new StrataError('invalid_args', err.message);
-    throw err;
-  }
+  // A trace that cannot be parsed throws TraceImportError; the dispatcher maps it (`[error-model]`).
+  const { skippedLines: skipped, ...imported } = await importSessionBytes(o);
   const counts = traceCounts(imported.events);
   if (counts.steps === 0) throw new StrataError('invalid_args', `${o.sourcePath}:1: the trace records no LLM call, so there is nothing to replay.`);
   // The same bytes may have been imported meanwhile (the parse above let other commands run).

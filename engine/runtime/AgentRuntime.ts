@@ -80,6 +80,9 @@ interface AgentState {
 
 /** A turn's commit failed (the host's storage refused it); in-memory state is no longer trustworthy. */
 export class CommitError extends Error {
+  /** Stable for programs. */
+  readonly code = 'commit_failed';
+
   constructor(
     readonly agentId: string,
     readonly turn: number,

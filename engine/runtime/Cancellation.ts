@@ -34,6 +34,9 @@ export class Cancellation implements AbortSignalLike {
 
 /** A turn that was cancelled before it committed anything. */
 export class CancelledError extends Error {
+  /** Stable for programs. */
+  readonly code = 'cancelled';
+
   constructor(message: string) {
     super(message);
     this.name = 'CancelledError';

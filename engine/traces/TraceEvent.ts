@@ -241,6 +241,8 @@ export interface SkippedTraceLine {
  */
 export class TraceImportError extends Error {
   override readonly name = 'TraceImportError';
+  /** Stable for programs: every TraceImportError is a trace that cannot be read as its format. */
+  readonly code = 'malformed_trace';
   readonly file: string;
   readonly line: number;
   readonly column: number | undefined;

@@ -25,15 +25,26 @@ export interface CatalogOpenOptions {
 /** An agent as stored: the contract DTO without values derived from it. */
 export type AgentRecord = Omit<AgentDto, 'cacheHitRate'>;
 
-/** A failure to open or migrate a catalog; the message names the file and what to do. */
+/**
+ * Why the catalog refused: `unavailable` (it cannot be opened or migrated: a missing SQLite module,
+ * an unreadable file, a schema newer than this Strata), `locked` (another writer holds it,
+ * `CatalogLock`), `refused` (a generic accessor was asked for the memory table or a table it does not have).
+ */
+export type CatalogErrorCode = 'unavailable' | 'locked' | 'refused';
+
+/** A failure to open, migrate or use a catalog; the message names the file and what to do. */
 export class CatalogError extends Error {
-  /** @param locked the catalog is held by another writer (`CatalogLock`), so a caller can say who. */
   constructor(
     message: string,
-    readonly locked = false,
+    readonly code: CatalogErrorCode = 'unavailable',
   ) {
     super(message);
     this.name = 'CatalogError';
+  }
+
+  /** The catalog is held by another writer (`CatalogLock`), so a caller can say who. */
+  get locked(): boolean {
+    return this.code === 'locked';
   }
 }
 
@@ -212,7 +223,7 @@ export class Catalog {
     try {
       lock = path === ':memory:' ? undefined : CatalogLock.acquire(path);
     } catch (err) {
-      throw new CatalogError((err as Error).message, true);
+      throw new CatalogError((err as Error).message, 'locked');
     }
     let db: Database.Database;
     try {
@@ -537,17 +548,17 @@ export class Catalog {
    * refuse the memory table, which only the memory module reads or writes.
    */
   readTable(table: string, limit = 1000): Record<string, unknown>[] {
-    if (table === 'memory') throw new CatalogError(MEMORY_REFUSAL);
-    if (!READABLE_TABLES.has(table)) throw new CatalogError(`No table "${table}" in the catalog.`);
+    if (table === 'memory') throw new CatalogError(MEMORY_REFUSAL, 'refused');
+    if (!READABLE_TABLES.has(table)) throw new CatalogError(`No table "${table}" in the catalog.`, 'refused');
     return this.sql(`SELECT * FROM "${table}" LIMIT ?`).all(limit) as Record<string, unknown>[];
   }
 
   /** Write one row to a table by column name (generic; refuses the memory table). */
   putRow(table: string, row: Record<string, string | number | null>): void {
-    if (table === 'memory') throw new CatalogError(MEMORY_REFUSAL);
-    if (!READABLE_TABLES.has(table) || table === 'schema_migrations') throw new CatalogError(`No writable table "${table}" in the catalog.`);
+    if (table === 'memory') throw new CatalogError(MEMORY_REFUSAL, 'refused');
+    if (!READABLE_TABLES.has(table) || table === 'schema_migrations') throw new CatalogError(`No writable table "${table}" in the catalog.`, 'refused');
     const cols = Object.keys(row);
-    if (cols.length === 0 || cols.some((c) => !/^[a-z_]+$/.test(c))) throw new CatalogError('putRow needs column names of lowercase letters and underscores.');
+    if (cols.length === 0 || cols.some((c) => !/^[a-z_]+$/.test(c))) throw new CatalogError('putRow needs column names of lowercase letters and underscores.', 'refused');
     this.sql(`INSERT OR REPLACE INTO "${table}" (${cols.join(', ')}) VALUES (${cols.map((c) => `@${c}`).join(', ')})`).run(row);
   }
 

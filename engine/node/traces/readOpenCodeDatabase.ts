@@ -13,7 +13,7 @@
  */
 import Database from 'better-sqlite3';
 import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
-import { StrataError } from '../../contract';
+import { TraceFileError } from '../../traces/TraceFileError';
 import { MAX_TRACE_BYTES, readTraceFile } from './readTraceFile';
 
 /** One session of an OpenCode database, as listed. */
@@ -54,15 +54,15 @@ function open(path: string, options: OpenCodeDatabaseOptions): Database.Database
   try {
     if (existsSync(`${path}-wal`)) return new Database(path, { readonly: true, fileMustExist: true, ...binding });
     if (statSync(path).size > MAX_TRACE_BYTES) {
-      throw new StrataError('invalid_args', `${path} is over ${MAX_TRACE_BYTES / 2 ** 20} MiB and has no -wal file to read it in place without creating one; open it with OpenCode running, or export the session (opencode export <id>) and import that file.`);
+      throw new TraceFileError('refused', `${path} is over ${MAX_TRACE_BYTES / 2 ** 20} MiB and has no -wal file to read it in place without creating one; open it with OpenCode running, or export the session (opencode export <id>) and import that file.`);
     }
     const bytes = Buffer.from(readTraceFile(path));
     // Bytes 18-19 are the file format's read/write versions: 2 means WAL, 1 a rollback journal.
     if (bytes[18] === 2 && bytes[19] === 2) bytes[18] = bytes[19] = 1;
     return new Database(bytes, { readonly: true, ...binding });
   } catch (err) {
-    if (err instanceof StrataError) throw err;
-    throw new StrataError('invalid_args', `Cannot open ${path} as an OpenCode database: ${err instanceof Error ? err.message : String(err)}`);
+    if (err instanceof TraceFileError) throw err;
+    throw new TraceFileError('refused', `Cannot open ${path} as an OpenCode database: ${err instanceof Error ? err.message : String(err)}`);
   }
 }
 
@@ -71,12 +71,12 @@ function withDatabase<T>(path: string, options: OpenCodeDatabaseOptions, use: (d
   try {
     const tables = new Set((db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((r) => r.name));
     if (!tables.has('session') || !tables.has('message') || !tables.has('part')) {
-      throw new StrataError('invalid_args', `${path} is a SQLite database but not OpenCode's (it has no session, message and part tables).`);
+      throw new TraceFileError('refused', `${path} is a SQLite database but not OpenCode's (it has no session, message and part tables).`);
     }
     return use(db);
   } catch (err) {
-    if (err instanceof StrataError) throw err;
-    throw new StrataError('invalid_args', `Cannot read ${path} as an OpenCode database: ${err instanceof Error ? err.message : String(err)}`);
+    if (err instanceof TraceFileError) throw err;
+    throw new TraceFileError('refused', `Cannot read ${path} as an OpenCode database: ${err instanceof Error ? err.message : String(err)}`);
   } finally {
     db.close();
   }
@@ -121,7 +121,7 @@ const parseData = (data: string, what: string): Record<string, unknown> => {
 /**
  * Session `sessionId` of the OpenCode database at `path` (absent: the most recently updated
  * session that no other spawned) as the text of its export document. A database without sessions,
- * or without that one, is a `StrataError` naming the database (and a few of its session ids).
+ * or without that one, is a `TraceFileError` naming the database (and a few of its session ids).
  */
 export function readOpenCodeSession(path: string, sessionId?: string, options: OpenCodeDatabaseOptions = {}): { sessionId: string; text: string } {
   return withDatabase(path, options, (db) => {
@@ -131,8 +131,8 @@ export function readOpenCodeSession(path: string, sessionId?: string, options: O
       | undefined;
     if (!session) {
       const some = (db.prepare('SELECT id FROM session ORDER BY time_updated DESC LIMIT 5').all() as { id: string }[]).map((r) => r.id);
-      if (sessionId === undefined || some.length === 0) throw new StrataError('invalid_args', `${path} holds no OpenCode session to import.`);
-      throw new StrataError('not_found', `${path} has no session ${sessionId}; its most recent sessions: ${some.join(', ')}.`);
+      if (sessionId === undefined || some.length === 0) throw new TraceFileError('refused', `${path} holds no OpenCode session to import.`);
+      throw new TraceFileError('not_found', `${path} has no session ${sessionId}; its most recent sessions: ${some.join(', ')}.`);
     }
     const messages = (db.prepare('SELECT id, session_id, data FROM message WHERE session_id = ? ORDER BY time_created, id').all(session.id) as { id: string; session_id: string; data: string }[]).map((m) => ({
       info: { ...parseData(m.data, `message ${m.id}`), id: m.id, sessionID: m.session_id },

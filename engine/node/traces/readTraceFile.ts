@@ -1,6 +1,6 @@
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { StrataError } from '../../contract';
+import { TraceFileError } from '../../traces/TraceFileError';
 
 /** Largest trace file read (the text and its event stream are both held in memory while importing). */
 export const MAX_TRACE_BYTES = 256 * 1024 * 1024;
@@ -13,7 +13,7 @@ export const MAX_TRACE_BYTES = 256 * 1024 * 1024;
  * check cannot hang the host either.
  */
 export function readTraceFile(file: string): Buffer {
-  if (file.includes('\0')) throw new StrataError('invalid_args', `${JSON.stringify(file)} contains a NUL byte; give the path of one trace file.`);
+  if (file.includes('\0')) throw new TraceFileError('refused', `${JSON.stringify(file)} contains a NUL byte; give the path of one trace file.`);
   let checked: Stats;
   let fd: number;
   try {
@@ -24,7 +24,7 @@ export function readTraceFile(file: string): Buffer {
   }
   try {
     const opened = checkTraceFile(file, fstatSync(fd));
-    if (opened.ino !== checked.ino || opened.dev !== checked.dev) throw new StrataError('invalid_args', `${file} was replaced while it was being opened; import it again.`);
+    if (opened.ino !== checked.ino || opened.dev !== checked.dev) throw new TraceFileError('refused', `${file} was replaced while it was being opened; import it again.`);
     const bytes = Buffer.alloc(opened.size);
     let read = 0;
     while (read < bytes.length) {
@@ -49,7 +49,7 @@ export const TRACE_READ_SLICE_BYTES = 1024 * 1024;
  * read (`[trace-import-yields]`).
  */
 export async function readTraceFileInSlices(file: string, slice = TRACE_READ_SLICE_BYTES): Promise<Buffer> {
-  if (file.includes('\0')) throw new StrataError('invalid_args', `${JSON.stringify(file)} contains a NUL byte; give the path of one trace file.`);
+  if (file.includes('\0')) throw new TraceFileError('refused', `${JSON.stringify(file)} contains a NUL byte; give the path of one trace file.`);
   let checked: Stats;
   let handle: Awaited<ReturnType<typeof open>>;
   try {
@@ -60,7 +60,7 @@ export async function readTraceFileInSlices(file: string, slice = TRACE_READ_SLI
   }
   try {
     const opened = checkTraceFile(file, await handle.stat());
-    if (opened.ino !== checked.ino || opened.dev !== checked.dev) throw new StrataError('invalid_args', `${file} was replaced while it was being opened; import it again.`);
+    if (opened.ino !== checked.ino || opened.dev !== checked.dev) throw new TraceFileError('refused', `${file} was replaced while it was being opened; import it again.`);
     const bytes = Buffer.alloc(opened.size);
     let read = 0;
     while (read < bytes.length) {
@@ -78,18 +78,18 @@ export async function readTraceFileInSlices(file: string, slice = TRACE_READ_SLI
 
 /** `info` when it is a regular file of 1 byte to {@link MAX_TRACE_BYTES}; otherwise the refusal, naming `file`. */
 function checkTraceFile(file: string, info: Stats | undefined): Stats {
-  if (!info) throw new StrataError('not_found', `No trace file at ${file}.`);
-  if (!info.isFile()) throw new StrataError('invalid_args', `${file} is not a file; give the path of one trace file.`);
-  if (info.size === 0) throw new StrataError('invalid_args', `${file} is empty (or a special file that reports no size); give the path of one trace file.`);
-  if (info.size > MAX_TRACE_BYTES) throw new StrataError('invalid_args', `${file} is ${Math.ceil(info.size / 2 ** 20)} MiB; traces up to ${MAX_TRACE_BYTES / 2 ** 20} MiB are imported.`);
+  if (!info) throw new TraceFileError('not_found', `No trace file at ${file}.`);
+  if (!info.isFile()) throw new TraceFileError('refused', `${file} is not a file; give the path of one trace file.`);
+  if (info.size === 0) throw new TraceFileError('refused', `${file} is empty (or a special file that reports no size); give the path of one trace file.`);
+  if (info.size > MAX_TRACE_BYTES) throw new TraceFileError('refused', `${file} is ${Math.ceil(info.size / 2 ** 20)} MiB; traces up to ${MAX_TRACE_BYTES / 2 ** 20} MiB are imported.`);
   return info;
 }
 
-/** A file-system failure as the refusal a person can act on (a `StrataError` passes through). */
-function unreadable(file: string, err: unknown): StrataError {
-  if (err instanceof StrataError) return err;
+/** A file-system failure as the refusal a person can act on (a `TraceFileError` passes through). */
+function unreadable(file: string, err: unknown): TraceFileError {
+  if (err instanceof TraceFileError) return err;
   const code = (err as NodeJS.ErrnoException).code;
-  if (code === 'ENOENT' || code === 'ENOTDIR') return new StrataError('not_found', `No trace file at ${file}.`);
-  return new StrataError('invalid_args', `Cannot read ${file}: ${err instanceof Error ? err.message : String(err)}`);
+  if (code === 'ENOENT' || code === 'ENOTDIR') return new TraceFileError('not_found', `No trace file at ${file}.`);
+  return new TraceFileError('refused', `Cannot read ${file}: ${err instanceof Error ? err.message : String(err)}`);
 }
 

@@ -48,7 +48,7 @@ export async function readTraceSourceInSlices(path: string, options: OpenCodeDat
   return readTraceSource(path, options);
 }
 
-/** The trace at `path` (see the module comment); refusals are `StrataError`s naming the path. */
+/** The trace at `path` (see the module comment); refusals are `TraceFileError`s naming the path. */
 export function readTraceSource(path: string, options: OpenCodeDatabaseOptions = {}): TraceSourceRead {
   const database = path.includes('\0') ? undefined : splitDatabasePath(path);
   if (!database) return { bytes: readTraceFile(path), name: basename(path), sourcePath: path };

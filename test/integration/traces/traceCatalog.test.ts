@@ -6,8 +6,9 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Catalog } from '../../../engine/node/catalog/Catalog';
 import { latestSchemaVersion, migrations } from '../../../engine/node/catalog/migrations';
-import { type ErrorCode, StrataError } from '../../../engine/contract';
+import type { ErrorCode, StrataError } from '../../../engine/contract';
 import { importTraceIntoCatalog, MAX_TRACE_BYTES } from '../../../engine/host/importTraceIntoCatalog';
+import { wireErrorOf } from '../../../engine/host/wireErrorOf';
 import { importTraceFile } from '../../../engine/node/traces/importTraceFile';
 import { dumpCatalog } from '../../support/catalogDump';
 import { tempDir } from '../../support/tempDir';
@@ -15,23 +16,25 @@ import { SYNTHETIC_TRACE, writeSyntheticTrace, writeTruncatedTrace } from '../..
 
 const T0 = Date.parse('2026-11-29T12:00:00Z');
 
-/** The StrataError `fn` throws. */
+/** The refusal `fn` throws, as a caller gets it through the dispatcher (`[error-model]`). */
 function refusal(fn: () => unknown): StrataError {
   try {
     fn();
   } catch (err) {
-    if (err instanceof StrataError) return err;
+    const wire = wireErrorOf(err);
+    if (wire) return wire;
     throw err;
   }
   throw new Error('expected a refusal');
 }
 
-/** The refusal an asynchronous import ends in. */
+/** The refusal an asynchronous import ends in, as a caller gets it. */
 async function refused(imported: Promise<unknown>): Promise<StrataError> {
   try {
     await imported;
   } catch (err) {
-    if (err instanceof StrataError) return err;
+    const wire = wireErrorOf(err);
+    if (wire) return wire;
     throw err;
   }
   throw new Error('expected a refusal');
