@@ -17,11 +17,11 @@ import type { AgentRunStatus } from '../runtime/AgentRuntime';
 import { cacheHitRate } from '../metrics/cacheHitRate';
 import type { SkillRegistry } from '../skills/SkillRegistry';
 import type { Tokenizer } from '../tokens/Tokenizer';
-import { generateDemoRun } from './demo/generateDemoRun';
-import { scaledDemoRun } from './demo/scaledDemoRun';
+import { generateDemoRun } from '../demo/generateDemoRun';
+import { scaledDemoRun } from '../demo/scaledDemoRun';
 import { EventBatcher } from './EventBatcher';
 import { HostRun, type RunSpec } from './HostRun';
-import { demoToolItems } from './demoToolItems';
+import { demoToolItems } from '../demo/demoToolItems';
 
 /** Scenario time of the demo's first turn, and how far its clock moves per turn. */
 const DEMO_T0 = Date.parse('2026-01-05T09:00:00Z');

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type CommandName, Commands, type StrataEvent } from '../../engine/contract';
 import { Host, type HostOptions } from '../../engine/host';
-import { generateDemoRun } from '../../engine/host/demo/generateDemoRun';
+import { generateDemoRun } from '../../engine/demo/generateDemoRun';
 import { DEMO_RESTART_MS } from '../../engine/host/RunManager';
 import { RECENT_FULL_GENERATIONS } from '../../engine/generations/boundedHistory';
 import { BATCH_INTERVAL_MS } from '../../engine/host/EventBatcher';

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Host } from '../../engine/host';
-import { generateDemoRun } from '../../engine/host/demo/generateDemoRun';
-import { demoAgentsFromEnv, scaledDemoRun } from '../../engine/host/demo/scaledDemoRun';
+import { generateDemoRun } from '../../engine/demo/generateDemoRun';
+import { demoAgentsFromEnv, scaledDemoRun } from '../../engine/demo/scaledDemoRun';
 import { manualClock } from '../../engine/ports/Clock';
 import { manualScheduler } from '../../engine/ports/Scheduler';
 import { quarterTokenizer } from '../support/engineFixtures';

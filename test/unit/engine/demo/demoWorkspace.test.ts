@@ -2,12 +2,12 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { generateDemoRun, type DemoRunScript } from '../../../../engine/host/demo/generateDemoRun';
-import { scaledDemoRun } from '../../../../engine/host/demo/scaledDemoRun';
-import { DEMO_FILES } from '../../../../engine/host/demo/workspaceFiles';
+import { generateDemoRun, type DemoRunScript } from '../../../../engine/demo/generateDemoRun';
+import { scaledDemoRun } from '../../../../engine/demo/scaledDemoRun';
+import { DEMO_FILES } from '../../../../engine/demo/workspaceFiles';
 
 /**
- * Taken from the demo's files when they were string literals in engine/host/demo/workspaceFiles.ts
+ * Taken from the demo's files when they were string literals in engine/demo/workspaceFiles.ts
  * (path, UTF-8 length and SHA-256 of each, in order) and from the scripts generated from them: the
  * demo must stay byte for byte what it was.
  */

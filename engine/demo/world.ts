@@ -1,4 +1,4 @@
-import type { AgentRole } from '../../contract';
+import type { AgentRole } from '../contract';
 import { hashString, Rng } from './prng';
 import { SPEC_CASES, SPEC_FILES, type SpecCase, type SpecFailure } from './specs';
 import { DEMO_EDITS, DEMO_FILES, type EditId } from './workspaceFiles';

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CONTEXT_CONFIG } from '../../../../../engine/conversation/contextConfig';
-import { checkAnthropicOrder, checkOpenAIOrder, orphanedResults, unansweredCalls } from '../../../../../engine/conversation/providerValidity';
-import { demoRunStats, formatDemoRunStats, generateDemoRun, type DemoRunScript } from '../../../../../engine/host/demo/generateDemoRun';
-import { AgentRuntime, type RuntimeEvent } from '../../../../../engine/runtime/AgentRuntime';
-import type { SpawnRequest } from '../../../../../engine/runtime/Driver';
-import { TraceDriver } from '../../../../../engine/runtime/TraceDriver';
-import { newEngine, quarterTokenizer } from '../../../../support/engineFixtures';
+import { DEFAULT_CONTEXT_CONFIG } from '../../../../engine/conversation/contextConfig';
+import { checkAnthropicOrder, checkOpenAIOrder, orphanedResults, unansweredCalls } from '../../../../engine/conversation/providerValidity';
+import { demoRunStats, formatDemoRunStats, generateDemoRun, type DemoRunScript } from '../../../../engine/demo/generateDemoRun';
+import { AgentRuntime, type RuntimeEvent } from '../../../../engine/runtime/AgentRuntime';
+import type { SpawnRequest } from '../../../../engine/runtime/Driver';
+import { TraceDriver } from '../../../../engine/runtime/TraceDriver';
+import { newEngine, quarterTokenizer } from '../../../support/engineFixtures';
 
 const script = generateDemoRun();
 

@@ -1,4 +1,4 @@
-import type { RecordedTurn } from '../../runtime/TraceDriver';
+import type { RecordedTurn } from '../runtime/TraceDriver';
 import { generateDemoRun, type DemoRunScript } from './generateDemoRun';
 
 /** Agents a scaled demo may have at most (the primary included). */

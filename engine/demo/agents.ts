@@ -1,4 +1,4 @@
-import type { SpawnRequest, StatedFinding } from '../../runtime/Driver';
+import type { SpawnRequest, StatedFinding } from '../runtime/Driver';
 import type { Rng } from './prng';
 import type { CallDraft, CallResult, TestReport, World } from './world';
 import { DEMO_EDITS, type EditId } from './workspaceFiles';

@@ -1,7 +1,7 @@
-import type { AgentRole } from '../../contract';
-import type { AgentIdentity } from '../../generations/AgentIdentity';
-import type { ItemInput } from '../../items/createItem';
-import type { RecordedTurn } from '../../runtime/TraceDriver';
+import type { AgentRole } from '../contract';
+import type { AgentIdentity } from '../generations/AgentIdentity';
+import type { ItemInput } from '../items/createItem';
+import type { RecordedTurn } from '../runtime/TraceDriver';
 import { BEHAVIORS, MODELS, TASKS, type Draft, type TurnOutcome } from './agents';
 import { Rng } from './prng';
 import { World } from './world';
