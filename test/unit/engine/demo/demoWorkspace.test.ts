@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateDemoRun, type DemoRunScript } from '../../../../engine/demo/generateDemoRun';
 import { scaledDemoRun } from '../../../../engine/demo/scaledDemoRun';
-import { DEMO_FILES } from '../../../../engine/demo/workspaceFiles';
+import { readDemoWorkspace } from '../../../../engine/host/readDemoWorkspace';
+import { demoDir, tempDir } from '../../../support/tempDir';
 
 /**
  * Taken from the demo's files when they were string literals in engine/demo/workspaceFiles.ts
@@ -19,14 +20,25 @@ const sha = (text: string) => createHash('sha256').update(text, 'utf8').digest('
 const bytes = (s: DemoRunScript) => JSON.stringify({ ...s, scripts: [...s.scripts] });
 const described = (files: Readonly<Record<string, string>>) => Object.entries(files).map(([path, text]) => ({ path, bytes: Buffer.byteLength(text, 'utf8'), sha256: sha(text) }));
 
-describe('the demo workspace', () => {
-  it('[demo-run] holds exactly the files the demo was written against, in the same order, byte for byte', () => {
-    expect(described(DEMO_FILES)).toEqual(digest.files);
+describe('the demo workspace (resources/demo/workspace)', () => {
+  const files = readDemoWorkspace(demoDir);
+
+  it('[demo-run] reads back exactly the files the demo was written against, in the same order, byte for byte', () => {
+    expect(described(files)).toEqual(digest.files);
   });
 
   it('[demo-run] generates the same scripts from them, byte for byte', () => {
-    expect(sha(bytes(generateDemoRun(1)))).toBe(digest.scripts['generateDemoRun(1)']);
-    expect(sha(bytes(generateDemoRun(2)))).toBe(digest.scripts['generateDemoRun(2)']);
-    expect(sha(bytes(scaledDemoRun(12)))).toBe(digest.scripts['scaledDemoRun(12)']);
+    expect(sha(bytes(generateDemoRun(files, 1)))).toBe(digest.scripts['generateDemoRun(1)']);
+    expect(sha(bytes(generateDemoRun(files, 2)))).toBe(digest.scripts['generateDemoRun(2)']);
+    expect(sha(bytes(scaledDemoRun(files, 12)))).toBe(digest.scripts['scaledDemoRun(12)']);
+  });
+
+  it('is refused with the folder named when a demo folder has no workspace', () => {
+    const tmp = tempDir();
+    try {
+      expect(() => readDemoWorkspace(tmp.dir)).toThrow(join(tmp.dir, 'workspace'));
+    } finally {
+      tmp.remove();
+    }
   });
 });
