@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { modelRunDeps } from '../../engine/host/modelRunDeps';
-import { demoAgentsFromEnv } from '../../engine/host/demo/scaledDemoRun';
+import { demoAgentsFromEnv } from '../../engine/demo/scaledDemoRun';
 import { Host, locateWorkspace, type WorkspaceLocation } from '../../engine/host';
 import { defaultSessionRoots } from '../../engine/node/traces/live/discoverSessions';
 

@@ -11,12 +11,10 @@ import { recallAllowed } from '../memory/recall/recallPolicy';
 import { recallScoped } from '../memory/recall/recallScoped';
 import type { WorktreeView } from '../memory/recall/WorktreeView';
 import { MemoryStore } from '../node/memoryStore/MemoryStore';
-import { type Clock, systemClock } from '../ports/Clock';
-import type { Scheduler } from '../ports/Scheduler';
-import { systemScheduler } from '../ports/systemScheduler';
+import type { Clock } from '../ports/Clock';
 import type { Tokenizer } from '../tokens/Tokenizer';
-import { createTiktokenTokenizer } from '../tokens/tiktokenTokenizer';
 import { AgentConversations } from './AgentConversations';
+import { AgentRows } from './AgentRows';
 import { Comparisons } from './Comparisons';
 import type { ClientSession } from './ClientSession';
 import { dispatch } from './dispatch';
@@ -27,53 +25,14 @@ import { loadStrataConfig, type StrataConfig } from '../node/workspace/loadStrat
 import { applySessionsConfig } from '../node/traces/live/sessionsConfig';
 import { toMemoryDto } from './memoryDtos';
 import { workspacePartition } from '../node/workspace/workspacePartition';
-import { RunManager, type RunManagerDeps } from './RunManager';
+import { RunManager } from './RunManager';
 import { toAgentDto } from './toAgentDto';
-import { demoWorktreeView, folderWorktreeView } from './worktreeViews';
-import { defaultSessionRoots, type SessionRoots } from '../node/traces/live/discoverSessions';
+import type { SessionRoots } from '../node/traces/live/discoverSessions';
 import { LiveSessions } from './LiveSessions';
+import type { HostOptions } from './HostOptions';
+import { resolveHostOptions, type HostServices } from './resolveHostOptions';
 
-export interface HostOptions {
-  /** SQLite file of the workspace catalog (created and migrated if needed). */
-  catalogPath: string;
-  workspaceName: string;
-  /** Strata's version, reported by `health`. */
-  version: string;
-  /** `resources/demo`: seed the demo workspace from it on first run and play its scenario. */
-  demoDir?: string;
-  /** Milliseconds between demo steps; 0 or absent seeds without playing. */
-  demoTickMs?: number;
-  /** Scale the demo to this many agents (load tests, `STRATA_DEMO_AGENTS`); absent: the bundled demo. */
-  demoAgents?: number;
-  clock?: Clock;
-  scheduler?: Scheduler;
-  /** Token counting for the engine (default: o200k_base through js-tiktoken). */
-  tokenizer?: Tokenizer;
-  /** `Settings.memory`: recall project memory into prompts (default true). */
-  memory?: boolean;
-  /** The project folder, for a non-demo workspace (its files are the agents' view). */
-  workspaceDir?: string;
-  /** `resources/skills`: the skills shipped with Strata (absent: none). */
-  skillsDir?: string;
-  /**
-   * Where `listSessions` looks for Claude Code and Codex sessions (absent: the standard folders of
-   * this machine's user, `defaultSessionRoots()`).
-   */
-  sessionRoots?: SessionRoots;
-  /** Providers and tools for model runs (the Electron and web shells supply them from settings). */
-  runDeps?: Pick<RunManagerDeps, 'makeProvider' | 'makeToolbox' | 'providerSettings' | 'toolItems'>;
-  /** Where unexpected handler failures are reported (they also reach the caller as `internal`). */
-  onInternalError?: (err: unknown, command: string) => void;
-  /**
-   * The replay worker's own build entry (`out/main/replayWorker.js`) for a bundled host; absent
-   * when running from source, where the worker starts from the replay module itself.
-   */
-  replayWorkerUrl?: URL;
-  /** The live sessions' worker's build entry (`out/main/liveWorker.js`) for a bundled host; absent from source, as above. */
-  liveWorkerUrl?: URL;
-  /** The SQLite module to load instead of node_modules' Node build (see `CatalogOpenOptions`). */
-  nativeBinding?: string | undefined;
-}
+export type { HostOptions } from './HostOptions';
 
 /** A view connected to the host: call commands, receive subscribed events. */
 export interface HostConnection {
@@ -93,6 +52,8 @@ export class Host {
   private readonly handlers: Handlers;
   private closed = false;
   private readonly clock: Clock;
+  /** The one writer of the catalog's agent rows (runs and `syncAgent` alike). */
+  private readonly agents: AgentRows;
   /** The engine before any run (a plain workspace that has not started one). */
   private readonly idleEngine: Engine;
   private readonly wired = new WeakSet<Engine>();
@@ -108,34 +69,32 @@ export class Host {
 
   private constructor(
     readonly catalog: Catalog,
-    private readonly options: HostOptions,
+    private readonly services: HostServices,
     readonly memory: MemoryStore,
-    view: WorktreeView,
     context: ContextConfig,
-    private readonly workspaceDir: string | undefined,
-    runDeps: Pick<RunManagerDeps, 'makeProvider' | 'makeToolbox' | 'providerSettings' | 'toolItems'>,
+    sessionRoots: SessionRoots,
   ) {
-    const clock = options.clock ?? systemClock;
+    const { clock, scheduler, tokenizer, view, settingsDir, skillsDir } = services;
     this.clock = clock;
+    this.agents = new AgentRows(catalog, clock);
     const startedAt = clock.now();
-    const tokenizer = options.tokenizer ?? createTiktokenTokenizer();
-    const recall = (engine: Engine, agentId: string, now: number) => Host.recallInto(engine, memory, view, options.memory ?? true, agentId, now);
+    const recall = (engine: Engine, agentId: string, now: number) => Host.recallInto(engine, memory, view, services.recall, agentId, now);
     this.idleEngine = this.newEngine(tokenizer, clock);
     this.conversations = new AgentConversations({
       tokenizer,
-      ...(options.skillsDir ? { shippedSkillsDir: options.skillsDir } : {}),
-      ...(workspaceDir ? { workspaceDir } : {}),
+      ...(skillsDir ? { shippedSkillsDir: skillsDir } : {}),
+      ...(settingsDir ? { workspaceDir: settingsDir } : {}),
       conversations: () => {
         const run = this.runs.current;
         return new Map(run ? run.runtime.agentIds().map((id) => [id, run.runtime.conversation(id)]) : []);
       },
     });
-    const scheduler = options.scheduler ?? systemScheduler;
     const emit = (e: StrataEvent) => {
       if (!this.closed) this.hub.emit(e);
     };
     this.runs = new RunManager({
       catalog,
+      agents: this.agents,
       tokenizer,
       context: () => context,
       skills: () => this.conversations.registry,
@@ -146,7 +105,7 @@ export class Host {
         if (!this.closed) this.hub.emit({ name: 'log', payload: { entry } });
       },
       newEngine: (c) => this.newEngine(tokenizer, c),
-      ...(options.demoAgents !== undefined ? { demoAgents: options.demoAgents } : {}),
+      demoScript: services.demoScript,
       turnScope: {
         open: () => {
           this.held = [];
@@ -173,14 +132,14 @@ export class Host {
       },
       beforeBuild: recall,
       onConversationEvent: (agentId, e) => this.conversationEvent(agentId, e),
-      ...runDeps,
+      ...services.runDeps,
     });
-    this.comparisons = new Comparisons({ catalog, clock, scheduler, emit, workerUrl: options.replayWorkerUrl });
-    this.liveSessions = new LiveSessions({ emit, clock, scheduler, workerUrl: options.liveWorkerUrl });
+    this.comparisons = new Comparisons({ catalog, clock, scheduler, emit, workerUrl: services.replayWorkerUrl });
+    this.liveSessions = new LiveSessions({ emit, clock, scheduler, workerUrl: services.liveWorkerUrl });
     this.handlers = createHandlers({
       catalog,
-      version: options.version,
-      workspaceName: options.workspaceName,
+      version: services.version,
+      workspaceName: services.workspaceName,
       uptimeMs: () => clock.now() - startedAt,
       engine: () => this.engine,
       syncAgent: (agentId) => this.syncAgent(agentId),
@@ -193,9 +152,9 @@ export class Host {
       now: () => clock.now(),
       traceImported: (trace) => emit({ name: 'trace.imported', payload: { trace } }),
       comparisons: this.comparisons,
-      sessionRoots: options.sessionRoots ?? defaultSessionRoots(),
+      sessionRoots,
       liveSessions: this.liveSessions,
-      nativeBinding: options.nativeBinding,
+      nativeBinding: services.nativeBinding,
     });
   }
 
@@ -204,29 +163,26 @@ export class Host {
    * through the trace driver and the provider cache model.
    */
   static open(options: HostOptions): Host {
-    const catalog = Catalog.open(options.catalogPath, { nativeBinding: options.nativeBinding });
+    const services = resolveHostOptions(options);
+    const catalog = Catalog.open(services.catalogPath, { nativeBinding: services.nativeBinding });
     try {
-      const clock = options.clock ?? systemClock;
-      const demo = options.demoDir !== undefined;
-      const view = demo ? demoWorktreeView : options.workspaceDir ? folderWorktreeView(options.workspaceDir) : demoWorktreeView;
       // A row the intake refuses on read (written around it) is left out and said in the log once.
       let unreadable: ((message: string) => void) | undefined;
       const memory = MemoryStore.open(catalog, {
-        ...workspacePartition(catalog, { demo, workspaceDir: options.workspaceDir, catalogPath: options.catalogPath }),
-        clock,
+        ...workspacePartition(catalog, { demo: services.demo !== undefined, workspaceDir: services.workspaceDir, catalogPath: services.catalogPath }),
+        clock: services.clock,
         onUnreadable: (m) => unreadable?.(m),
       });
-      // The workspace folder holds strata.toml and .strata/skills; the demo's is resources/demo.
-      const workspaceDir = demo ? options.demoDir : options.workspaceDir;
-      const settings = workspaceDir ? loadStrataConfig(workspaceDir) : undefined;
+      const { settingsDir } = services;
+      const settings = settingsDir ? loadStrataConfig(settingsDir) : undefined;
       const { config, problem } = Host.contextConfig(settings?.context);
-      const sessions = Host.sessionRoots(workspaceDir, settings?.sessions, options.sessionRoots ?? defaultSessionRoots());
-      const host = new Host(catalog, { ...options, sessionRoots: sessions.roots }, memory, view, config, workspaceDir, options.runDeps ?? {});
+      const sessions = Host.sessionRoots(settingsDir, settings?.sessions, services.sessionRoots);
+      const host = new Host(catalog, services, memory, config, sessions.roots);
       unreadable = (m) => host.log(null, 'warn', m);
       if (problem) host.log(null, 'error', problem);
       if (memory.adopted > 0) host.log(null, 'info', `Project memory: ${memory.adopted} ${memory.adopted === 1 ? 'entry' : 'entries'} kept under another spelling of this folder's path now belong to this workspace's partition`);
       if (sessions.problem) host.log(null, 'error', sessions.problem);
-      if (demo) host.runs.openDemo(options.demoTickMs ?? 0);
+      if (services.demo) host.runs.openDemo(services.demo.tickMs);
       return host;
     } catch (err) {
       catalog.close();
@@ -307,7 +263,7 @@ export class Host {
       call: (name, args) =>
         this.closed
           ? Promise.resolve({ ok: false, error: { code: 'unavailable', message: 'The Strata host is shut down.' } })
-          : dispatch(this.handlers, name, args, session, this.options.onInternalError),
+          : dispatch(this.handlers, name, args, session, this.services.onInternalError),
       close: () => session.close(),
     };
   }
@@ -413,12 +369,11 @@ export class Host {
 
   /** Write the engine's view of an agent (generation, tokens) to the catalog and announce it. */
   private syncAgent(agentId: string): void {
-    const record = this.catalog.getAgent(agentId);
     const number = this.engine.currentGeneration(agentId);
-    if (!record || number === 0) return;
+    if (number === 0) return;
     const g = this.engine.generation(agentId, number);
-    const next = { ...record, generation: g.number, tokens: g.tokens, revision: record.revision + 1, updatedAt: new Date(this.clock.now()).toISOString() };
-    this.catalog.putAgent(next);
+    const next = this.agents.update(agentId, (record) => ({ ...record, generation: g.number, tokens: g.tokens }));
+    if (!next) return;
     this.hub.emit({ name: 'agent.updated', payload: { agent: toAgentDto(next) } });
   }
 

@@ -1,6 +1,7 @@
 import type { AgentDto, AgentStatus, LogEntry, RunDto } from '../contract';
 import { toAgentDto } from './toAgentDto';
 import type { AgentRecord, Catalog } from '../node/catalog/Catalog';
+import type { AgentRows } from './AgentRows';
 import type { ContextConfig } from '../conversation/contextConfig';
 import type { Summarizer } from '../conversation/Summarizer';
 import type { ConversationEvent } from '../conversation/AgentConversation';
@@ -38,10 +39,19 @@ export interface RunSpec {
   beforeTurn?: () => void;
   /** An agent is done after this many turns (the runtime's default when absent). */
   maxTurnsPerAgent?: number;
+  /**
+   * When a turn's commit fails (the catalog rolled it back): `stop` leaves the run stopped;
+   * `rebuild-from-catalog` replays what the catalog says was played into a fresh run and carries on.
+   */
+  onCommitFailure: 'rebuild-from-catalog' | 'stop';
+  /** A run that finishes while ticking starts over after this many milliseconds; absent: it stays finished. */
+  restartAfterFinishMs?: number;
 }
 
 export interface HostRunDeps {
   catalog: Catalog;
+  /** The writer of the catalog's agent rows (the host's one `AgentRows`). */
+  agents: AgentRows;
   engine: Engine;
   tokenizer: Tokenizer;
   context: ContextConfig;
@@ -256,25 +266,11 @@ export class HostRun {
     switch (e.type) {
       case 'agent.added': {
         const a = e.agent;
-        const previous = catalog.getAgent(a.agentId);
-        const record: AgentRecord = {
-          agentId: a.agentId,
-          parent: a.parent,
-          role: a.role,
-          task: a.task,
-          model: a.model,
-          budget: a.budget,
-          status: 'waiting',
-          generation: 1,
-          tokens: 0,
-          usage: { input: 0, cacheRead: 0, cacheWrite: 0, output: 0 },
-          revision: (previous?.revision ?? -1) + 1,
-          updatedAt: this.#iso(),
-        };
-        catalog.transaction(() => {
-          catalog.putAgent(record);
-          this.deps.onAgent(toAgentDto(record));
+        const record = catalog.transaction(() => {
+          const added = this.deps.agents.add({ agentId: a.agentId, parent: a.parent, role: a.role, task: a.task, model: a.model, budget: a.budget });
+          this.deps.onAgent(toAgentDto(added));
           if (a.parent !== null) this.#log(a.parent, 'info', `Spawned ${a.agentId} (${a.role}) for: ${a.task}${e.dependsOn.length ? ` · after ${e.dependsOn.join(', ')}` : ''}`);
+          return added;
         });
         this.deps.onRuntimeEvent(e, record);
         return;
@@ -319,11 +315,8 @@ export class HostRun {
   }
 
   #putAgent(agentId: string, change: (r: AgentRecord) => AgentRecord): AgentRecord | undefined {
-    const current = this.deps.catalog.getAgent(agentId);
-    if (!current) return undefined;
-    const next = { ...change(current), revision: current.revision + 1, updatedAt: this.#iso() };
-    this.deps.catalog.putAgent(next);
-    this.deps.onAgent(toAgentDto(next));
+    const next = this.deps.agents.update(agentId, change);
+    if (next) this.deps.onAgent(toAgentDto(next));
     return next;
   }
 }

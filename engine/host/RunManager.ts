@@ -2,7 +2,7 @@ import { StrataError, type LogEntry, type ProviderSettingsDto, type RunDto, type
 import type { Catalog } from '../node/catalog/Catalog';
 import type { ContextConfig } from '../conversation/contextConfig';
 import { Engine } from '../Engine';
-import { manualClock, type Clock } from '../ports/Clock';
+import type { Clock } from '../ports/Clock';
 import type { Scheduler } from '../ports/Scheduler';
 import { createCacheModel } from '../providers/cacheModel';
 import type { Provider } from '../providers/Provider';
@@ -11,24 +11,18 @@ import type { AgentConversation, ConversationEvent } from '../conversation/Agent
 import { ModelDriver } from '../runtime/ModelDriver';
 import { modelSummarizer } from '../runtime/modelSummarizer';
 import { priceWithCacheModel } from '../runtime/priceWithCacheModel';
-import { TraceDriver } from '../runtime/TraceDriver';
 import type { ToolBox } from '../runtime/Driver';
 import type { AgentRunStatus } from '../runtime/AgentRuntime';
 import { cacheHitRate } from '../metrics/cacheHitRate';
 import type { SkillRegistry } from '../skills/SkillRegistry';
 import type { Tokenizer } from '../tokens/Tokenizer';
-import { generateDemoRun } from './demo/generateDemoRun';
-import { scaledDemoRun } from './demo/scaledDemoRun';
+import type { DemoRunScript } from '../demo/generateDemoRun';
+import { demoRunSpec, DEMO_RUN_ID } from './demoRunSpec';
+import type { AgentRows } from './AgentRows';
 import { EventBatcher } from './EventBatcher';
 import { HostRun, type RunSpec } from './HostRun';
-import { demoToolItems } from './demoToolItems';
 
-/** Scenario time of the demo's first turn, and how far its clock moves per turn. */
-const DEMO_T0 = Date.parse('2026-01-05T09:00:00Z');
-const DEMO_TURN_MS = 20_000;
-const DEMO_POSITION_KEY = 'run.demo.turns';
-/** Milliseconds the finished demo rests before it starts over. */
-export const DEMO_RESTART_MS = 15_000;
+const DEMO_POSITION_KEY = `run.${DEMO_RUN_ID}.turns`;
 /** Runs listed by `listRuns` (the newest first). */
 const RUNS_KEPT = 20;
 
@@ -36,6 +30,8 @@ const RETRY_WORDS: Partial<Record<RetryInfo['kind'], string>> = { rate_limited: 
 
 export interface RunManagerDeps {
   catalog: Catalog;
+  /** The one writer of the catalog's agent rows. */
+  agents: AgentRows;
   tokenizer: Tokenizer;
   context: () => ContextConfig;
   skills: () => SkillRegistry | undefined;
@@ -57,8 +53,8 @@ export interface RunManagerDeps {
   turnScope?: { open(): void; flush(): void; close(): void };
   /** What the host knows about each provider (never a key). */
   providerSettings?: () => ProviderSettingsDto[];
-  /** Play the demo scaled to this many agents (`scaledDemoRun`, for load tests); absent: the bundled demo. */
-  demoAgents?: number;
+  /** The demo's script, generated afresh for each demo run (the bundled demo, or scaled for load tests). */
+  demoScript: () => DemoRunScript;
 }
 
 /**
@@ -185,6 +181,7 @@ export class RunManager {
       summarizer: modelSummarizer(provider, { model: args.model, tokenizer: this.deps.tokenizer }),
       ...(this.deps.toolItems ? { toolItems: this.deps.toolItems } : {}),
       clock,
+      onCommitFailure: 'stop',
     };
     const run = this.#hostRun(spec, engine);
     this.deps.catalog.transaction(() => run.seed());
@@ -270,24 +267,8 @@ export class RunManager {
   }
 
   #demoRun(tickMs: number): HostRun {
-    const script = this.deps.demoAgents !== undefined ? scaledDemoRun(this.deps.demoAgents) : generateDemoRun(1);
-    const clock = manualClock(DEMO_T0);
-    const engine = this.#newEngine(clock);
-    const model = createCacheModel({ provider: 'anthropic' });
-    const spec: RunSpec = {
-      runId: 'demo',
-      driver: 'trace',
-      label: `Demo: ${script.primary.task}`,
-      tickMs,
-      primary: script.primary,
-      seed: script.pinned.map((p) => ({ ...p, at: DEMO_T0 })),
-      makeDriver: () => new TraceDriver(script.scripts),
-      toolItems: demoToolItems,
-      priceCall: priceWithCacheModel(model, this.deps.tokenizer),
-      clock,
-      beforeTurn: () => clock.advance(DEMO_TURN_MS),
-    };
-    return this.#hostRun(spec, engine);
+    const spec = demoRunSpec(this.deps.demoScript(), tickMs, this.deps.tokenizer);
+    return this.#hostRun(spec, this.#newEngine(spec.clock));
   }
 
   #hostRun(spec: RunSpec, engine: Engine): HostRun {
@@ -295,6 +276,7 @@ export class RunManager {
     const skills = this.deps.skills();
     const run = new HostRun(spec, {
       catalog: this.deps.catalog,
+      agents: this.deps.agents,
       engine,
       tokenizer: this.deps.tokenizer,
       context: this.deps.context(),
@@ -306,8 +288,9 @@ export class RunManager {
       quiet: () => this.quiet,
       ...(this.deps.turnScope ? { turnScope: this.deps.turnScope } : {}),
       onCommitFailure: async (err) => {
-        this.deps.onLog(this.deps.catalog.appendLog({ at: new Date(this.deps.wallClock.now()).toISOString(), level: 'error', agentId: err.agentId, message: `${err.message}; ${spec.runId === 'demo' ? 'the demo is rebuilt from the catalog' : 'the run is stopped'}` }));
-        if (spec.runId !== 'demo') return;
+        const rebuild = spec.onCommitFailure === 'rebuild-from-catalog';
+        this.deps.onLog(this.deps.catalog.appendLog({ at: new Date(this.deps.wallClock.now()).toISOString(), level: 'error', agentId: err.agentId, message: `${err.message}; ${rebuild ? 'the demo is rebuilt from the catalog' : 'the run is stopped'}` }));
+        if (!rebuild) return;
         // The catalog rolled the turn back; the in-memory run may hold part of it. Replay what the
         // catalog says was played into a fresh run and carry on from there.
         this.#current = undefined;
@@ -337,7 +320,7 @@ export class RunManager {
       onRunChanged: (dto) => {
         if (this.quiet) return;
         this.deps.emit({ name: 'run.changed', payload: { run: dto } });
-        if (dto.runId === 'demo' && dto.status === 'finished' && dto.tickMs > 0) this.#scheduleRestart(dto.tickMs);
+        if (spec.restartAfterFinishMs !== undefined && dto.status === 'finished' && dto.tickMs > 0) this.#scheduleRestart(spec.restartAfterFinishMs, dto.tickMs);
       },
     });
     this.#current = run;
@@ -349,9 +332,10 @@ export class RunManager {
     if (!this.quiet) this.#batcher.add('generation.created', { agentId, generation, previous, reason });
   }
 
-  #scheduleRestart(tickMs: number): void {
+  /** The finished demo starts over after `afterMs` (its spec's `restartAfterFinishMs`). */
+  #scheduleRestart(afterMs: number, tickMs: number): void {
     this.#cancelRestart();
-    this.#restartTimer = this.deps.scheduler.every(DEMO_RESTART_MS, () => {
+    this.#restartTimer = this.deps.scheduler.every(afterMs, () => {
       this.#cancelRestart();
       if (this.#current?.status !== 'finished') return;
       this.deps.onLog(this.deps.catalog.appendLog({ at: new Date(this.deps.wallClock.now()).toISOString(), level: 'info', agentId: null, message: 'Demo run restarted' }));
@@ -365,6 +349,6 @@ export class RunManager {
   }
 
   #clearAgents(): void {
-    this.deps.catalog.clearAgents();
+    this.deps.agents.clear();
   }
 }

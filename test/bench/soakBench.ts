@@ -11,8 +11,8 @@ import { fileURLToPath } from 'node:url';
 import { Catalog } from '../../engine/node/catalog/Catalog';
 import { DEFAULT_CONTEXT_CONFIG } from '../../engine/conversation/contextConfig';
 import { Engine } from '../../engine/Engine';
-import { generateDemoRun } from '../../engine/host/demo/generateDemoRun';
-import { demoToolItems } from '../../engine/host/demoToolItems';
+import { generateDemoRun } from '../../engine/demo/generateDemoRun';
+import { demoToolItems } from '../../engine/demo/demoToolItems';
 import { HostRun } from '../../engine/host/HostRun';
 import { cacheHitRate } from '../../engine/metrics/cacheHitRate';
 import { systemScheduler } from '../../engine/ports/systemScheduler';
@@ -22,6 +22,8 @@ import { priceWithCacheModel } from '../../engine/runtime/priceWithCacheModel';
 import type { RecordedTurn } from '../../engine/runtime/TraceDriver';
 import { TraceDriver } from '../../engine/runtime/TraceDriver';
 import { createTiktokenTokenizer } from '../../engine/tokens/tiktokenTokenizer';
+import { AgentRows } from '../../engine/host/AgentRows';
+import { demoFiles } from '../support/demoFiles';
 import { tempDir } from '../support/tempDir';
 
 const arg = (name: string, fallback: number) => {
@@ -44,9 +46,9 @@ const heap = () => {
 function soakScript() {
   const pool: RecordedTurn[][] = [];
   for (let seed = 1; pool.length < AGENTS - 1; seed++) {
-    for (const [id, turns] of generateDemoRun(seed).scripts) if (id !== 'primary' && pool.length < AGENTS - 1) pool.push(turns.map((t) => ({ ...t, spawn: undefined, done: false })));
+    for (const [id, turns] of generateDemoRun(demoFiles, seed).scripts) if (id !== 'primary' && pool.length < AGENTS - 1) pool.push(turns.map((t) => ({ ...t, spawn: undefined, done: false })));
   }
-  const base = generateDemoRun(1);
+  const base = generateDemoRun(demoFiles, 1);
   const perWorker = Math.ceil((TURNS - 2) / (AGENTS - 1));
   const scripts = new Map<string, RecordedTurn[]>();
   const workers = pool.map((_, i) => `soak-worker-${String(i + 1).padStart(2, '0')}`);
@@ -100,8 +102,9 @@ const run = new HostRun(
     clock,
     beforeTurn: () => clock.advance(2_000),
     maxTurnsPerAgent: Math.ceil(TURNS / Math.max(1, AGENTS - 1)) + 2,
+    onCommitFailure: 'stop',
   },
-  { catalog, engine, tokenizer, context: { ...DEFAULT_CONTEXT_CONFIG, strategy: 'compress', maxTokens: 8000, preserveRecentTurns: 2 }, scheduler: systemScheduler, wallClock: systemClock, onRuntimeEvent: () => {}, onAgent: () => {}, onLog: () => {}, onRunChanged: () => {} },
+  { catalog, agents: new AgentRows(catalog, systemClock), engine, tokenizer, context: { ...DEFAULT_CONTEXT_CONFIG, strategy: 'compress', maxTokens: 8000, preserveRecentTurns: 2 }, scheduler: systemScheduler, wallClock: systemClock, onRuntimeEvent: () => {}, onAgent: () => {}, onLog: () => {}, onRunChanged: () => {} },
 );
 
 const heapStart = heap();

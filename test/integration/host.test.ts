@@ -1,21 +1,22 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type CommandName, Commands, type StrataEvent } from '../../engine/contract';
 import { Host, type HostOptions } from '../../engine/host';
-import { generateDemoRun } from '../../engine/host/demo/generateDemoRun';
-import { DEMO_RESTART_MS } from '../../engine/host/RunManager';
+import { generateDemoRun } from '../../engine/demo/generateDemoRun';
+import { DEMO_RESTART_MS } from '../../engine/host/demoRunSpec';
 import { RECENT_FULL_GENERATIONS } from '../../engine/generations/boundedHistory';
 import { BATCH_INTERVAL_MS } from '../../engine/host/EventBatcher';
 import { manualClock } from '../../engine/ports/Clock';
 import { manualScheduler } from '../../engine/ports/Scheduler';
 import { dumpCatalog } from '../support/catalogDump';
 import { latestSchemaVersion } from '../../engine/node/catalog/migrations';
+import { demoFiles } from '../support/demoFiles';
 import { demoDir, tempDir } from '../support/tempDir';
 import { quarterTokenizer } from '../support/engineFixtures';
 import { writeSyntheticTrace } from '../support/traceFixtures';
 
-const script = generateDemoRun(1);
+const script = generateDemoRun(demoFiles, 1);
 const TOTAL_TURNS = [...script.scripts.values()].reduce((n, turns) => n + turns.length, 0);
 
 describe('Host over a temp-dir catalog with the demo workspace', () => {
@@ -429,6 +430,7 @@ describe('Host.open', () => {
       const dir = join(tmp.dir, 'demo');
       mkdirSync(dir);
       writeFileSync(join(dir, 'strata.toml'), '[context]\nmax_tokens = -5\n');
+      cpSync(join(demoDir, 'workspace'), join(dir, 'workspace'), { recursive: true });
       const host = Host.open({ catalogPath: join(tmp.dir, 'c.sqlite'), workspaceName: 'x', version: '0', demoDir: dir, scheduler: manualScheduler(), tokenizer: quarterTokenizer });
       try {
         expect(host.catalog.recentLog(10).map((l) => `${l.level}: ${l.message}`)).toContainEqual(expect.stringMatching(/^error: .*strata\.toml.*context\.max_tokens.*default \[context\] settings are used/));

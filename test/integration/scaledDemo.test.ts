@@ -1,16 +1,17 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Host } from '../../engine/host';
-import { generateDemoRun } from '../../engine/host/demo/generateDemoRun';
-import { demoAgentsFromEnv, scaledDemoRun } from '../../engine/host/demo/scaledDemoRun';
+import { generateDemoRun } from '../../engine/demo/generateDemoRun';
+import { demoAgentsFromEnv, scaledDemoRun } from '../../engine/demo/scaledDemoRun';
 import { manualClock } from '../../engine/ports/Clock';
 import { manualScheduler } from '../../engine/ports/Scheduler';
 import { quarterTokenizer } from '../support/engineFixtures';
+import { demoFiles } from '../support/demoFiles';
 import { demoDir, tempDir } from '../support/tempDir';
 
 describe('scaledDemoRun', () => {
   it('has the primary spawn agents - 1 workers that replay demo turns, deterministically', () => {
-    const s = scaledDemoRun(12, 40);
+    const s = scaledDemoRun(demoFiles, 12, 40);
     expect(s.scripts.size).toBe(12);
     const spawn = s.scripts.get('primary')?.[0]?.spawn ?? [];
     expect(spawn.map((x) => x.agentId)).toEqual(Array.from({ length: 11 }, (_, i) => `worker-${String(i + 1).padStart(2, '0')}`));
@@ -26,12 +27,12 @@ describe('scaledDemoRun', () => {
     }
     // Some workers keep a context-limit turn, so refreshes happen.
     expect([...s.scripts.values()].flat().some((t) => t.contextLimit)).toBe(true);
-    expect(scaledDemoRun(12, 40)).toEqual(s);
+    expect(scaledDemoRun(demoFiles, 12, 40)).toEqual(s);
   });
 
   it('refuses an agent count out of range', () => {
-    expect(() => scaledDemoRun(1)).toThrow(RangeError);
-    expect(() => scaledDemoRun(2.5)).toThrow(RangeError);
+    expect(() => scaledDemoRun(demoFiles, 1)).toThrow(RangeError);
+    expect(() => scaledDemoRun(demoFiles, 2.5)).toThrow(RangeError);
   });
 });
 
@@ -94,7 +95,7 @@ describe('Host with demoAgents', () => {
       scheduler.tick();
       await h.runs.current?.idle();
     }
-    const bundled = generateDemoRun(1);
+    const bundled = generateDemoRun(demoFiles, 1);
     const ids = h.runs.current?.runtime.agentIds() ?? [];
     expect(ids[0]).toBe(bundled.primary.agentId);
     expect(ids.every((id) => bundled.scripts.has(id))).toBe(true);

@@ -65,6 +65,26 @@ describe('a model run in a workspace, through the contract', () => {
     expect(JSON.stringify(host.catalog.recentLog(100))).not.toContain(KEY);
   });
 
+  it('[turn-atomic] a model run whose commit fails is stopped, as its spec says, not rebuilt or restarted', async () => {
+    server = await startAnthropicLoopback({ expectedKey: KEY, defaultReply: script, cacheMinTokens: 64 });
+    tmp = tempDir();
+    const dir = join(tmp.dir, 'project');
+    mkdirSync(join(dir, 'src'), { recursive: true });
+    writeFileSync(join(dir, 'src', 'parser.ts'), 'export function parse(text: string) {\n  return text.split(",");\n}\n');
+    host = Host.open({ catalogPath: join(dir, '.strata', 'catalog.sqlite'), workspaceName: 'project', version: '1', workspaceDir: dir, scheduler: manualScheduler(), tokenizer: quarterTokenizer, runDeps: modelRunDeps(dir, { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.url }) });
+    const conn = host.connect(() => {});
+    const started = await conn.call('startRun', { driver: 'model', provider: 'anthropic', model: 'claude-sonnet-4-5', task: 'Check the comma parser in src/parser.ts' });
+    if (!started.ok) throw new Error(started.error.message);
+    const run = host.runs.current!;
+    host.catalog.setMeta = () => {
+      throw new Error('disk full');
+    };
+    await expect(host.stepDemo()).rejects.toThrow(/could not be committed: disk full/);
+    expect(host.runs.current).toBe(run);
+    expect(run.status).toBe('stopped');
+    expect(host.catalog.recentLog(5).map((l) => l.message)).toContainEqual(expect.stringMatching(/disk full; the run is stopped$/));
+  });
+
   it('refuses a model run without a key, saying which variable to set, and starts nothing', async () => {
     tmp = tempDir();
     host = Host.open({ catalogPath: join(tmp.dir, 'c.sqlite'), workspaceName: 'project', version: '1', workspaceDir: tmp.dir, scheduler: manualScheduler(), tokenizer: quarterTokenizer, runDeps: modelRunDeps(tmp.dir, {}) });

@@ -158,6 +158,8 @@ describe('electron-builder.yml', () => {
     );
     for (const { from } of config.extraResources.filter((r) => r.from.startsWith('resources/'))) expect(statSync(join(root, from)).isDirectory()).toBe(true);
     expect(existsSync(join(root, 'resources/demo/strata.toml'))).toBe(true);
+    // The demo's repository is content read at run time from demo/workspace (engine/host/readDemoWorkspace.ts).
+    expect(existsSync(join(root, 'resources/demo/workspace/docs/adr/0007-sessions.md'))).toBe(true);
     const skills = filesUnder(join(root, 'resources/skills')).filter((f) => f.endsWith('SKILL.md'));
     expect(skills.length).toBeGreaterThan(0);
   });

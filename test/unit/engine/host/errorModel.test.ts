@@ -116,11 +116,10 @@ describe('[error-model] one error model', () => {
   });
 
   it('[error-model] every error class the engine and the shells declare is in the table above, or named as one that never leaves its module', () => {
-    // Private signals (caught where they are thrown), the client-side error form, and text inside the demo workspace's files.
+    // Private signals (caught where they are thrown) and the client-side error form.
     const NEVER_LEAVES: Record<string, string> = {
       SliceTimeout: 'engine/node/tools/grep.ts turns it into a tool result',
       SliceCancelled: 'engine/node/tools/grep.ts turns it into a tool result',
-      AuthError: 'source text of a demo workspace file, not Strata code',
       UsageError: 'a shell refuses its command line before any host exists',
     };
     const declared = [...sources(join(ROOT, 'engine')), ...sources(join(ROOT, 'electron'))].flatMap((p) =>

@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CONTEXT_CONFIG } from '../../../../../engine/conversation/contextConfig';
-import { checkAnthropicOrder, checkOpenAIOrder, orphanedResults, unansweredCalls } from '../../../../../engine/conversation/providerValidity';
-import { demoRunStats, formatDemoRunStats, generateDemoRun, type DemoRunScript } from '../../../../../engine/host/demo/generateDemoRun';
-import { AgentRuntime, type RuntimeEvent } from '../../../../../engine/runtime/AgentRuntime';
-import type { SpawnRequest } from '../../../../../engine/runtime/Driver';
-import { TraceDriver } from '../../../../../engine/runtime/TraceDriver';
-import { newEngine, quarterTokenizer } from '../../../../support/engineFixtures';
+import { DEFAULT_CONTEXT_CONFIG } from '../../../../engine/conversation/contextConfig';
+import { checkAnthropicOrder, checkOpenAIOrder, orphanedResults, unansweredCalls } from '../../../../engine/conversation/providerValidity';
+import { demoRunStats, formatDemoRunStats, generateDemoRun, type DemoRunScript } from '../../../../engine/demo/generateDemoRun';
+import { AgentRuntime, type RuntimeEvent } from '../../../../engine/runtime/AgentRuntime';
+import type { SpawnRequest } from '../../../../engine/runtime/Driver';
+import { TraceDriver } from '../../../../engine/runtime/TraceDriver';
+import { demoFiles } from '../../../support/demoFiles';
+import { newEngine, quarterTokenizer } from '../../../support/engineFixtures';
 
-const script = generateDemoRun();
+const script = generateDemoRun(demoFiles);
 
 /** Every spawn request of the script, with the agent that made it. */
 function spawns(s: DemoRunScript): (SpawnRequest & { parent: string })[] {
@@ -19,10 +20,10 @@ const bytes = (s: DemoRunScript) => JSON.stringify({ ...s, scripts: [...s.script
 
 describe('generateDemoRun', () => {
   it('[demo-run] is deterministic: the same seed gives the same script byte for byte, another seed another script', () => {
-    const again = generateDemoRun(1);
+    const again = generateDemoRun(demoFiles, 1);
     expect(again).toEqual(script);
     expect(bytes(again)).toBe(bytes(script));
-    const other = generateDemoRun(2);
+    const other = generateDemoRun(demoFiles, 2);
     expect(other).not.toEqual(script);
     expect(bytes(other)).not.toBe(bytes(script));
   });
@@ -102,7 +103,7 @@ describe('generateDemoRun', () => {
 
   it('[demo-run] other seeds give other sessions that keep every invariant', () => {
     for (const seed of [3, 4, 5, 6]) {
-      const s = generateDemoRun(seed);
+      const s = generateDemoRun(demoFiles, seed);
       const st = demoRunStats(s);
       expect(st.turns).toBeGreaterThanOrEqual(300);
       expect(st.contextLimits).toBeGreaterThanOrEqual(2);

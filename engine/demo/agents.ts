@@ -1,7 +1,7 @@
-import type { SpawnRequest, StatedFinding } from '../../runtime/Driver';
+import type { SpawnRequest, StatedFinding } from '../runtime/Driver';
 import type { Rng } from './prng';
 import type { CallDraft, CallResult, TestReport, World } from './world';
-import { DEMO_EDITS, type EditId } from './workspaceFiles';
+import { DEMO_EDITS, type EditId } from './demoEdits';
 
 /**
  * The agents of the generated demo run, as behaviours: each is a generator that yields one turn

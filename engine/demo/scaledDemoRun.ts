@@ -1,5 +1,6 @@
-import type { RecordedTurn } from '../../runtime/TraceDriver';
+import type { RecordedTurn } from '../runtime/TraceDriver';
 import { generateDemoRun, type DemoRunScript } from './generateDemoRun';
+import type { DemoFiles } from './world';
 
 /** Agents a scaled demo may have at most (the primary included). */
 export const MAX_DEMO_AGENTS = 1000;
@@ -10,12 +11,12 @@ export const MAX_DEMO_AGENTS = 1000;
  * 1, 2, … so the material differs), cycled to `turnsPerWorker` turns. The first cycle keeps its
  * context-limit turns, so refreshes happen. Pure and deterministic, like `generateDemoRun`.
  */
-export function scaledDemoRun(agents: number, turnsPerWorker = 120): DemoRunScript {
+export function scaledDemoRun(files: DemoFiles, agents: number, turnsPerWorker = 120): DemoRunScript {
   if (!Number.isInteger(agents) || agents < 2 || agents > MAX_DEMO_AGENTS) throw new RangeError(`a scaled demo needs 2 to ${MAX_DEMO_AGENTS} agents (got ${agents})`);
-  const base = generateDemoRun(1);
+  const base = generateDemoRun(files, 1);
   const pool: RecordedTurn[][] = [];
   for (let seed = 1; pool.length < agents - 1; seed++) {
-    const run = seed === 1 ? base : generateDemoRun(seed);
+    const run = seed === 1 ? base : generateDemoRun(files, seed);
     for (const [id, turns] of run.scripts) if (id !== 'primary' && pool.length < agents - 1) pool.push(turns);
   }
   const width = String(agents - 1).length;

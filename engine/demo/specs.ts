@@ -1,4 +1,4 @@
-import type { EditId } from './workspaceFiles';
+import type { EditId } from './demoEdits';
 import type { Rng } from './prng';
 
 /**

@@ -1,11 +1,10 @@
-import type { AgentRole } from '../../contract';
-import type { AgentIdentity } from '../../generations/AgentIdentity';
-import type { ItemInput } from '../../items/createItem';
-import type { RecordedTurn } from '../../runtime/TraceDriver';
+import type { AgentRole } from '../contract';
+import type { AgentIdentity } from '../generations/AgentIdentity';
+import type { ItemInput } from '../items/createItem';
+import type { RecordedTurn } from '../runtime/TraceDriver';
 import { BEHAVIORS, MODELS, TASKS, type Draft, type TurnOutcome } from './agents';
 import { Rng } from './prng';
-import { World } from './world';
-import { DEMO_FILES } from './workspaceFiles';
+import { World, type DemoFiles } from './world';
 
 /** An item the host pins at the start of the run; it supplies `at` (its clock). */
 export type PinnedItem = Omit<ItemInput, 'at'>;
@@ -47,8 +46,9 @@ const PINNED: PinnedItem[] = [
 const MAX_STEPS = 3000;
 
 /**
- * Generate the demo run (pure and deterministic: the same seed gives the same script byte for
- * byte; no clock, no `Math.random`, no I/O). A primary plans and spawns a probe, four workers, a
+ * Generate the demo run from the repository `files` (resources/demo/workspace; pure and
+ * deterministic: the same files and seed give the same script byte for byte; no clock, no
+ * `Math.random`, no I/O). A primary plans and spawns a probe, four workers, a
  * test agent (which spawns a debug agent when its concurrency test shows a race) and a reviewer
  * that depends on the workers and the test agent. The agents work on a virtual payments API: the
  * generator runs them turn by turn in the exact order the runtime's round-robin scheduler will
@@ -56,8 +56,8 @@ const MAX_STEPS = 3000;
  * files as they are at that moment (grep hits, file contents, failing then passing test runs,
  * diffs). Two long-running workers hit a provider context limit once each.
  */
-export function generateDemoRun(seed = 1): DemoRunScript {
-  const world = new World(seed);
+export function generateDemoRun(files: DemoFiles, seed = 1): DemoRunScript {
+  const world = new World(seed, files);
   const primary: AgentIdentity = {
     agentId: 'primary',
     parent: null,
@@ -125,7 +125,7 @@ export function generateDemoRun(seed = 1): DemoRunScript {
 
   return {
     seed,
-    workspace: { name: 'demo: payments API refresh-token rotation', files: { ...DEMO_FILES } },
+    workspace: { name: 'demo: payments API refresh-token rotation', files: { ...files } },
     primary,
     scripts,
     pinned: PINNED.map((p) => ({ ...p })),

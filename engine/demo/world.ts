@@ -1,7 +1,10 @@
-import type { AgentRole } from '../../contract';
+import type { AgentRole } from '../contract';
 import { hashString, Rng } from './prng';
 import { SPEC_CASES, SPEC_FILES, type SpecCase, type SpecFailure } from './specs';
-import { DEMO_EDITS, DEMO_FILES, type EditId } from './workspaceFiles';
+import { DEMO_EDITS, type EditId } from './demoEdits';
+
+/** The demo's repository as the session finds it: path (posix, relative) to UTF-8 text, in path order. */
+export type DemoFiles = Readonly<Record<string, string>>;
 
 /**
  * The state of the demo repository and of the run while the generator simulates it: the files as
@@ -102,8 +105,12 @@ export class World {
   clock = 0;
   readonly rng: Rng;
 
-  constructor(seed: number) {
-    for (const [path, text] of Object.entries(DEMO_FILES)) this.files.set(path, text);
+  /** @param start the repository as the session finds it (diffs are against it). */
+  constructor(
+    seed: number,
+    private readonly start: DemoFiles,
+  ) {
+    for (const [path, text] of Object.entries(start)) this.files.set(path, text);
     this.rng = Rng.derive(seed, 'world');
   }
 
@@ -325,12 +332,12 @@ export class World {
 
   /** Files that differ from the session's start, in walk order. */
   changedFiles(): string[] {
-    return [...this.files.keys()].filter((f) => this.files.get(f) !== DEMO_FILES[f]).sort(walkOrder);
+    return [...this.files.keys()].filter((f) => this.files.get(f) !== this.start[f]).sort(walkOrder);
   }
 
   diffStat(): string {
     const rows = this.changedFiles().map((f) => {
-      const ops = lineDiff(DEMO_FILES[f] ?? '', this.files.get(f) as string);
+      const ops = lineDiff(this.start[f] ?? '', this.files.get(f) as string);
       return { f, plus: ops.filter((o) => o.op === '+').length, minus: ops.filter((o) => o.op === '-').length };
     });
     if (rows.length === 0) return '';
@@ -345,7 +352,7 @@ export class World {
 
   /** A unified diff of one file against the session's start (3 lines of context). */
   diff(path: string): string {
-    const before = DEMO_FILES[path];
+    const before = this.start[path];
     const after = this.files.get(path);
     if (after === undefined || before === after) return '';
     const ops = lineDiff(before ?? '', after);
