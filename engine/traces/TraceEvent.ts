@@ -1,8 +1,8 @@
 /**
  * One normalized, typed event stream for recorded coding-agent sessions, whatever tool wrote them
  * (OpenAI-style message lists, Claude Code JSONL, Codex rollouts, SWE-agent trajectories). Importers
- * turn a file's text into these events; `toConversationGroups` turns the events into ContextManager
- * groups.
+ * turn a file's text into these events; `replay/walkTrace` pairs their calls and results and
+ * `replay/transcript` turns them into the history each request sends.
  *
  * Pure TypeScript: no Node built-ins here or in the importers; only `importTraceFile` reads files.
  *
