@@ -563,7 +563,7 @@ export class Catalog {
 }
 
 /** The tables `scrubText` rewrites, in the order a purge report names them. */
-export const SCRUBBED_TABLES = ['items', 'agents', 'events', 'generation_entries'] as const;
+const SCRUBBED_TABLES = ['items', 'agents', 'events', 'generation_entries'] as const;
 export type ScrubbedTable = (typeof SCRUBBED_TABLES)[number];
 
 const MEMORY_REFUSAL = 'The memory table is reachable only through the memory module (engine/memory), so every write passes its intake.';

@@ -7,7 +7,7 @@
  * `over-budget` (a body over its own `tokenBudget`, or a selection over the agent's budget) and
  * `unreadable` (the host could not read the file).
  */
-export type SkillErrorKind =
+type SkillErrorKind =
   | 'malformed'
   | 'unknown-schema'
   | 'duplicate'

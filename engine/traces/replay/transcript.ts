@@ -159,7 +159,7 @@ export class AgentTranscript {
 }
 
 /** The recorded action of `s` as one assistant message (its text and calls), or undefined when it has neither. */
-export function stepMessage(s: TraceStep): Omit<AssistantMessage, 'id'> | undefined {
+function stepMessage(s: TraceStep): Omit<AssistantMessage, 'id'> | undefined {
   const m = { role: 'assistant' as const, content: s.texts.join('\n\n'), toolCalls: s.calls.map((c) => ({ id: c.callId, name: c.name, arguments: c.arguments })) };
   return m.content !== '' || m.toolCalls.length > 0 ? m : undefined;
 }
