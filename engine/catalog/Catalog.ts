@@ -532,25 +532,6 @@ export class Catalog {
     return ids.size;
   }
 
-  /**
-   * Rows of a table, for inspection and export (`[memory-only-module]`): the generic accessors
-   * refuse the memory table, which only the memory module reads or writes.
-   */
-  readTable(table: string, limit = 1000): Record<string, unknown>[] {
-    if (table === 'memory') throw new CatalogError(MEMORY_REFUSAL);
-    if (!READABLE_TABLES.has(table)) throw new CatalogError(`No table "${table}" in the catalog.`);
-    return this.sql(`SELECT * FROM "${table}" LIMIT ?`).all(limit) as Record<string, unknown>[];
-  }
-
-  /** Write one row to a table by column name (generic; refuses the memory table). */
-  putRow(table: string, row: Record<string, string | number | null>): void {
-    if (table === 'memory') throw new CatalogError(MEMORY_REFUSAL);
-    if (!READABLE_TABLES.has(table) || table === 'schema_migrations') throw new CatalogError(`No writable table "${table}" in the catalog.`);
-    const cols = Object.keys(row);
-    if (cols.length === 0 || cols.some((c) => !/^[a-z_]+$/.test(c))) throw new CatalogError('putRow needs column names of lowercase letters and underscores.');
-    this.sql(`INSERT OR REPLACE INTO "${table}" (${cols.join(', ')}) VALUES (${cols.map((c) => `@${c}`).join(', ')})`).run(row);
-  }
-
   /** SQLite's own consistency check of the whole file: 'ok' when sound. */
   integrityCheck(): string {
     return String(this.db.pragma('integrity_check', { simple: true }));
@@ -566,8 +547,6 @@ export class Catalog {
 const SCRUBBED_TABLES = ['items', 'agents', 'events', 'generation_entries'] as const;
 export type ScrubbedTable = (typeof SCRUBBED_TABLES)[number];
 
-const MEMORY_REFUSAL = 'The memory table is reachable only through the memory module (engine/memory), so every write passes its intake.';
-const READABLE_TABLES = new Set(['meta', 'agents', 'events', 'items', 'generations', 'generation_entries', 'traces', 'schema_migrations']);
 
 function currentVersion(db: Database.Database): number {
   const row = db.prepare('SELECT max(version) AS v FROM schema_migrations').get() as { v: number | null };

@@ -493,7 +493,7 @@ describe('the checker as a CLI', () => {
   });
 });
 
-describe('checkBoundaries: the memory table connection', () => {
+describe('[memory-only-module] checkBoundaries: the memory table connection', () => {
   it.each([
     ['engine/memory/store/MemoryStore.ts', undefined],
     ['engine/catalog/Catalog.ts', undefined],
