@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from '@playwright/test';
 import { chromiumArgs, findChromium } from './test/support/chromium.mjs';
 
@@ -6,13 +7,16 @@ const executablePath = findChromium();
 export default defineConfig({
   testDir: 'test/e2e',
   outputDir: 'test-results/e2e',
+  // Spec files run side by side (each starts its own host over its own STRATA_HOME); the tests of one
+  // file run in order. Two at most: each also runs a Chromium.
   fullyParallel: false,
-  workers: 1,
+  workers: Math.min(2, availableParallelism()),
   retries: 0,
   reporter: [['list']],
-  timeout: 60_000,
-  // An assertion that names no timeout retries this long (Playwright's default is 5 s, which a loaded machine can miss).
-  expect: { timeout: 15_000 },
+  // A test (and its hooks, which start a host) is called hung after this long, whatever else runs on the machine.
+  timeout: 180_000,
+  // An assertion that names no timeout retries this long (Playwright's default is 5 s, which a loaded machine can miss; 30 s leaves it ample room).
+  expect: { timeout: 30_000 },
   use: {
     browserName: 'chromium',
     headless: true,

@@ -10,7 +10,7 @@ import type { GenerationState } from './generations/GenerationState';
 import { budgetBoundary, indicatorRefresh, openingBoundary, type PendingBoundary } from './generations/nextBoundary';
 import { emptyRunStats, REASONS_KEPT, type RunStats, signatureStep } from './generations/RunStats';
 import { startGeneration } from './generations/startGeneration';
-import { cloneIdentity, cloneRequest, cloneScope, snapshotGeneration } from './engineCopies';
+import { cloneIdentity, cloneRequest, snapshotGeneration } from './engineCopies';
 import { EngineError, type EngineEvent } from './EngineEvent';
 import type { BuildRequest, BuildResult, EngineOptions, RecalledEntry, RefreshResult } from './EngineTypes';
 import type { ContextItem } from './items/ContextItem';
@@ -19,7 +19,6 @@ import { archiveExcess, compactionDue, durableOverCap, expiredTransient, ownsTra
 import { reuseRatio } from './metrics/prefixReuse';
 import { PoolIndex } from './retrieve/PoolIndex';
 import { commonPrefixBytes, utf8Length } from './text/utf8';
-import type { Scope } from './pack/Scope';
 import { BlockCounter } from './prompt/BlockCounter';
 import { composeParts, type PromptParts } from './prompt/composeParts';
 import { l3Reserve, l3Text, statusLine } from './prompt/l3Tail';
@@ -37,7 +36,6 @@ import { TokenCounter } from './tokens/TokenCounter';
 interface AgentState {
   identity: AgentIdentity;
   strategy: StrategyName;
-  scope: Scope;
   generations: Generation[];
   current?: GenerationState;
   /** The boundary the next build starts with; `auto` marks an indicator-triggered refresh. */
@@ -125,7 +123,7 @@ export class Engine {
     if (!(Number.isInteger(identity.budget) && identity.budget > 0)) throw new EngineError('invalid', `Agent "${identity.agentId}" needs a positive whole budget.`);
     checkStrategy(strategy);
     const own = cloneIdentity(identity);
-    this.agents.set(identity.agentId, { identity: own, strategy, scope: own.scope, generations: [], signatures: new Set(), stats: emptyRunStats() });
+    this.agents.set(identity.agentId, { identity: own, strategy, generations: [], signatures: new Set(), stats: emptyRunStats() });
   }
 
   /** The agent's identity (a frozen value: the same for every generation, `[identity-survives]`). */
@@ -135,15 +133,6 @@ export class Engine {
 
   agentIds(): string[] {
     return [...this.agents.keys()];
-  }
-
-  /** Change strategy or scope; both take effect at the next boundary (`[scope-fixed]`). */
-  configure(agentId: string, change: { strategy?: StrategyName; scope?: Scope }): void {
-    const s = this.agent(agentId);
-    if (change.strategy !== undefined) checkStrategy(change.strategy);
-    if (change.strategy) s.strategy = change.strategy;
-    if (change.scope) s.scope = cloneScope(change.scope);
-    s.pending ??= { kind: 'rebuild', reason: 'strategy or scope changed' };
   }
 
   private agent(agentId: string): AgentState {
@@ -332,7 +321,7 @@ export class Engine {
     const { state, generation } = startGeneration({
       identity: s.identity,
       strategy: strategies[s.strategy],
-      scope: s.scope,
+      scope: s.identity.scope,
       number: (previous?.number ?? 0) + 1,
       boundary,
       pool: this.pool,

@@ -6,7 +6,7 @@ import { MAX_TRACE_LINE_BYTES } from '../../engine/traces/jsonText';
 import { openHost } from '../shared/openHost';
 
 /** One path of a batch import: the trace it stored (or had stored already), or why it was refused. */
-export type ImportOutcome = { path: string; trace: TraceDto; alreadyImported: boolean } | { path: string; error: string };
+type ImportOutcome = { path: string; trace: TraceDto; alreadyImported: boolean } | { path: string; error: string };
 
 /**
  * `strata import <files or folders>`: import recorded sessions into the workspace catalog through

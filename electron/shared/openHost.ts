@@ -10,7 +10,7 @@ import { defaultSessionRoots } from '../../engine/node/traces/live/discoverSessi
  * `resources/` of this checkout: STRATA_RESOURCES, else the nearest `resources/` above this file
  * (the sources sit in electron/shared/, the built code in out/main/ or out/main/chunks/).
  */
-export function resourcesDir(): string {
+function resourcesDir(): string {
   if (process.env.STRATA_RESOURCES) return resolve(process.env.STRATA_RESOURCES);
   let dir = dirname(fileURLToPath(import.meta.url));
   for (let i = 0; i < 6; i++) {
@@ -22,7 +22,7 @@ export function resourcesDir(): string {
 }
 
 /** Milliseconds between demo steps: STRATA_DEMO_TICK_MS (0 pauses the demo), default 1500. */
-export function demoTickMs(env: NodeJS.ProcessEnv = process.env): number {
+function demoTickMs(env: NodeJS.ProcessEnv = process.env): number {
   const raw = env.STRATA_DEMO_TICK_MS;
   if (raw === undefined || raw === '') return 1500;
   const n = Number(raw);
@@ -42,12 +42,12 @@ function builtWorker(name: 'replayWorker' | 'liveWorker'): URL | undefined {
 }
 
 /** The replay worker's build entry (`out/main/replayWorker.js`), or undefined when running from source. */
-export function builtReplayWorker(): URL | undefined {
+function builtReplayWorker(): URL | undefined {
   return builtWorker('replayWorker');
 }
 
 /** The live sessions' worker's build entry (`out/main/liveWorker.js`), or undefined when running from source. */
-export function builtLiveWorker(): URL | undefined {
+function builtLiveWorker(): URL | undefined {
   return builtWorker('liveWorker');
 }
 

@@ -5,7 +5,7 @@ import { openHost } from '../shared/openHost';
 import { startWebHost, type WebHost } from './webHost';
 
 /** The built renderer beside this module: out/renderer (the module is in out/main or its chunks). */
-export function rendererDir(): string {
+function rendererDir(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (let i = 0; i < 4; i++) {
     const candidate = join(dir, 'renderer');

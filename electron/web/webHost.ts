@@ -25,7 +25,7 @@ export interface WebHostOptions {
 }
 
 /** A client dropped because its replies piled up unread. */
-export interface ClientDrop {
+interface ClientDrop {
   /** Bytes queued for it when it was dropped. */
   bufferedBytes: number;
   /** Calls it had sent that were still being answered. */
@@ -35,7 +35,7 @@ export interface ClientDrop {
 }
 
 /** One open WebSocket, as `connections()` reports it. */
-export interface WebConnectionStats {
+interface WebConnectionStats {
   /** Bytes queued to it and not yet taken by the operating system. */
   bufferedBytes: number;
   /** Its calls not yet answered. */
@@ -65,9 +65,9 @@ export const MAX_BUFFERED_BYTES = 16 * 2 ** 20;
 /** Calls one client may have waiting for an answer; more are refused with `unavailable` until some are answered. */
 export const MAX_IN_FLIGHT_CALLS = 256;
 /** Time a dropped client gets to read up to its close frame before its socket is destroyed. */
-export const CLOSE_GRACE_MS = 5_000;
+const CLOSE_GRACE_MS = 5_000;
 /** WebSocket close code "try again later" (RFC 6455 registry), sent to a client that stopped reading. */
-export const CLOSE_SLOW_CLIENT = 1013;
+const CLOSE_SLOW_CLIENT = 1013;
 const SLOW_CLIENT_REASON = 'Closed: the client is not reading its replies';
 
 const sameSecret = (a: string, b: string): boolean => {

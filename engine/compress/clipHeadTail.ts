@@ -58,7 +58,7 @@ function fitSuffix(text: string, budget: number, countTokens: CountTokens): numb
 }
 
 /** The marker between head and tail; its number is the tokens removed. */
-export const clipMarker = (clippedTokens: number) => `\n[… ${clippedTokens} tokens clipped …]\n`;
+const clipMarker = (clippedTokens: number) => `\n[… ${clippedTokens} tokens clipped …]\n`;
 
 /**
  * Keep a head excerpt and a tail excerpt (about 60/40 by tokens) of `text` joined by

@@ -9,7 +9,7 @@ export interface Compressed {
 }
 
 /** The line that stands for each run of omitted lines, with the run's size. */
-export const omissionMarker = (lines: number, tokens: number) => `[… ${lines} lines / ~${tokens} tokens omitted by compression …]`;
+const omissionMarker = (lines: number, tokens: number) => `[… ${lines} lines / ~${tokens} tokens omitted by compression …]`;
 
 /** Rounds in which each signal kind gets one more of its newest lines, so one noisy kind (200 FAIL lines) cannot starve the rest. */
 const QUOTA = 3;

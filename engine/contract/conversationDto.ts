@@ -6,10 +6,10 @@ import { z } from 'zod';
  * compaction events and checkpoints, and the skills loaded and selected per agent.
  */
 
-export const ToolCallDtoSchema = z.object({ id: z.string(), name: z.string(), arguments: z.string() });
+const ToolCallDtoSchema = z.object({ id: z.string(), name: z.string(), arguments: z.string() });
 
 /** A persisted history message; `toolCalls` on assistant messages, `toolCallId`/`isError` on tool results. */
-export const ConversationMessageDtoSchema = z.object({
+const ConversationMessageDtoSchema = z.object({
   id: z.string(),
   role: z.enum(['user', 'assistant', 'tool']),
   content: z.string(),
@@ -18,7 +18,7 @@ export const ConversationMessageDtoSchema = z.object({
   isError: z.boolean().optional(),
 });
 
-export const TurnGroupDtoSchema = z.object({
+const TurnGroupDtoSchema = z.object({
   id: z.string(),
   turnId: z.string(),
   /** Tokens of the group's messages with the conversation's tokenizer. */
@@ -26,7 +26,7 @@ export const TurnGroupDtoSchema = z.object({
   messages: z.array(ConversationMessageDtoSchema),
 });
 
-export const AuditDtoSchema = z.object({
+const AuditDtoSchema = z.object({
   operation: z.enum(['truncate', 'compress']),
   outcome: z.enum(['applied', 'unchanged', 'failed']),
   removedMessageIds: z.array(z.string()),
@@ -40,7 +40,7 @@ export const AuditDtoSchema = z.object({
   at: z.number(),
 });
 
-export const CheckpointDtoSchema = z.object({
+const CheckpointDtoSchema = z.object({
   sourceTurnIds: z.array(z.string()),
   retainedTurnIds: z.array(z.string()),
   telemetryBefore: z.object({ tokens: z.number(), contextWindow: z.number().optional() }),
@@ -49,7 +49,7 @@ export const CheckpointDtoSchema = z.object({
 });
 
 /** One policy decision of the conversation: a compaction (done, denied, failed) or a reminder sent. */
-export const ConversationEventDtoSchema = z.object({
+const ConversationEventDtoSchema = z.object({
   kind: z.enum(['compaction', 'pressure_reminder', 'workspace_reminder']),
   at: z.number(),
   /** For compactions: what triggered it, how it ran and how it ended. */
@@ -85,7 +85,7 @@ export const ConversationDtoSchema = z.object({
   lastRequest: z.object({ tokens: z.number(), transients: z.array(z.object({ source: z.string(), tokens: z.number() })) }).nullable(),
 });
 
-export const SkillDtoSchema = z.object({
+const SkillDtoSchema = z.object({
   name: z.string(),
   version: z.string(),
   description: z.string(),
@@ -102,7 +102,7 @@ export const SkillDtoSchema = z.object({
   origin: z.string(),
 });
 
-export const SkillErrorDtoSchema = z.object({
+const SkillErrorDtoSchema = z.object({
   kind: z.string(),
   message: z.string(),
   origin: z.string().optional(),

@@ -20,7 +20,7 @@ export const AgentRoleSchema = z.enum([
 export type AgentRole = z.infer<typeof AgentRoleSchema>;
 
 /** Lifecycle status an operator sees in the agent tree. */
-export const AgentStatusSchema = z.enum(['waiting', 'running', 'refreshing', 'done', 'failed']);
+const AgentStatusSchema = z.enum(['waiting', 'running', 'refreshing', 'done', 'failed']);
 export type AgentStatus = z.infer<typeof AgentStatusSchema>;
 
 /** Token accounting summed over an agent's provider calls (provider figures are authoritative). */
@@ -60,7 +60,7 @@ export const AgentDtoSchema = z.object({
 });
 export type AgentDto = z.infer<typeof AgentDtoSchema>;
 
-export const LogLevelSchema = z.enum(['debug', 'info', 'warn', 'error']);
+const LogLevelSchema = z.enum(['debug', 'info', 'warn', 'error']);
 export type LogLevel = z.infer<typeof LogLevelSchema>;
 
 /** A line of the workspace event log. `seq` is strictly increasing within a catalog. */

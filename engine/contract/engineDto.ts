@@ -5,8 +5,8 @@ import { z } from 'zod';
  * with their included, dropped and compressed entries, and diffs. Plain data, as everything that
  * crosses the contract.
  */
-export const InfoClassSchema = z.enum(['ephemeral', 'task_state', 'finding', 'project_memory', 'raw_history']);
-export const SourceSchema = z.enum([
+const InfoClassSchema = z.enum(['ephemeral', 'task_state', 'finding', 'project_memory', 'raw_history']);
+const SourceSchema = z.enum([
   'user_requirement',
   'verified_fact',
   'worker_finding',
@@ -17,9 +17,9 @@ export const SourceSchema = z.enum([
   'parent_report',
   'recalled_memory',
 ]);
-export const DurabilitySchema = z.enum(['transient', 'phase', 'task', 'project']);
+const DurabilitySchema = z.enum(['transient', 'phase', 'task', 'project']);
 
-export const ProvenanceDtoSchema = z.object({
+const ProvenanceDtoSchema = z.object({
   source: SourceSchema,
   agentId: z.string(),
   taskId: z.string(),
@@ -47,9 +47,9 @@ export const ItemDtoSchema = z.object({
 });
 export type ItemDto = z.infer<typeof ItemDtoSchema>;
 
-export const LayerSchema = z.enum(['L0', 'L1', 'L2', 'L3']);
+const LayerSchema = z.enum(['L0', 'L1', 'L2', 'L3']);
 
-export const IncludedDtoSchema = z.object({
+const IncludedDtoSchema = z.object({
   item: ItemDtoSchema,
   layer: LayerSchema,
   tokens: z.number().int().nonnegative(),
@@ -59,10 +59,10 @@ export const IncludedDtoSchema = z.object({
 });
 export type IncludedDto = z.infer<typeof IncludedDtoSchema>;
 
-export const DroppedDtoSchema = z.object({ item: ItemDtoSchema, tokens: z.number().int().nonnegative(), reason: z.string().min(1) });
+const DroppedDtoSchema = z.object({ item: ItemDtoSchema, tokens: z.number().int().nonnegative(), reason: z.string().min(1) });
 export type DroppedDto = z.infer<typeof DroppedDtoSchema>;
 
-export const CompressedDtoSchema = z.object({
+const CompressedDtoSchema = z.object({
   itemId: z.string(),
   from: z.number().int().nonnegative(),
   to: z.number().int().nonnegative(),
@@ -71,7 +71,7 @@ export const CompressedDtoSchema = z.object({
 
 export const BoundaryDtoSchema = z.object({ kind: z.enum(['start', 'rebuild', 'refresh']), reason: z.string() });
 
-export const IndicatorsDtoSchema = z.object({
+const IndicatorsDtoSchema = z.object({
   utilization: z.number(),
   repeatedToolSignatures: z.number(),
   repeatedFailedEdits: z.number(),
@@ -98,7 +98,7 @@ export const GenerationSummaryDtoSchema = z.object({
 });
 export type GenerationSummaryDto = z.infer<typeof GenerationSummaryDtoSchema>;
 
-export const PromptDtoSchema = z.object({ L0: z.string(), L1: z.string(), L2: z.string(), L3: z.string(), prefixHash: z.string() });
+const PromptDtoSchema = z.object({ L0: z.string(), L1: z.string(), L2: z.string(), L3: z.string(), prefixHash: z.string() });
 
 export const GenerationDtoSchema = GenerationSummaryDtoSchema.extend({
   layerTokens: z.object({ L0: z.number(), L1: z.number(), L2: z.number(), L3: z.number() }),

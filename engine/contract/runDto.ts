@@ -7,8 +7,8 @@ import { UsageTotalsSchema } from './dto';
  * cache model computed for a replay (`modeled`).
  */
 
-export const RunStatusSchema = z.enum(['idle', 'running', 'paused', 'stopped', 'finished']);
-export const RunDriverSchema = z.enum(['trace', 'model']);
+const RunStatusSchema = z.enum(['idle', 'running', 'paused', 'stopped', 'finished']);
+const RunDriverSchema = z.enum(['trace', 'model']);
 
 export const RunDtoSchema = z.object({
   runId: z.string(),

@@ -3,8 +3,7 @@ import { COMPARISON_BUDGET, COMPARISON_MAX_TRACES, COMPARISON_WINDOW, MAX_TRACE_
 import { COMPARISON_STRATEGIES, ENGINE_STRATEGIES } from '../shared/strategyNames';
 
 // The limits and names live in the pure layer (engine/shared), which the renderer imports too.
-export { ATTACH_BUDGET, COMPARISON_BUDGET, COMPARISON_MAX_TRACES, COMPARISON_WINDOW, DEFAULT_ATTACH_BUDGET, MAX_TRACE_CONTENT_BYTES } from '../shared/limits';
-export { COMPARISON_STRATEGIES, ENGINE_STRATEGIES } from '../shared/strategyNames';
+export { COMPARISON_BUDGET, COMPARISON_MAX_TRACES, COMPARISON_WINDOW, MAX_TRACE_CONTENT_BYTES } from '../shared/limits';
 
 /**
  * DTOs of imported traces and of the comparisons that replay them: a recorded agent session is
@@ -13,7 +12,7 @@ export { COMPARISON_STRATEGIES, ENGINE_STRATEGIES } from '../shared/strategyName
  */
 
 /** The trace formats the host imports (the importers' `TraceFormat`). */
-export const TraceFormatSchema = z.enum([
+const TraceFormatSchema = z.enum([
   'openai-messages-json',
   'mini-swe-agent-traj-json',
   'claude-code-jsonl',
@@ -67,7 +66,7 @@ export const SessionDtoSchema = z.object({
 export type SessionDto = z.infer<typeof SessionDtoSchema>;
 
 /** Figures of an attached session, recorded (`real`) or Strata's counterfactual (`shadow`). */
-export const LiveFiguresSchema = z.object({
+const LiveFiguresSchema = z.object({
   steps: z.number().int().nonnegative(),
   promptTokens: z.number().nonnegative(),
   input: z.number().nonnegative(),
@@ -156,16 +155,16 @@ export type ComparisonStrategy = z.infer<typeof ComparisonStrategySchema>;
 export const EngineStrategySchema = z.enum(ENGINE_STRATEGIES);
 
 /** Anthropic's two cache lifetimes (`cache_control.ttl`). */
-export const CacheTtlSchema = z.enum(['5m', '1h']);
+const CacheTtlSchema = z.enum(['5m', '1h']);
 
 /** A replay's cache lifetime and why: from the recording, chosen in the options, or the 5-minute default. */
-export const CacheTtlChoiceSchema = z.object({ ttl: CacheTtlSchema, source: z.enum(['recording', 'option', 'default']) });
+const CacheTtlChoiceSchema = z.object({ ttl: CacheTtlSchema, source: z.enum(['recording', 'option', 'default']) });
 
 /**
  * A replay's context window and where it came from: `--window` (the option), what the recording
  * states, the model table (`engine/models/contextWindows.ts`), or none known (`tokens` null).
  */
-export const WindowChoiceSchema = z.object({
+const WindowChoiceSchema = z.object({
   tokens: z.number().int().positive().nullable(),
   source: z.enum(['option', 'recording', 'table', 'none']),
   model: z.string(),
@@ -173,7 +172,7 @@ export const WindowChoiceSchema = z.object({
 });
 
 /** US dollars at list prices, per billed part: prompt = input + cacheRead + cacheWrite, total = prompt + output. */
-export const CostUsdDtoSchema = z.object({
+const CostUsdDtoSchema = z.object({
   input: z.number().nonnegative(),
   cacheRead: z.number().nonnegative(),
   cacheWrite: z.number().nonnegative(),
@@ -210,7 +209,7 @@ export const StartComparisonArgsSchema = z
 export const ComparisonStatusSchema = z.enum(['running', 'finished', 'failed']);
 
 /** One replay's figures, as `strata compare` tabulates them (`compareRows` of the one result). */
-export const ComparisonTotalsDtoSchema = z.object({
+const ComparisonTotalsDtoSchema = z.object({
   steps: z.number().int().nonnegative(),
   promptTokens: z.number().int().nonnegative(),
   meanPromptTokens: z.number().int().nonnegative(),
@@ -255,7 +254,7 @@ export const ComparisonTotalsDtoSchema = z.object({
 });
 
 /** One replayed step, for the charts. */
-export const ComparisonStepDtoSchema = z.object({
+const ComparisonStepDtoSchema = z.object({
   /** The trace's step number. */
   step: z.number().int(),
   promptTokens: z.number().int().nonnegative(),
@@ -268,7 +267,7 @@ export const ComparisonStepDtoSchema = z.object({
   recall: z.number().min(0).max(1).nullable(),
 });
 
-export const ComparisonResultDtoSchema = z.object({
+const ComparisonResultDtoSchema = z.object({
   traceId: z.string(),
   strategy: ComparisonStrategySchema,
   /** The budget replayed; null for the baseline, which does not truncate. */
@@ -298,7 +297,7 @@ const ModelledBaselineDtoSchema = z
  * unless that baseline was among the strategies): the agent as recorded and the no-limit full
  * history, and how the fixed prefix every row sends was obtained.
  */
-export const RecordedTraceDtoSchema = z.object({
+const RecordedTraceDtoSchema = z.object({
   traceId: z.string(),
   /** The recorded model, when the trace names one. */
   model: z.string().nullable(),
@@ -355,4 +354,3 @@ export const ComparisonDtoSchema = z.object({
 });
 export type ComparisonDto = z.infer<typeof ComparisonDtoSchema>;
 export type ComparisonResultDto = z.infer<typeof ComparisonResultDtoSchema>;
-export type ComparisonStepDto = z.infer<typeof ComparisonStepDtoSchema>;

@@ -26,9 +26,9 @@ import { buildWorkspaceReminder, INITIAL_REMINDER_STATE, markCompacted, restoreR
  */
 
 /** What made a compaction run. */
-export type CompactionTrigger = 'budget' | 'task_pressure' | 'context_window';
+type CompactionTrigger = 'budget' | 'task_pressure' | 'context_window';
 /** How it ran: the configured strategy, the deterministic fallback, or the runtime's own compaction. */
-export type CompactionMethod = 'truncate' | 'compress' | 'fallback' | 'native';
+type CompactionMethod = 'truncate' | 'compress' | 'fallback' | 'native';
 
 /** What a pre-compact hook is asked to allow. */
 export interface CompactionPlan {
@@ -40,12 +40,12 @@ export interface CompactionPlan {
   limit: number;
 }
 
-export interface ConversationPreCompactHook {
+interface ConversationPreCompactHook {
   name: string;
   /** A reason to deny the compaction, or undefined to allow it. A throw denies (fail closed). */
   run(plan: CompactionPlan): string | undefined | Promise<string | undefined>;
 }
-export interface ConversationPostCompactHook {
+interface ConversationPostCompactHook {
   name: string;
   /** Runs after a compaction that changed something; it cannot undo it, and a throw is recorded. */
   run(event: CompactionEvent): void | Promise<void>;
@@ -150,7 +150,7 @@ export interface AgentConversationSnapshot {
 }
 
 /** Events and checkpoints kept with the conversation; older ones go first. */
-export const EVENT_TRAIL_LIMIT = 200;
+const EVENT_TRAIL_LIMIT = 200;
 export const CHECKPOINT_LIMIT = 20;
 
 /** Identifies a checkpoint across a snapshot round trip (which copies it). */

@@ -5,7 +5,7 @@
  */
 
 /** How much context a conversation occupied, as the runtime measured it. */
-export interface ContextTelemetry {
+interface ContextTelemetry {
   /** Tokens of the context. */
   tokens: number;
   /** The context window, when known. */

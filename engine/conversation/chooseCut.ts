@@ -1,5 +1,5 @@
 /** One group as the cut sees it. */
-export interface CutGroup {
+interface CutGroup {
   /** Role of the group's first message: a kept history that starts with a non-user group needs the resume bridge. */
   head: 'user' | 'assistant' | 'tool';
   tokens: number;

@@ -3,7 +3,7 @@ import { SectionReader } from '../config/sectionReader';
 import type { StrataToml } from '../config/strataToml';
 
 /** How a conversation that outgrows its budget continues (context-manager-issue.md). */
-export type ContextStrategy = 'truncate' | 'compress';
+type ContextStrategy = 'truncate' | 'compress';
 
 /** The `[context]` section of `strata.toml`, in the engine's names. */
 export interface ContextConfig {

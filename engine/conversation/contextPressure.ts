@@ -8,10 +8,9 @@ import { FALLBACK_MIN_MESSAGES } from './fallbackSummary';
  * - `max_total_tokens`: the task's own token cap, watched by the native agent runner, which has
  *   no provider window contract ({@link taskPressure}).
  */
-export type PressureDenominator = 'context_window' | 'max_total_tokens';
 
 /** The share of a denominator at which pressure starts: 85%, reached exactly at 85/100. */
-export const PRESSURE_THRESHOLD = { numerator: 17, denominator: 20 } as const;
+const PRESSURE_THRESHOLD = { numerator: 17, denominator: 20 } as const;
 
 /** Upper bound of {@link pressureReminderText}'s length, whatever the numbers. */
 export const PRESSURE_REMINDER_MAX_CHARS = 400;

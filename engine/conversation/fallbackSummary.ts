@@ -8,7 +8,7 @@ import type { Message, UserMessage } from './Message';
  */
 
 /** Messages protected at the head, kept at the tail, and the fewest worth compacting between. */
-export const FALLBACK_LIMITS = { protectHead: 2, keepTail: 4, minRemoved: 2 } as const;
+const FALLBACK_LIMITS = { protectHead: 2, keepTail: 4, minRemoved: 2 } as const;
 /** The shortest history the fallback can cut anything from. */
 export const FALLBACK_MIN_MESSAGES = FALLBACK_LIMITS.protectHead + FALLBACK_LIMITS.minRemoved + FALLBACK_LIMITS.keepTail;
 

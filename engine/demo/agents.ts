@@ -27,7 +27,7 @@ export interface TurnOutcome {
   results: CallResult[];
 }
 
-export interface AgentContext {
+interface AgentContext {
   id: string;
   rng: Rng;
   world: World;
@@ -49,7 +49,7 @@ export const TASKS = {
   'reviewer-1': 'Review the rotation change against ADR-0007: replay, races, legacy sessions and logging',
 } as const;
 
-export const WORKERS = ['worker-store', 'worker-rotation', 'worker-family', 'worker-session'] as const;
+const WORKERS = ['worker-store', 'worker-rotation', 'worker-family', 'worker-session'] as const;
 
 const SPEC = 'tests/integration/refresh.spec.ts';
 const ADR = 'docs/adr/0007-sessions.md';
@@ -127,7 +127,7 @@ function testSentence(world: World, self: string, r: CallResult): string {
 }
 
 /** What the previous turn's results said, in a sentence or two (the start of the next turn). */
-export function react(world: World, self: string, last: TurnOutcome | undefined): string {
+function react(world: World, self: string, last: TurnOutcome | undefined): string {
   if (!last) return '';
   const parts: string[] = [];
   for (const r of last.results) {
@@ -302,7 +302,7 @@ function caseRange(world: World, file: string, name: string): [number, number] {
 // ---------------------------------------------------------------------------------------------
 // probe-callers (read-only)
 
-export const probeCallers: Behavior = function* (ctx) {
+const probeCallers: Behavior = function* (ctx) {
   const { rng, world } = ctx;
   const hitsOf = (o: TurnOutcome | undefined, k: number) => o?.results[k]?.hits ?? [];
   let callers: string[] = [];
@@ -379,7 +379,7 @@ export const probeCallers: Behavior = function* (ctx) {
 // ---------------------------------------------------------------------------------------------
 // worker-store
 
-export const workerStore: Behavior = function* (ctx) {
+const workerStore: Behavior = function* (ctx) {
   const { rng, world, id } = ctx;
   const store = 'src/auth/store.ts';
   const storeSpec = 'tests/unit/store.spec.ts';
@@ -450,7 +450,7 @@ export const workerStore: Behavior = function* (ctx) {
 // ---------------------------------------------------------------------------------------------
 // worker-rotation
 
-export const workerRotation: Behavior = function* (ctx) {
+const workerRotation: Behavior = function* (ctx) {
   const { rng, world, id } = ctx;
   const refresh = 'src/auth/refresh.ts';
   yield* planned(ctx, {
@@ -523,7 +523,7 @@ export const workerRotation: Behavior = function* (ctx) {
 // ---------------------------------------------------------------------------------------------
 // worker-family
 
-export const workerFamily: Behavior = function* (ctx) {
+const workerFamily: Behavior = function* (ctx) {
   const { rng, world } = ctx;
   const family = 'src/auth/family.ts';
   const familySpec = 'tests/unit/family.spec.ts';
@@ -582,7 +582,7 @@ export const workerFamily: Behavior = function* (ctx) {
 // ---------------------------------------------------------------------------------------------
 // worker-session
 
-export const workerSession: Behavior = function* (ctx) {
+const workerSession: Behavior = function* (ctx) {
   const { rng, world, id } = ctx;
   const session = 'src/auth/session.ts';
   const middleware = 'src/auth/middleware.ts';
@@ -645,7 +645,7 @@ export const workerSession: Behavior = function* (ctx) {
 // ---------------------------------------------------------------------------------------------
 // test-1 (spawns debug-1 when the concurrency test shows a race)
 
-export const testAgent: Behavior = function* (ctx) {
+const testAgent: Behavior = function* (ctx) {
   const { rng, world, id } = ctx;
   let last: TurnOutcome | undefined = yield { text: 'Starting on the integration tests: the spec and the ADR it has to cover.', calls: [read(SPEC), read(ADR)] };
   last = yield { text: `${react(world, id, last)}\nThe test client, to see which helpers exist for families and legacy sessions.`, calls: [read('tests/support/testApi.ts')] };
@@ -725,7 +725,7 @@ export const testAgent: Behavior = function* (ctx) {
 // ---------------------------------------------------------------------------------------------
 // debug-1
 
-export const debugAgent: Behavior = function* (ctx) {
+const debugAgent: Behavior = function* (ctx) {
   const { rng, world } = ctx;
   const store = 'src/auth/store.ts';
   let greenRuns = 0;
@@ -784,7 +784,7 @@ export const debugAgent: Behavior = function* (ctx) {
 // ---------------------------------------------------------------------------------------------
 // reviewer-1
 
-export const reviewer: Behavior = function* (ctx) {
+const reviewer: Behavior = function* (ctx) {
   const { rng, world } = ctx;
   let suite = 0;
   yield* planned(ctx, {
@@ -849,7 +849,7 @@ export const reviewer: Behavior = function* (ctx) {
 // ---------------------------------------------------------------------------------------------
 // primary
 
-export const primaryAgent: Behavior = function* (ctx) {
+const primaryAgent: Behavior = function* (ctx) {
   const { rng, world, id } = ctx;
   let last: TurnOutcome | undefined = yield {
     text: 'Objective, acceptance criteria and the logging constraint are pinned. Reading ADR-0007 and the open TODOs before planning.',

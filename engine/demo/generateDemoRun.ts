@@ -7,7 +7,7 @@ import { Rng } from './prng';
 import { World, type DemoFiles } from './world';
 
 /** An item the host pins at the start of the run; it supplies `at` (its clock). */
-export type PinnedItem = Omit<ItemInput, 'at'>;
+type PinnedItem = Omit<ItemInput, 'at'>;
 
 /** A generated multi-agent session, ready for `new TraceDriver(script.scripts)`. */
 export interface DemoRunScript {

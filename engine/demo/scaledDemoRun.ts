@@ -3,7 +3,7 @@ import { generateDemoRun, type DemoRunScript } from './generateDemoRun';
 import type { DemoFiles } from './world';
 
 /** Agents a scaled demo may have at most (the primary included). */
-export const MAX_DEMO_AGENTS = 1000;
+const MAX_DEMO_AGENTS = 1000;
 
 /**
  * The demo scaled to `agents` agents for load tests (`STRATA_DEMO_AGENTS`): a primary that spawns

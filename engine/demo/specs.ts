@@ -8,7 +8,7 @@ import type { Rng } from './prng';
  */
 
 /** What a test run may ask of the repository at that moment. */
-export interface SpecWorld {
+interface SpecWorld {
   has(edit: EditId): boolean;
   /** 1-based line of the first line containing `snippet` in the current file, or 0. */
   lineOf(path: string, snippet: string): number;

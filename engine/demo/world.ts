@@ -13,7 +13,7 @@ export type DemoFiles = Readonly<Record<string, string>>;
  * tools, so a recorded result is what the tool would have said at that moment of the run.
  */
 
-export type DemoToolName = 'grep' | 'read_file' | 'run_command' | 'edit_file';
+type DemoToolName = 'grep' | 'read_file' | 'run_command' | 'edit_file';
 
 /** A tool call an agent makes; `edit` names the change an `edit_file` applies (not sent to the model). */
 export interface CallDraft {
@@ -69,7 +69,7 @@ function walkOrder(a: string, b: string): number {
 type DiffOp = { op: ' ' | '-' | '+'; text: string; a: number; b: number };
 
 /** Line diff by longest common subsequence (the files are small). */
-export function lineDiff(before: string, after: string): DiffOp[] {
+function lineDiff(before: string, after: string): DiffOp[] {
   const a = before === '' ? [] : before.replace(/\n$/, '').split('\n');
   const b = after === '' ? [] : after.replace(/\n$/, '').split('\n');
   const n = a.length;

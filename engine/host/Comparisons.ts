@@ -13,7 +13,7 @@ import { runReplayJobs, type ReplayJob, type ReplayJobResult } from '../node/tra
 /** Comparisons kept in memory (the newest; they are recomputable from the catalog's traces). */
 export const COMPARISONS_KEPT = 20;
 /** Comparisons replaying at once; each has its own worker threads. */
-export const COMPARISONS_RUNNING = 2;
+const COMPARISONS_RUNNING = 2;
 /** At most one `comparison.progress` per this many milliseconds over all comparisons (20 a second). */
 export const PROGRESS_INTERVAL_MS = 50;
 /** Worker threads per comparison (the jobs of one trace share a worker). */

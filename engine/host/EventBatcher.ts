@@ -7,7 +7,7 @@ type Entry<K extends Batched> = EventPayload<K>[keyof EventPayload<K>] extends (
 /** Flushes per second per event name (4 names: at most 16 batched messages a second). */
 export const BATCH_INTERVAL_MS = 250;
 /** Entries one message carries at most; a backlog beyond is sent over the next flushes. */
-export const BATCH_MAX_ENTRIES = 500;
+const BATCH_MAX_ENTRIES = 500;
 
 const KEY: { [K in Batched]: keyof EventPayload<K> } = {
   'turn.completed': 'turns',

@@ -81,7 +81,7 @@ export interface HostRunDeps {
 }
 
 /** The contract's agent status for a runtime status. */
-export function agentStatusOf(s: AgentRunStatus): AgentStatus {
+function agentStatusOf(s: AgentRunStatus): AgentStatus {
   switch (s) {
     case 'running':
       return 'running';

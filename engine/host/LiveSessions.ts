@@ -31,7 +31,6 @@ export const STATUS_CHECK_MS = 5_000;
 /** Recorded calls `getUsage` returns at most for a session agent, as for a native one. */
 const USAGE_CALLS_MAX = 500;
 
-export { SHADOW_SUBAGENTS_MAX, type SessionReplay } from '../node/traces/live/replaySession';
 
 export interface LiveSessionsOptions {
   emit(event: StrataEvent): void;

@@ -60,7 +60,7 @@ export interface HostContext {
 }
 
 /** Arguments after validation (defaults applied). */
-export type ParsedArgs<K extends CommandName> = z.output<(typeof Commands)[K]['args']>;
+type ParsedArgs<K extends CommandName> = z.output<(typeof Commands)[K]['args']>;
 
 export type Handler<K extends CommandName> = (
   args: ParsedArgs<K>,

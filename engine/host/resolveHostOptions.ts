@@ -14,7 +14,7 @@ import type { RunManagerDeps } from './RunManager';
 import { demoWorktreeView, folderWorktreeView } from './worktreeViews';
 
 /** The model runs' providers and tools a shell supplies (none: no model runs). */
-export type RunDeps = Pick<RunManagerDeps, 'makeProvider' | 'makeToolbox' | 'providerSettings' | 'toolItems'>;
+type RunDeps = Pick<RunManagerDeps, 'makeProvider' | 'makeToolbox' | 'providerSettings' | 'toolItems'>;
 
 /**
  * The host's options with every default supplied, resolved once by {@link resolveHostOptions}: the

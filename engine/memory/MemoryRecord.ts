@@ -8,7 +8,7 @@ import { z } from 'zod';
  */
 export const MEMORY_SCHEMA_VERSION = 2;
 
-export const MemoryStateSchema = z.enum(['candidate', 'verified', 'stale', 'retired', 'deleted']);
+const MemoryStateSchema = z.enum(['candidate', 'verified', 'stale', 'retired', 'deleted']);
 export type MemoryState = z.infer<typeof MemoryStateSchema>;
 export const memoryStates = MemoryStateSchema.options;
 
@@ -21,7 +21,7 @@ export const MEMORY_ID_PATTERN = /^mem_[0-9a-z]{8,40}$/;
 export const MemoryKindSchema = z.enum(['finding', 'convention', 'build_command', 'decision', 'constraint']);
 
 /** A command that was run as evidence, with when and what it gave. */
-export const CommandEvidenceSchema = z
+const CommandEvidenceSchema = z
   .object({
     command: z.string(),
     /** Milliseconds since the epoch. */

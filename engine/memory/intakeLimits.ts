@@ -22,7 +22,8 @@ export const MAX_PATHS = 50;
 
 /**
  * Most entries in `evidence.hashes`. Each key is an evidence path, so the bound is the path bound:
- * an entry cannot pin more files than it may name.
+ * an entry cannot pin more files than it may name. Its own name for the path bound (knip: `@alias`).
+ * @alias
  */
 export const MAX_HASH_ENTRIES = MAX_PATHS;
 

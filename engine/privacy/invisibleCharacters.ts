@@ -12,7 +12,7 @@ const INVISIBLE_CLASS =
   '\\u{1d173}-\\u{1d17a}\\u{e0000}-\\u{e007f}\\u{e0100}-\\u{e01ef}';
 
 /** One invisible character (a code point: the astral ones are two UTF-16 units). */
-export const INVISIBLE = new RegExp(`[${INVISIBLE_CLASS}]`, 'u');
+const INVISIBLE = new RegExp(`[${INVISIBLE_CLASS}]`, 'u');
 const INVISIBLE_ALL = new RegExp(`[${INVISIBLE_CLASS}]`, 'gu');
 
 /** What a detector reads: `text` without its invisible characters, and where each unit came from. */

@@ -13,7 +13,7 @@ import { findSecrets } from './findSecrets';
 // rule runs in linear time (see `findSecrets`).
 
 /** The marker that replaces a secret. */
-export const secretMarker = (kind: string): string => `[secret masked: ${kind}]`;
+const secretMarker = (kind: string): string => `[secret masked: ${kind}]`;
 
 /** `text` with every secret replaced by `[secret masked: <kind>]`; the same string when it holds none. */
 export function maskSecrets(text: string): string {

@@ -43,9 +43,6 @@ export function secretWordOf(key: string): string | undefined {
   return (last === 'key' || last === 'keys') && prev !== undefined && KEY_QUALIFIERS.has(prev) ? `${prev}_${last}` : undefined;
 }
 
-/** Whether a key names a secret (see `secretWordOf`). */
-export const isSecretKey = (key: string): boolean => secretWordOf(key) !== undefined;
-
 const PLACEHOLDER_WORDS = new Set([
   'none', 'null', 'nil', 'undefined', 'empty', 'notset', 'unset', 'required', 'optional', 'string', 'boolean', 'number',
   'hidden', 'masked', 'omitted', 'removed', 'secret', 'password', 'token', 'apikey', 'test', 'todo', 'fixme', 'xxx',

@@ -420,7 +420,7 @@ function assistantGroup(action: AgentAction, results: readonly ToolOutcome[]): G
 }
 
 /** Tokens an agent's selected skills may take: a tenth of its budget, at least 2,000 (a page of guidance or two). */
-export function skillBudget(agentBudget: number): number {
+function skillBudget(agentBudget: number): number {
   return Math.max(2000, Math.floor(agentBudget / 10));
 }
 
@@ -446,7 +446,7 @@ function phaseOf(role: AgentIdentity['role'], _turn: number): string {
 }
 
 /** The canonical system prompt of an agent in a run: stable for its whole life, so it caches. */
-export function systemPromptOf(identity: Pick<AgentIdentity, 'agentId' | 'role' | 'task'>): string {
+function systemPromptOf(identity: Pick<AgentIdentity, 'agentId' | 'role' | 'task'>): string {
   return `You are ${identity.agentId}, a ${identity.role} agent in a Strata workspace. Your task: ${identity.task}\nWork in small verified steps; the repository and fresh tool output win over anything remembered.`;
 }
 

@@ -28,7 +28,7 @@ export interface CallRecord {
 }
 
 /** Calls kept per agent for `getUsage`; totals cover every call. */
-export const CALLS_KEPT_PER_AGENT = 500;
+const CALLS_KEPT_PER_AGENT = 500;
 
 /**
  * Per-agent call records (the newest {@link CALLS_KEPT_PER_AGENT}) and running totals. Bounded:

@@ -6,11 +6,11 @@
  */
 
 /** Characters refused anywhere in a command (or an allow entry). */
-export const SHELL_METACHARACTERS: readonly string[] = Object.freeze([';', '|', '&', '$', '`', '>', '<', '(', ')']);
+const SHELL_METACHARACTERS: readonly string[] = Object.freeze([';', '|', '&', '$', '`', '>', '<', '(', ')']);
 
 /** Longest command accepted, and most arguments. */
 export const MAX_COMMAND_CHARS = 4000;
-export const MAX_COMMAND_ARGS = 256;
+const MAX_COMMAND_ARGS = 256;
 
 export type ParsedCommand = { ok: true; argv: string[] } | { ok: false; reason: string };
 

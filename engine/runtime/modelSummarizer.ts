@@ -11,7 +11,7 @@ export const MODEL_SUMMARY_HEADER = '[Conversation summary · model-written, los
 const MESSAGE_CHARS = 4000;
 const RESULT_CHARS = 1200;
 
-export const SUMMARY_INSTRUCTIONS = [
+const SUMMARY_INSTRUCTIONS = [
   'You compress the older part of a coding agent\'s conversation into one summary that replaces it.',
   'Keep: decisions and their reasons, every constraint or requirement the user stated, unresolved tasks and open questions, named entities (files, functions, tables, commands, ids) and the facts needed to continue.',
   'Omit: raw tool output and traces, repeated chatter, and intermediate reasoning that later messages superseded.',

@@ -13,4 +13,3 @@ export type EngineStrategyName = (typeof ENGINE_STRATEGIES)[number];
  * ran, following its own compactions (`as_recorded`).
  */
 export const COMPARISON_STRATEGIES = [...ENGINE_STRATEGIES, 'full_history_baseline', 'as_recorded'] as const;
-export type ComparisonStrategyName = (typeof COMPARISON_STRATEGIES)[number];

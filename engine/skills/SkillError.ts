@@ -8,7 +8,7 @@
  * `unreadable` (the host could not read the file).
  */
 export const SKILL_ERROR_KINDS = ['malformed', 'unknown-schema', 'duplicate', 'unknown-selector', 'missing-dependency', 'cycle', 'conflict', 'over-budget', 'unreadable'] as const;
-export type SkillErrorKind = (typeof SKILL_ERROR_KINDS)[number];
+type SkillErrorKind = (typeof SKILL_ERROR_KINDS)[number];
 
 /**
  * A refused skill file or skill set, as a value: the skill protocol never throws on bad input.

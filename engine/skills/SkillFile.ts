@@ -4,7 +4,7 @@ import { z } from 'zod';
 export const SKILL_SCHEMA_VERSION = 1;
 
 /** Stable skill names are kebab-case, at most 64 characters (the common SKILL.md rule too). */
-export const SKILL_NAME_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const SKILL_NAME_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 const SEMVER_PATTERN =
   /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?$/;
@@ -18,7 +18,7 @@ const ListSchema = z.array(z.string().trim().min(1)).default([]);
  * params are checked by the schema of the selector type registered under that name, so a new type
  * needs no change to this file.
  */
-export const SelectorSpecSchema = z.looseObject({
+const SelectorSpecSchema = z.looseObject({
   type: z.string().regex(/^[a-z][a-z0-9-]*$/, 'must be a lowercase selector type name'),
 });
 export type SelectorSpec = z.infer<typeof SelectorSpecSchema>;
@@ -48,7 +48,7 @@ export const SkillFrontmatterSchema = z
     path: ['selectors'],
     message: 'an always-on skill has no selectors (remove them or set mode: selected)',
   });
-export type SkillFrontmatter = z.infer<typeof SkillFrontmatterSchema>;
+type SkillFrontmatter = z.infer<typeof SkillFrontmatterSchema>;
 
 /**
  * The common minimal SKILL.md frontmatter other agent tools use: `name` and `description`, plus

@@ -5,7 +5,7 @@ import type { CountTokens, SelectionContext } from './SkillSelector';
 import { type CompiledSkill, conflicts, dependencyClosure } from './validateSkillSet';
 
 /** Why a registered skill is not in a selection. */
-export interface SkippedSkill {
+interface SkippedSkill {
   readonly name: string;
   readonly reason: 'not-matched' | 'conflict' | 'over-budget';
   readonly message: string;

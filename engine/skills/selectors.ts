@@ -6,7 +6,7 @@ import { stemWord, wordsOf } from './taskWords';
 const Names = z.array(z.string().trim().min(1).toLowerCase()).min(1);
 
 /** Languages a file extension implies, added to the turn's own `languages` by the language selector. */
-export const LANGUAGE_BY_EXTENSION: Readonly<Record<string, string>> = {
+const LANGUAGE_BY_EXTENSION: Readonly<Record<string, string>> = {
   ts: 'typescript', tsx: 'typescript', mts: 'typescript', cts: 'typescript',
   js: 'javascript', jsx: 'javascript', mjs: 'javascript', cjs: 'javascript',
   py: 'python', pyi: 'python', go: 'go', rs: 'rust', java: 'java', rb: 'ruby',

@@ -3,7 +3,7 @@ import type { Skill } from './SkillFile';
 import type { CountTokens, SelectorDefinition } from './SkillSelector';
 
 /** A selector of a validated skill: its type's definition and its params parsed by that type's schema. */
-export interface CompiledSelector {
+interface CompiledSelector {
   readonly type: string;
   readonly params: unknown;
   readonly definition: SelectorDefinition<unknown>;

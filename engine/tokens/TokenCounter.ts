@@ -8,7 +8,7 @@ export interface TokenCountStats {
 }
 
 /** Entries kept by default: enough for every item of a long multi-agent run, a few MB of memory. */
-export const DEFAULT_MAX_TOKEN_COUNT_ENTRIES = 200_000;
+const DEFAULT_MAX_TOKEN_COUNT_ENTRIES = 200_000;
 
 /**
  * A `Tokenizer` memoized by content hash. The invariant the engine relies on: counting content

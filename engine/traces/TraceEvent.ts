@@ -1,8 +1,8 @@
 /**
  * One normalized, typed event stream for recorded coding-agent sessions, whatever tool wrote them
  * (OpenAI-style message lists, Claude Code JSONL, Codex rollouts, SWE-agent trajectories). Importers
- * turn a file's text into these events; `toConversationGroups` turns the events into ContextManager
- * groups.
+ * turn a file's text into these events; `replay/walkTrace` pairs their calls and results and
+ * `replay/transcript` turns them into the history each request sends.
  *
  * Pure TypeScript: no Node built-ins here or in the importers; only `importTraceFile` reads files.
  *
@@ -45,20 +45,20 @@ interface EventBase {
 }
 
 /** Text the model received as the user's turn (typed input, pasted text, injected user-role notices). */
-export interface UserInputEvent extends EventBase {
+interface UserInputEvent extends EventBase {
   type: 'user_input';
   text: string;
 }
 
 /** System or developer instructions (a system prompt, a developer message): not history, kept for inspection. */
-export interface InstructionsEvent extends EventBase {
+interface InstructionsEvent extends EventBase {
   type: 'instructions';
   role: 'system' | 'developer';
   text: string;
 }
 
 /** Visible text of a model response (reasoning and thinking are not included). */
-export interface AssistantTextEvent extends EventBase {
+interface AssistantTextEvent extends EventBase {
   type: 'assistant_text';
   text: string;
 }
@@ -73,7 +73,7 @@ export interface ToolCallEvent extends EventBase {
 }
 
 /** The recorded result of a tool call. */
-export interface ToolResultEvent extends EventBase {
+interface ToolResultEvent extends EventBase {
   type: 'tool_result';
   callId: string;
   content: string;
@@ -181,7 +181,7 @@ export interface CompactionEvent extends EventBase {
 }
 
 /** A subagent's run begins (its events follow, each with `agentId`). */
-export interface SubagentSpawnEvent extends EventBase {
+interface SubagentSpawnEvent extends EventBase {
   type: 'subagent_spawn';
   agentId: string;
   /** The parent's tool call that launched it, when the format records it (Claude Code `toolUseId`). */
@@ -191,7 +191,7 @@ export interface SubagentSpawnEvent extends EventBase {
 }
 
 /** A subagent's run ends and the main thread (or another agent) resumes. */
-export interface SubagentReturnEvent extends EventBase {
+interface SubagentReturnEvent extends EventBase {
   type: 'subagent_return';
   agentId: string;
 }
@@ -209,8 +209,6 @@ export type TraceEvent =
   | BilledTotalEvent
   | SubagentSpawnEvent
   | SubagentReturnEvent;
-
-export type TraceEventType = TraceEvent['type'];
 
 /** What an importer read from one file. */
 export interface TraceImport {

@@ -6,7 +6,7 @@
  *   block per line, each repeating the usage so far (output tokens grow): the lines keep one step,
  *   and ONE usage event, from the last line of that id, follows the last of them. Results of
  *   parallel calls are written between those lines as the tools finish, now and then even before
- *   their own call's line (events keep file order; `toConversationGroups` pairs them up).
+ *   their own call's line (events keep file order; `replay/walkTrace` pairs them up).
  * - `assistant` lines with model `<synthetic>` are written by the client (API errors, "No response
  *   requested."), not by the model: skipped and counted.
  * - `user` lines carry typed text (a string or `text` blocks) or `tool_result` blocks (string or

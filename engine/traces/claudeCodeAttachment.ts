@@ -16,7 +16,7 @@ export interface AttachmentText {
 }
 
 /** Attachment kinds that are the client's own bookkeeping, never sent to the model. */
-export const SILENT_ATTACHMENTS: ReadonlySet<string> = new Set(['prompt_snapshot', 'session_context']);
+const SILENT_ATTACHMENTS: ReadonlySet<string> = new Set(['prompt_snapshot', 'session_context']);
 
 function renderedText(rendered: unknown): string | undefined {
   if (!Array.isArray(rendered)) return undefined;

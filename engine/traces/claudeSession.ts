@@ -21,7 +21,7 @@ const zero = (): Parts => ({ input: 0, cacheRead: 0, cacheWrite: 0, output: 0, c
 const KEYS = ['input', 'cacheRead', 'cacheWrite', 'output', 'cacheWrite1h'] as const;
 
 /** `events` with a usage event for each compaction call that only the billed totals show. */
-export function addCompactionCalls(events: readonly TraceEvent[]): TraceEvent[] {
+function addCompactionCalls(events: readonly TraceEvent[]): TraceEvent[] {
   const added = new Map<number, UsageEvent>();
   let previous: Parts = zero();
   let seen: Parts = zero();

@@ -42,7 +42,7 @@ const MODEL_OUTPUT: ReadonlySet<string> = new Set(['function_call', 'custom_tool
 const BOOKKEEPING_LINES: ReadonlySet<string> = new Set(['world_state', 'inter_agent_communication_metadata']);
 
 /** The kind of client-written context a user-role message is, or undefined for the user's own text. */
-export function codexContextKind(text: string): string | undefined {
+function codexContextKind(text: string): string | undefined {
   const t = text.trimStart();
   if (t.startsWith('<environment_context>')) return 'environment_context';
   if (t.startsWith('<user_instructions>')) return 'user_instructions';

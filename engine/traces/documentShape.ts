@@ -7,10 +7,10 @@
  */
 
 /** The kind of a JSON value, from its first character. */
-export type JsonKind = 'object' | 'array' | 'string' | 'number' | 'boolean' | 'null';
+type JsonKind = 'object' | 'array' | 'string' | 'number' | 'boolean' | 'null';
 
 /** One key of the root object. */
-export interface RootEntry {
+interface RootEntry {
   kind: JsonKind;
   /** The decoded value, for a string of at most {@link MAX_ROOT_STRING} characters. */
   text?: string;

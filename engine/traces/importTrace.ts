@@ -13,7 +13,7 @@ import { importOpenCode } from './openCode';
 import { importSweAgent } from './sweAgent';
 import type { TraceFormat, TraceImport } from './TraceEvent';
 
-export { detectTraceFormat, explainTraceFormat, type TraceFormatDecision } from './detectTraceFormat';
+export { detectTraceFormat } from './detectTraceFormat';
 
 /** Events of trace `text` (named `file` in errors), in `format` or the detected one. */
 export function importTraceText(text: string, file: string, format: TraceFormat = detectTraceFormat(text, file)): TraceImport {

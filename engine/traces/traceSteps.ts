@@ -25,9 +25,9 @@ export interface TraceStep {
 }
 
 /** Default origin of a trace without timestamps. */
-export const DEFAULT_TRACE_T0 = Date.UTC(2026, 0, 1);
+const DEFAULT_TRACE_T0 = Date.UTC(2026, 0, 1);
 /** Time between two steps that record no time. */
-export const FALLBACK_STEP_MS = 30_000;
+const FALLBACK_STEP_MS = 30_000;
 
 const isSubagent = (e: TraceEvent) => e.agentId !== undefined || e.type === 'subagent_spawn' || e.type === 'subagent_return';
 const isModelOutput = (e: TraceEvent) => e.type === 'assistant_text' || e.type === 'tool_call' || e.type === 'usage';

@@ -28,7 +28,7 @@ export function timeTicks(first: number, last: number, most = 6): number[] | und
 }
 
 /** The time axis every usage chart shares (run clock, time of day), with `ticks` (see timeTicks) or recharts' own. */
-export function timeAxis(ticks?: number[]) {
+function timeAxis(ticks?: number[]) {
   return (
     <XAxis
       key="time"

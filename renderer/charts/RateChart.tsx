@@ -5,7 +5,7 @@ import { axisStyle, chartMargin, gridStroke, legendStyle, pct, pointLabel, toolt
 import { useMarkerLines, useTimeAxis } from './Markers';
 
 /** What the rate chart reads of a point: a call's (RatePoint) or a time slice's (BucketRate). */
-export type RateRow = Pick<RatePoint, 'at' | 'hitProvider' | 'hitModel' | 'reuse'>;
+type RateRow = Pick<RatePoint, 'at' | 'hitProvider' | 'hitModel' | 'reuse'>;
 
 export interface RateChartProps {
   data: RateRow[];

@@ -5,7 +5,7 @@ import { axisStyle, chartMargin, gridStroke, legendStyle, pointLabel, tok, toolt
 import { useMarkerLines, useTimeAxis } from './Markers';
 
 /** What the tokens chart reads of a point: a call's (TokenPoint) or a time slice's (BucketTokens). */
-export type TokenRow = Pick<TokenPoint, 'at' | 'readP' | 'writeP' | 'uncachedP' | 'readM' | 'writeM' | 'uncachedM'>;
+type TokenRow = Pick<TokenPoint, 'at' | 'readP' | 'writeP' | 'uncachedP' | 'readM' | 'writeM' | 'uncachedM'>;
 
 export interface TokensChartProps {
   data: TokenRow[];

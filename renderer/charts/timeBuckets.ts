@@ -15,7 +15,7 @@ const SECOND = 1000;
 const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
 /** Round slice widths, so a slice reads as "per 2 min" and its boundaries stay put as the window moves. */
-export const bucketWidths: readonly number[] = [
+const bucketWidths: readonly number[] = [
   ...[1, 2, 5, 10, 15, 30].map((s) => s * SECOND),
   ...[1, 2, 5, 10, 15, 30].map((m) => m * MINUTE),
   ...[1, 2, 3, 6, 12, 24].map((h) => h * HOUR),
@@ -29,7 +29,7 @@ export function bucketSpan(ms: number): string {
 }
 
 /** What a slice covers; a point of the all-agents charts carries it for its tooltip. */
-export interface Bucket {
+interface Bucket {
   /** First and last millisecond of the slice (run clock). */
   from: number;
   to: number;
@@ -39,7 +39,7 @@ export interface Bucket {
 }
 
 /** A slice on the rate chart: the hit rates of its calls' summed tokens, and their reuse weighted by prompt bytes (the engine's definitions). */
-export interface BucketRate extends Bucket {
+interface BucketRate extends Bucket {
   /** The middle of the slice. */
   at: number;
   hitProvider: number | null;
@@ -48,7 +48,7 @@ export interface BucketRate extends Bucket {
 }
 
 /** A slice on the tokens chart: the mean prompt tokens per call (one call per turn), by cache outcome and source. */
-export interface BucketTokens extends Bucket, TokenSplit {
+interface BucketTokens extends Bucket, TokenSplit {
   at: number;
 }
 

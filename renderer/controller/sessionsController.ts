@@ -5,7 +5,7 @@ import type { StrataStore } from '../store/store';
 /** The strategies an attached session replays under (the contract's `EngineStrategySchema`). */
 export type EngineStrategy = NonNullable<CommandArgs<'attachSession'>['strategy']>;
 
-export interface AttachArgs {
+interface AttachArgs {
   path: string;
   strategy: EngineStrategy;
   budget: number;

@@ -7,9 +7,9 @@ import { useRevealedCount } from './useRevealedCount';
 import './eventsView.css';
 
 /** Rows rendered at most; the slice holds more, the filter narrows them. */
-export const eventsShown = 300;
+const eventsShown = 300;
 /** Rows in the DOM until the reader scrolls toward the end (more follow, `eventsRevealStep` at a time). */
-export const eventsRevealStep = 50;
+const eventsRevealStep = 50;
 /** Height a row not rendered yet is assumed to take until rendered rows were measured (rows wrap). */
 const ROW_ESTIMATE_PX = 32;
 

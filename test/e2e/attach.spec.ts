@@ -8,7 +8,7 @@ import { startWebHostProcess, type RunningWebHost } from './webHostProcess';
 // A Claude Code session being written while the control room watches it: the session folder is
 // a temp CLAUDE_CONFIG_DIR, so discovery finds exactly this file; the demo is paused (tick 0) so
 // the session is the only thing moving.
-const expect = baseExpect.configure({ timeout: 15_000 });
+const expect = baseExpect.configure({ timeout: 30_000 });
 let web: RunningWebHost;
 let dir: string;
 let file: string;

@@ -5,7 +5,7 @@ import { startWebHostProcess, type RunningWebHost } from './webHostProcess';
 // step 175) lands within about 20 s, well before the run ends (330 steps) and starts over.
 let web: RunningWebHost;
 // The machine may be shared with other builds: allow the page time.
-const expect = baseExpect.configure({ timeout: 15_000 });
+const expect = baseExpect.configure({ timeout: 30_000 });
 
 test.beforeAll(async () => {
   web = await startWebHostProcess({ STRATA_DEMO_TICK_MS: '120' });

@@ -311,7 +311,7 @@ test('the skills view lists the loaded skills with their metadata', async ({ pag
   const problems = watchProblems(page);
   await open(page, 'Skills');
   const view = page.getByRole('region', { name: 'Skills' });
-  await expect(view.getByRole('list', { name: 'Loaded skills' }).locator('li').first()).toBeVisible({ timeout: 10_000 });
+  await expect(view.getByRole('list', { name: 'Loaded skills' }).locator('li').first()).toBeVisible();
   await expect(view.getByRole('list', { name: 'Loaded skills' }).locator('li').first()).toContainText('token budget');
   await expect(view.getByRole('heading', { name: 'Selection per agent' })).toBeVisible();
   await expect(view.getByRole('heading', { name: 'Load errors' })).toBeVisible();

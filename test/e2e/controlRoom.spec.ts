@@ -31,7 +31,7 @@ test('the control room shows the demo agent tree live, with no console errors', 
   await expect(tree.locator('[data-agent-id="probe-callers"]')).toHaveAttribute('aria-level', '2');
 
   // Live updates arrive: agents run and the spawns are logged.
-  await expect(tree.locator('[data-status="running"]').first()).toBeVisible({ timeout: 10_000 });
+  await expect(tree.locator('[data-status="running"]').first()).toBeVisible();
   await expect(page.getByRole('contentinfo', { name: 'Event log' })).toContainText(/Turn \d+ · gen \d+ · /);
 
   // Selecting an agent shows its detail pane.

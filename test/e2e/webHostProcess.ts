@@ -3,6 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+/** How long the host may take to print its address. */
+const HOST_START_MS = 90_000;
+
 export interface RunningWebHost {
   url: string;
   home: string;
@@ -24,7 +27,8 @@ export async function startWebHostProcess(env: Record<string, string> = {}): Pro
   child.stdout?.on('data', (d) => (out += String(d)));
   child.stderr?.on('data', (d) => (out += String(d)));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`web host did not start within 15 s:\n${out}`)), 15_000);
+    // Generous: a loaded machine can take long to start Node and open the catalog; a host that never prints its address still fails.
+    const timer = setTimeout(() => reject(new Error(`web host did not start within ${HOST_START_MS / 1000} s:\n${out}`)), HOST_START_MS);
     child.stdout?.on('data', () => {
       const m = /(http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]+)/.exec(out);
       if (m) {

@@ -10,14 +10,14 @@ import { describe, expect, it } from 'vitest';
 import type { Audit } from '../../engine/conversation/ContextAudit';
 import { ContextManager } from '../../engine/conversation/ContextManager';
 import { extractiveSummarizer } from '../../engine/conversation/extractiveSummarizer';
-import { checkAnthropicOrder, checkOpenAIOrder, orphanedResults, unansweredCalls } from '../../engine/conversation/providerValidity';
+import { checkAnthropicOrder, checkOpenAIOrder, orphanedResults, unansweredCalls } from '../support/providerValidity';
 import type { GroupInput } from '../../engine/conversation/readGroup';
 import { manualClock } from '../../engine/ports/Clock';
 import { sequentialIds } from '../../engine/ports/IdSource';
 import { memoTokenizer } from '../../engine/tokens/memoTokenizer';
 import { importTraceFile } from '../../engine/node/traces/importTraceFile';
 import type { TraceFormat } from '../../engine/traces/TraceEvent';
-import { toConversationGroups } from '../../engine/traces/toConversationGroups';
+import { traceGroups } from '../support/traceGroups';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 const tracesDir = process.env.STRATA_TRACES_DIR ?? path.resolve(repoRoot, '../shared/traces');
@@ -144,7 +144,7 @@ describe('conversation replay of real traces', () => {
       const imported = importTraceFile(path.join(tracesDir, trace.dir, trace.file));
       expect(imported.format).toBe(trace.format);
       const steps = new Set(imported.events.flatMap((e) => (e.step === undefined ? [] : [e.step]))).size;
-      const { groups, repairs } = toConversationGroups(imported.events);
+      const { groups, repairs } = traceGroups(imported.events);
       const importMs = Math.round(performance.now() - started);
       expect(groups.length).toBeGreaterThan(0);
 

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { CommandName, CommandResult, ConversationDto, StrataEvent } from '../../engine/contract';
 import { Host, type HostOptions } from '../../engine/host';
 import type { Message } from '../../engine/conversation/Message';
-import { checkAnthropicOrder, checkOpenAIOrder, orphanedResults, unansweredCalls } from '../../engine/conversation/providerValidity';
+import { checkAnthropicOrder, checkOpenAIOrder, orphanedResults, unansweredCalls } from '../support/providerValidity';
 import { manualClock } from '../../engine/ports/Clock';
 import { manualScheduler } from '../../engine/ports/Scheduler';
 import { quarterTokenizer } from '../support/engineFixtures';

@@ -8,7 +8,7 @@ import type { StrategyName } from '../../engine/strategies/Strategy';
 import { identity, newEngine, T0 } from './engineFixtures';
 
 /** Every value of the engine's item vocabularies, for tables and generators. */
-export const KINDS: readonly ItemKind[] = [
+const KINDS: readonly ItemKind[] = [
   'objective', 'task', 'acceptance', 'constraint', 'code', 'failure', 'finding', 'decision',
   'architecture', 'report', 'tool_output', 'transcript', 'note', 'input',
 ];
@@ -17,7 +17,7 @@ export const SOURCES: readonly Source[] = [
   'user_requirement', 'verified_fact', 'worker_finding', 'unverified_hypothesis', 'generated_summary',
   'test_result', 'repository_source', 'parent_report', 'recalled_memory',
 ];
-export const PHASES = ['explore', 'implement', 'verify'] as const;
+const PHASES = ['explore', 'implement', 'verify'] as const;
 export const STRATEGIES: readonly StrategyName[] = strategyNames;
 
 const WORDS = [

@@ -31,7 +31,7 @@ export const FRAME_COUNTS = {
   'invalid-utf8': 10,
   oversize: 3,
 } as const;
-export type FrameCategory = keyof typeof FRAME_COUNTS;
+type FrameCategory = keyof typeof FRAME_COUNTS;
 
 export interface HostileFrame {
   category: FrameCategory;
@@ -107,7 +107,7 @@ const PROTO_KEYS = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwn
 const NOT_A_TRACE = ['not a trace\n', '\0\0\0', '{', '[', '{"messages":[]}', '{"trajectory":"no"}', '{"type":"session_meta"}\n'];
 
 /** Hostile file paths for `importTrace`: traversal, devices, /proc, Windows and URL forms, NUL bytes, special files. */
-export function hostilePaths(f: HostileFiles): string[] {
+function hostilePaths(f: HostileFiles): string[] {
   return [
     '../../etc/passwd', '../../../../../../../../etc/shadow', '/etc/shadow', '/etc/passwd', '/etc/passwd/child', '/dev/zero', '/dev/stdin',
     '/dev/urandom', '/dev/null', '/dev/tty', '/proc/self/environ', '/proc/self/mem', '/proc/self/fd/0', '/proc/kmsg', '/proc/kcore',
@@ -118,7 +118,7 @@ export function hostilePaths(f: HostileFiles): string[] {
 }
 
 /** How the host names a path in its refusal (NUL bytes escaped, as JSON writes them). */
-export function namedAs(path: string): string {
+function namedAs(path: string): string {
   const file = resolve(path);
   return file.includes('\0') ? JSON.stringify(file).slice(1, -1) : file;
 }

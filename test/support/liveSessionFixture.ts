@@ -3,15 +3,15 @@
  * search to a subagent (a sidechain) and edits, with secrets of the shapes people paste into
  * sessions in its input and tool output (none of them is real). One JSON record per line.
  */
-export const ANTHROPIC_KEY = 'sk-ant-api03-Zx9Qw8Er7Ty6Ui5Op4As3Df2Gh1Jk0LzXcVbNmQwErTyUiOpAsDfGhJkL';
-export const AWS_KEY = 'AKIAZ7Q4MADEUPKEY9XY';
-export const GITHUB_TOKEN = 'ghp_Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0Uv1Wx2Y';
+const ANTHROPIC_KEY = 'sk-ant-api03-Zx9Qw8Er7Ty6Ui5Op4As3Df2Gh1Jk0LzXcVbNmQwErTyUiOpAsDfGhJkL';
+const AWS_KEY = 'AKIAZ7Q4MADEUPKEY9XY';
+const GITHUB_TOKEN = 'ghp_Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0Uv1Wx2Y';
 export const SECRETS = [ANTHROPIC_KEY, AWS_KEY, GITHUB_TOKEN];
 
 const at = (s: number) => new Date(Date.UTC(2026, 10, 30, 9, 0, s)).toISOString();
 const usage = (input: number, read: number, write: number, output: number) => ({ input_tokens: input, cache_read_input_tokens: read, cache_creation_input_tokens: write, output_tokens: output });
 /** The working folder the session records (its project is `login-service`). */
-export const SESSION_CWD = '/home/dev/login-service';
+const SESSION_CWD = '/home/dev/login-service';
 const user = (content: unknown, t: number, extra: object = {}) => ({ type: 'user', cwd: SESSION_CWD, timestamp: at(t), message: { role: 'user', content }, ...extra });
 const assistant = (id: string, blocks: object[], u: object, t: number, extra: object = {}) => ({ type: 'assistant', cwd: SESSION_CWD, timestamp: at(t), message: { id, role: 'assistant', model: 'claude-made-up-1', content: blocks, usage: u }, ...extra });
 

@@ -543,25 +543,6 @@ export class Catalog {
     return ids.size;
   }
 
-  /**
-   * Rows of a table, for inspection and export (`[memory-only-module]`): the generic accessors
-   * refuse the memory table, which only the memory module reads or writes.
-   */
-  readTable(table: string, limit = 1000): Record<string, unknown>[] {
-    if (table === 'memory') throw new CatalogError(MEMORY_REFUSAL, 'refused');
-    if (!READABLE_TABLES.has(table)) throw new CatalogError(`No table "${table}" in the catalog.`, 'refused');
-    return this.sql(`SELECT * FROM "${table}" LIMIT ?`).all(limit) as Record<string, unknown>[];
-  }
-
-  /** Write one row to a table by column name (generic; refuses the memory table). */
-  putRow(table: string, row: Record<string, string | number | null>): void {
-    if (table === 'memory') throw new CatalogError(MEMORY_REFUSAL, 'refused');
-    if (!READABLE_TABLES.has(table) || table === 'schema_migrations') throw new CatalogError(`No writable table "${table}" in the catalog.`, 'refused');
-    const cols = Object.keys(row);
-    if (cols.length === 0 || cols.some((c) => !/^[a-z_]+$/.test(c))) throw new CatalogError('putRow needs column names of lowercase letters and underscores.', 'refused');
-    this.sql(`INSERT OR REPLACE INTO "${table}" (${cols.join(', ')}) VALUES (${cols.map((c) => `@${c}`).join(', ')})`).run(row);
-  }
-
   /** SQLite's own consistency check of the whole file: 'ok' when sound. */
   integrityCheck(): string {
     return String(this.db.pragma('integrity_check', { simple: true }));
@@ -574,11 +555,9 @@ export class Catalog {
 }
 
 /** The tables `scrubText` rewrites, in the order a purge report names them. */
-export const SCRUBBED_TABLES = ['items', 'agents', 'events', 'generation_entries'] as const;
+const SCRUBBED_TABLES = ['items', 'agents', 'events', 'generation_entries'] as const;
 export type ScrubbedTable = (typeof SCRUBBED_TABLES)[number];
 
-const MEMORY_REFUSAL = 'The memory table is reachable only through the memory module (engine/memory), so every write passes its intake.';
-const READABLE_TABLES = new Set(['meta', 'agents', 'events', 'items', 'generations', 'generation_entries', 'traces', 'schema_migrations']);
 
 function currentVersion(db: Database.Database): number {
   const row = db.prepare('SELECT max(version) AS v FROM schema_migrations').get() as { v: number | null };

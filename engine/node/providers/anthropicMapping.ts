@@ -24,7 +24,7 @@ import type { ProviderRequest, ProviderResponse, Usage } from '../../providers/P
  * - More than 4 breakpoints in all (Anthropic's limit) is refused before sending.
  */
 
-export const MAX_CACHE_BREAKPOINTS = 4;
+const MAX_CACHE_BREAKPOINTS = 4;
 const EPHEMERAL = { type: 'ephemeral' } as const;
 
 type Block = TextBlockParam | ToolUseBlockParam | ToolResultBlockParam;
@@ -117,7 +117,7 @@ export function toAnthropicMessages(messages: readonly Message[], historyBreakpo
   return { messages: out.map((m) => ({ role: m.role, content: m.content })), historyBreakpoints: placed };
 }
 
-export function toAnthropicTool(tool: ProviderRequest['tools'][number]): Tool {
+function toAnthropicTool(tool: ProviderRequest['tools'][number]): Tool {
   return { name: tool.name, description: tool.description, input_schema: { type: 'object', ...tool.parameters } as Tool.InputSchema };
 }
 

@@ -28,7 +28,7 @@ import { sdkAdapterFrame, type SdkAdapterOptions } from './sdkAdapter';
 export type AnthropicProviderOptions = SdkAdapterOptions;
 
 const PROVIDER = 'anthropic';
-export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
+const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
 
 export function createAnthropicProvider(options: AnthropicProviderOptions): Provider {
   const frame = sdkAdapterFrame(PROVIDER, 'ANTHROPIC_API_KEY', ANTHROPIC_DEFAULT_BASE_URL, options);
@@ -68,7 +68,7 @@ function apiFailureOf(err: APIError): ApiFailure {
 }
 
 /** Maps anything an attempt threw to a `ProviderError` or `ContextLimitError`, key redacted. */
-export function classifyAnthropicError(err: unknown, state: AttemptState, secret?: string): Classified {
+function classifyAnthropicError(err: unknown, state: AttemptState, secret?: string): Classified {
   if (err instanceof ProviderError || err instanceof ContextLimitError) return { error: err };
   if (state.cancelled) return { error: providerError(PROVIDER, 'cancelled', '', secret) };
   if (state.timedOut || err instanceof APIConnectionTimeoutError) return { error: providerError(PROVIDER, 'timeout', 'no response within the timeout', secret) };

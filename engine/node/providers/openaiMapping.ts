@@ -50,7 +50,7 @@ export function toOpenAIParams(request: ProviderRequest, model: string): ChatCom
   return params;
 }
 
-export function toOpenAITool(tool: ProviderRequest['tools'][number]): ChatCompletionTool {
+function toOpenAITool(tool: ProviderRequest['tools'][number]): ChatCompletionTool {
   return { type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } };
 }
 

@@ -27,7 +27,7 @@ import { sdkAdapterFrame, type SdkAdapterOptions } from './sdkAdapter';
 export type OpenAIProviderOptions = SdkAdapterOptions;
 
 const PROVIDER = 'openai';
-export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 
 export function createOpenAIProvider(options: OpenAIProviderOptions): Provider {
   const frame = sdkAdapterFrame(PROVIDER, 'OPENAI_API_KEY', OPENAI_DEFAULT_BASE_URL, options);
@@ -72,7 +72,7 @@ function apiFailureOf(err: APIError): ApiFailure {
 }
 
 /** Maps anything an attempt threw to a `ProviderError` or `ContextLimitError`, key redacted. */
-export function classifyOpenAIError(err: unknown, state: AttemptState, secret?: string): Classified {
+function classifyOpenAIError(err: unknown, state: AttemptState, secret?: string): Classified {
   if (err instanceof ProviderError || err instanceof ContextLimitError) return { error: err };
   if (state.cancelled) return { error: providerError(PROVIDER, 'cancelled', '', secret) };
   if (state.timedOut || err instanceof APIConnectionTimeoutError) return { error: providerError(PROVIDER, 'timeout', 'no response within the timeout', secret) };

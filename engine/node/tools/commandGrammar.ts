@@ -12,7 +12,7 @@
 type OptionKind = 'flag' | 'value' | 'count' | readonly string[];
 
 /** What a grammar made of the extra arguments. `paths` are the positionals, for the caller to confine. */
-export type GrammarResult = { ok: true; paths: string[] } | { ok: false; argument: string; why: string };
+type GrammarResult = { ok: true; paths: string[] } | { ok: false; argument: string; why: string };
 
 export interface CommandGrammar {
   /** What the entry permits beyond itself, in a person's words (`<entry>` stands for the entry). */

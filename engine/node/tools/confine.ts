@@ -14,9 +14,9 @@ import path from 'node:path';
  */
 
 /** The folder of the engine's internals, at the workspace root; never readable by a tool. */
-export const INTERNAL_DIR = '.strata';
+const INTERNAL_DIR = '.strata';
 /** Longest path a tool accepts. */
-export const MAX_PATH_CHARS = 4096;
+const MAX_PATH_CHARS = 4096;
 
 export type ConfinementReason = 'nul' | 'too_long' | 'outside' | 'symlink_outside' | 'internal';
 

@@ -8,7 +8,7 @@
  */
 
 export const MAX_GLOB_CHARS = 200;
-export const MAX_ALTERNATIVES = 64;
+const MAX_ALTERNATIVES = 64;
 
 type Token =
   | { t: 'char'; c: string }

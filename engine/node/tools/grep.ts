@@ -9,12 +9,12 @@ import { RegexWorkers, SliceCancelled, SliceTimeout, type SliceFile, type SliceH
 import { toolError, type GrepHit, type GrepMeta, type ToolContext, type ToolEnv, type ToolResult, type WorkspaceTool } from './types';
 import { walk } from './walk';
 
-export const GREP = 'grep';
-export const MAX_PATTERN_CHARS = 500;
-export const GREP_DEFAULT_RESULTS = 100;
-export const GREP_MAX_RESULTS = 1000;
+const GREP = 'grep';
+const MAX_PATTERN_CHARS = 500;
+const GREP_DEFAULT_RESULTS = 100;
+const GREP_MAX_RESULTS = 1000;
 /** Characters of a matching line shown; the rest is cut with "…". */
-export const GREP_LINE_CHARS = 300;
+const GREP_LINE_CHARS = 300;
 /** Text matched in one guarded slice (and most files in one). */
 const SLICE_BYTES = 512 * 1024;
 const SLICE_FILES = 256;

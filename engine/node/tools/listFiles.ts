@@ -5,9 +5,9 @@ import { clipUtf8 } from './bytes';
 import { toolError, type ListFilesMeta, type ToolContext, type ToolEnv, type ToolResult, type WorkspaceTool } from './types';
 import { walk } from './walk';
 
-export const LIST_FILES = 'list_files';
-export const LIST_DEFAULT_DEPTH = 2;
-export const LIST_MAX_DEPTH = 10;
+const LIST_FILES = 'list_files';
+const LIST_DEFAULT_DEPTH = 2;
+const LIST_MAX_DEPTH = 10;
 
 const schema = z.strictObject({
   path: z.string().max(4096).optional(),

@@ -5,9 +5,9 @@ import { confineArg, ioReason, parseArgs } from './args';
 import { BINARY_SNIFF_BYTES, clipUtf8, looksBinary } from './bytes';
 import { toolError, type ReadFileMeta, type ToolContext, type ToolEnv, type ToolResult, type WorkspaceTool } from './types';
 
-export const READ_FILE = 'read_file';
+const READ_FILE = 'read_file';
 /** Past this many bytes a file's lines are no longer counted (the total is then unknown). */
-export const COUNT_LINES_UP_TO_BYTES = 64 * 1024 * 1024;
+const COUNT_LINES_UP_TO_BYTES = 64 * 1024 * 1024;
 const CHUNK_BYTES = 64 * 1024;
 
 const schema = z

@@ -19,7 +19,7 @@ export class SliceTimeout extends Error {}
 export class SliceCancelled extends Error {}
 
 /** How long a worker left idle by one search waits for the next before it ends. */
-export const REGEX_WORKER_IDLE_MS = 15_000;
+const REGEX_WORKER_IDLE_MS = 15_000;
 
 /**
  * The worker's whole program, as source evaluated in the worker (`eval: true`): a bundle cannot

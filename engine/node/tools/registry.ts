@@ -10,7 +10,7 @@ import { DEFAULT_TOOL_LIMITS, toolError, type ToolContext, type ToolLimits, type
 import { jsonNestingBeyond, MAX_JSON_NESTING } from '../../text/jsonNesting';
 
 /** Longest arguments text parsed; a longer one is refused unread. */
-export const MAX_ARGUMENTS_CHARS = 64 * 1024;
+const MAX_ARGUMENTS_CHARS = 64 * 1024;
 
 /** The workspace tools of one agent: specs for the provider request and a dispatcher. */
 export interface ToolRegistry {

@@ -33,11 +33,11 @@ export interface ToolItemContext {
 }
 
 /** Most files and symbols recorded on one item. */
-export const MAX_ITEM_FILES = 50;
-export const MAX_ITEM_SYMBOLS = 30;
+const MAX_ITEM_FILES = 50;
+const MAX_ITEM_SYMBOLS = 30;
 
 /** The item id of a tool call's result. */
-export const toolItemId = (callId: string) => `tool:${callId}`;
+const toolItemId = (callId: string) => `tool:${callId}`;
 
 export function toolResultItem(call: ToolCall, result: ToolResult, ctx: ToolItemContext): ItemInput | null {
   const meta: ToolMeta = result.meta;

@@ -32,15 +32,15 @@ export const DEFAULT_TOOLS_CONFIG: Readonly<ToolsConfig> = Object.freeze({
 });
 
 /** Inclusive bounds of the numeric keys; a value outside them is refused, never clamped. */
-export const TOOLS_CONFIG_BOUNDS = Object.freeze({
+const TOOLS_CONFIG_BOUNDS = Object.freeze({
   timeout_ms: Object.freeze({ min: 100, max: 3_600_000 }),
   max_output_bytes: Object.freeze({ min: 1024, max: 16 * 1024 * 1024 }),
   max_read_bytes: Object.freeze({ min: 1024, max: 16 * 1024 * 1024 }),
 });
 
 /** Most entries `allow` may hold, and the longest one. */
-export const MAX_ALLOW_ENTRIES = 64;
-export const MAX_ALLOW_ENTRY_CHARS = 200;
+const MAX_ALLOW_ENTRIES = 64;
+const MAX_ALLOW_ENTRY_CHARS = 200;
 
 const KEYS = ['allow', 'timeout_ms', 'max_output_bytes', 'max_read_bytes'] as const;
 type NumericKey = keyof typeof TOOLS_CONFIG_BOUNDS;

@@ -107,8 +107,6 @@ export interface WorkspaceTool {
   run(args: unknown, ctx?: ToolContext): Promise<ToolResult>;
 }
 
-export const isErrorMeta = (meta: ToolMeta): meta is ToolErrorMeta => 'error' in meta;
-
 /** An error result: the message is what the model reads. */
 export function toolError(tool: string, error: ToolErrorCode, message: string, path?: string): ToolResult<ToolErrorMeta> {
   const meta: ToolErrorMeta = { tool, error };

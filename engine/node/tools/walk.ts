@@ -15,7 +15,7 @@ export interface WalkEntry {
 }
 
 /** Code-unit order: the same on every machine and locale. */
-export const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 const kindOf = (e: Dirent): WalkEntry['kind'] => (e.isSymbolicLink() ? 'symlink' : e.isDirectory() ? 'dir' : e.isFile() ? 'file' : 'other');
 

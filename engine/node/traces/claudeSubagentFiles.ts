@@ -31,7 +31,7 @@ export function isSubagentFile(path: string): boolean {
 }
 
 /** The folder where the session at `sessionPath` keeps its subagents' files. */
-export function subagentDir(sessionPath: string): string {
+function subagentDir(sessionPath: string): string {
   return join(dirname(sessionPath), basename(sessionPath, '.jsonl'), 'subagents');
 }
 

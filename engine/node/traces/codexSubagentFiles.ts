@@ -31,7 +31,7 @@ interface RolloutMeta {
 const HEAD_BYTES = 512 * 1024;
 
 /** The first line's `session_meta` of the rollout at `path`, or undefined. */
-export function rolloutMeta(path: string): RolloutMeta | undefined {
+function rolloutMeta(path: string): RolloutMeta | undefined {
   const head = readFileHead(path, HEAD_BYTES);
   const first = head?.slice(0, head.indexOf('\n'));
   if (!first) return undefined;

@@ -29,7 +29,7 @@ export interface SessionBytes {
 }
 
 /** The events, with every line left out for its length (the session's and its subagents'). */
-export function* sessionImportSteps(o: SessionBytes): ImportSteps<TraceImport & { skippedLines: SkippedTraceLine[] }> {
+function* sessionImportSteps(o: SessionBytes): ImportSteps<TraceImport & { skippedLines: SkippedTraceLine[] }> {
   const claudeSubs = o.claudeSubagents ?? [];
   const codexSubs = o.codexSubagents ?? [];
   const lines = o.format === undefined ? yield* traceLineSteps(o.bytes, o.sourcePath) : undefined;

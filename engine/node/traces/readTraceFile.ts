@@ -41,7 +41,7 @@ export function readTraceFile(file: string): Buffer {
 }
 
 /** Bytes read per slice by {@link readTraceFileInSlices}. */
-export const TRACE_READ_SLICE_BYTES = 1024 * 1024;
+const TRACE_READ_SLICE_BYTES = 1024 * 1024;
 
 /**
  * The bytes {@link readTraceFile} reads, with the same checks, read in slices of `slice` bytes,

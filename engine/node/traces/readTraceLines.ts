@@ -63,7 +63,7 @@ const blank = (bytes: Buffer, start: number, end: number) => !contentFrom(bytes.
  * The records of trace `bytes` (named `file` in errors and in the skipped list) when it is JSON
  * Lines, else undefined. Errors are the {@link parseJsonLine} ones, naming the file and line.
  */
-export function readTraceLines(bytes: Buffer, file: string, o: ReadTraceLinesOptions = {}): Promise<TraceLines | undefined> {
+function readTraceLines(bytes: Buffer, file: string, o: ReadTraceLinesOptions = {}): Promise<TraceLines | undefined> {
   return driveSteps(traceLineSteps(bytes, file, o));
 }
 

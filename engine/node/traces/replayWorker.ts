@@ -18,6 +18,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import type { CacheProvider, CacheTtl } from '../../providers/cacheModel';
 import type { StrategyName } from '../../strategies/Strategy';
+import { memoTokenizer } from '../../tokens/memoTokenizer';
 import type { TiktokenEncodingName } from '../../tokens/tiktokenTokenizer';
 import type { Tokenizer } from '../../tokens/Tokenizer';
 import { importTraceFile } from './importTraceFile';
@@ -106,9 +107,6 @@ interface WorkerInput {
   strataReplayWorker: true;
   jobs: { index: number; job: ReplayJob }[];
 }
-
-export { memoTokenizer };
-import { memoTokenizer } from '../../tokens/memoTokenizer';
 
 const shared = new Map<TiktokenEncodingName, Tokenizer>();
 /** One `memoTokenizer` per encoding for the whole thread. */

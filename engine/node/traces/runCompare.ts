@@ -136,7 +136,7 @@ export interface CompareRun {
 }
 
 /** A short label per trace path: its file name, or its path from the working folder where two names collide. */
-export function traceLabels(files: readonly string[]): Map<string, string> {
+function traceLabels(files: readonly string[]): Map<string, string> {
   const count = new Map<string, number>();
   for (const f of files) count.set(basename(f), (count.get(basename(f)) ?? 0) + 1);
   return new Map(files.map((f) => [f, count.get(basename(f))! > 1 ? relative(process.cwd(), f) || f : basename(f)]));

@@ -4,7 +4,7 @@ import type { Catalog } from '../catalog/Catalog';
 import { partitionId } from '../../memory/partitionId';
 
 /** The catalog meta key that keeps the memory partition a catalog was given at its first open. */
-export const PARTITION_META_KEY = 'memory.partition';
+const PARTITION_META_KEY = 'memory.partition';
 
 /** Which memory partition a workspace reads and writes, and which partitions to move into it. */
 export interface WorkspacePartition {

@@ -7,27 +7,14 @@
  */
 export { createCacheModel, modelRun } from './cacheModel';
 export {
-  ANTHROPIC_LOOKBACK_BLOCKS,
-  ANTHROPIC_MAX_BREAKPOINTS,
   ANTHROPIC_MIN_CACHEABLE_TOKENS,
-  ANTHROPIC_TTL_MS,
-  OPENAI_CACHE_INCREMENT_TOKENS,
-  OPENAI_DEFAULT_TTL_MS,
-  OPENAI_MIN_CACHEABLE_TOKENS,
   minCacheableTokensFor,
-  normaliseModelName,
 } from './rules';
 export type {
-  AnthropicCacheModelOptions,
   CacheModel,
   CacheModelOptions,
-  CacheModelStats,
   CacheProvider,
-  CacheRunResult,
-  CacheRunTotals,
   CacheTtl,
-  MinCacheableTokensRule,
-  MinCacheableTokensTable,
   ModelCall,
   ModeledUsage,
   OpenAICacheModelOptions,

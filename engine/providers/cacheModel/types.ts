@@ -56,7 +56,7 @@ export interface ModeledUsage extends Usage {
 }
 
 /** One row of a minimum-cacheable-length table: the first rule whose pattern matches the normalised model name wins. */
-export interface MinCacheableTokensRule {
+interface MinCacheableTokensRule {
   /** Matched against the model name lower-cased with `.` and `_` turned into `-` (e.g. `claude-opus-4-5-20251101`). No `g`/`y` flag. */
   readonly pattern: RegExp;
   readonly minTokens: number;
@@ -119,7 +119,7 @@ export interface CacheModel {
 }
 
 /** Sums over a run; `hitRate` = cacheRead / (input + cacheRead + cacheWrite), 0 when that is 0. */
-export interface CacheRunTotals extends Usage {
+interface CacheRunTotals extends Usage {
   hitRate: number;
 }
 

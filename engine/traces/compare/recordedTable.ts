@@ -13,7 +13,7 @@ import type { ReplayResult } from '../replay/ReplayTypes';
 import { alignTable, int, pct, usd } from './compareTable';
 
 /** The cache model's pricing of a baseline, against the recording, over the steps both have. */
-export interface ModelledBaseline {
+interface ModelledBaseline {
   /** Whose cache model priced it: the recording's provider when known (null for a sum over several). */
   provider: CacheProvider | null;
   /** Steps with a recorded usage that the baseline also priced. */

@@ -19,7 +19,7 @@ import type { TtlChoice } from './cacheTtl';
 export type Timer = () => number;
 
 /** What every replay needs. */
-export interface ReplayCommonOptions {
+interface ReplayCommonOptions {
   tokenizer: Tokenizer;
   provider: CacheProvider;
   /** Model name priced (cache scope, Anthropic's minimum cacheable length, list price). Default: the trace's recorded model, else a default per provider. */
@@ -206,7 +206,7 @@ export interface ReplayRepairs {
 }
 
 /** The replayed agent's engine state at the end of a replay (`ReplayOptions.capture`): plain data. */
-export interface ReplayCapture {
+interface ReplayCapture {
   /** Every generation, oldest first, as `Engine.generations` gives them. */
   generations: Generation[];
   /** The layers of the last prompt built (of the current generation); null before any step. */
@@ -249,7 +249,7 @@ export interface ReplayResult {
 export type ModelSource = 'option' | 'recording' | 'default';
 
 /** Where a replay's window came from. */
-export type WindowSource = 'option' | 'recording' | 'table' | 'none';
+type WindowSource = 'option' | 'recording' | 'table' | 'none';
 
 export interface WindowChoice {
   /** The largest prompt, in the provider's tokens, a request may have; null when no window is known (nothing is checked). */

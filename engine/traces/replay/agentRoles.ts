@@ -20,7 +20,7 @@ export interface RoleChoice {
  * implementation plan; `general-purpose`, which does any task) and Codex's built-in agent roles
  * (`explorer`, `worker`, `default`); the keyword rows map custom types by their name.
  */
-export const AGENT_TYPE_ROLES: readonly { pattern: RegExp; role: AgentRole; types: string }[] = [
+const AGENT_TYPE_ROLES: readonly { pattern: RegExp; role: AgentRole; types: string }[] = [
   { pattern: /\bexplor|\bsearch|\bresearch|\bscout|\bprobe/i, role: 'probe', types: 'Claude Code Explore, Codex explorer, search and research agents' },
   { pattern: /\breview|\baudit/i, role: 'reviewer', types: 'review and audit agents' },
   { pattern: /\bdebug|\bdiagnos/i, role: 'debug', types: 'debug agents' },

@@ -7,14 +7,14 @@ import type { CacheTtl } from '../../providers/cacheModel';
 import type { TraceEvent } from '../TraceEvent';
 
 /** Where a replay's TTL came from. */
-export type TtlSource = 'recording' | 'option' | 'default';
+type TtlSource = 'recording' | 'option' | 'default';
 
 export interface TtlChoice {
   ttl: CacheTtl;
   source: TtlSource;
 }
 
-export const DEFAULT_CACHE_TTL: CacheTtl = '5m';
+const DEFAULT_CACHE_TTL: CacheTtl = '5m';
 
 /**
  * The lifetime the recording's main agent wrote its cache with: `'1h'` when more than half of the

@@ -19,9 +19,9 @@ import { testFailed, type ToolKind } from './classifyToolCall';
 import { contentLines } from './contentLines';
 
 /** Failure lines kept per failing result. */
-export const MAX_FAILURE_LINES = 40;
+const MAX_FAILURE_LINES = 40;
 /** Shortest message an action must quote to cite a failure by its text. */
-export const MIN_MESSAGE_CHARS = 16;
+const MIN_MESSAGE_CHARS = 16;
 
 export interface FailureLine {
   /** The normalised line (`contentLines`). */

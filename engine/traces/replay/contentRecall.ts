@@ -20,7 +20,7 @@ import { RequestLines } from './requestLines';
 import type { AgentKey } from './walkTrace';
 
 /** Share of a reference's content lines the request must hold. */
-export const HELD_SHARE = 0.8;
+const HELD_SHARE = 0.8;
 
 export interface StepRecall {
   /** Content references the recorded action needs, and how many the request holds. */

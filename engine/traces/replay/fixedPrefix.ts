@@ -64,7 +64,7 @@ export function segmentsText(segments: readonly RequestSegment[]): string {
 const fmt = (n: number) => n.toLocaleString('en-US');
 
 /** How many provider tokens one Strata-counted token is, fitted on the recording's own usage. */
-export interface TokenScale {
+interface TokenScale {
   value: number;
   /** Call-to-call growths the fit could use, and the first of them it used. */
   pairs: number;

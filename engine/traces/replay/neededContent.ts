@@ -36,9 +36,9 @@ import { walkTrace, type AgentKey } from './walkTrace';
 import { parsedArguments } from '../jsonText';
 
 /** Earlier failing results of an agent an action may cite. */
-export const FAILURES_KEPT = 20;
+const FAILURES_KEPT = 20;
 /** Share of a re-read's content lines the agent must have seen before. */
-export const SEEN_SHARE = 0.8;
+const SEEN_SHARE = 0.8;
 
 export interface NeededContent {
   kind: 'read' | 'edit' | 'failure';

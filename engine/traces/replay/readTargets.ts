@@ -31,7 +31,7 @@ const WHOLE: LineRange = { from: 1, to: Infinity };
 const PATH_KEYS = ['file_path', 'filePath', 'path', 'notebook_path', 'file', 'filename', 'target_file'];
 
 /** A file path by its last three segments, `/`-separated. */
-export const fileKey = (path: string) => path.replace(/\\+/g, '/').split('/').filter((s) => s !== '' && s !== '.').slice(-3).join('/');
+const fileKey = (path: string) => path.replace(/\\+/g, '/').split('/').filter((s) => s !== '' && s !== '.').slice(-3).join('/');
 
 /** Whether `outer` covers `inner`. */
 export const covers = (outer: LineRange, inner: LineRange) => outer.from <= inner.from && inner.to <= outer.to;

@@ -12,7 +12,7 @@ import { recordedRereads } from './neededContent';
 import type { ModelAccuracy, RecordedStep, RecordedSummary, RecordedTruth, StepAccuracy } from './recordedTypes';
 import type { ReplayResult } from './ReplayTypes';
 
-export type { ModelAccuracy, RecordedStep, RecordedSummary, RecordedTruth, StepAccuracy };
+export type { ModelAccuracy, RecordedSummary, RecordedTruth };
 import { recordedPrompt, traceSteps } from '../traceSteps';
 
 export function recordedTruth(events: readonly TraceEvent[]): RecordedTruth {

@@ -6,7 +6,7 @@ import { invalidCounts } from './requestValidity';
 import { REUSE_BREAKS, type ReuseBreak } from './reuseBreak';
 
 /** The `p`th percentile (nearest rank) of `xs`; 0 for none. */
-export function percentile(xs: readonly number[], p: number): number {
+function percentile(xs: readonly number[], p: number): number {
   if (xs.length === 0) return 0;
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))] as number;

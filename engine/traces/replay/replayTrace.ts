@@ -38,7 +38,7 @@ import { fixedPrefix, prefixSegments, segmentsText } from './fixedPrefix';
 import { AgentTranscript } from './transcript';
 
 /** The replayed main agent (its subagents are `replay-agent/<key>`). */
-export const REPLAY_AGENT_ID = 'replay-agent';
+const REPLAY_AGENT_ID = 'replay-agent';
 const TASK_ID = 'replay-task';
 const PHASE = 'implement';
 /** Context-limit refreshes one step may take, as the runtime allows (`maxLimitRetries`). */

@@ -100,7 +100,7 @@ export function messagesStepMetrics(i: {
 }
 
 /** A transcript's history as request segments (a breakpoint on the last), hidden reasoning tokens included. */
-export function historySegments(history: readonly TranscriptMessage[], texts: readonly string[]): RequestSegment[] {
+function historySegments(history: readonly TranscriptMessage[], texts: readonly string[]): RequestSegment[] {
   return history.map((h, i) => ({ text: texts[i] as string, breakpoint: i === history.length - 1, ...(h.hidden ? { extra: h.hidden } : {}) }));
 }
 

@@ -32,7 +32,7 @@ export interface ItemContext {
 /** The marker that opens every tool-result item's content; `orphanedResults` looks for it. */
 export const resultMarker = (callId: string) => `[result of call ${callId}`;
 /** How a tool-result item's title names its call (rendered as `### call <id>: …`). */
-export const callTitle = (callId: string, name: string, summary: string) => `call ${callId}: ${name}${summary ? ` ${summary}` : ''}`;
+const callTitle = (callId: string, name: string, summary: string) => `call ${callId}: ${name}${summary ? ` ${summary}` : ''}`;
 
 const pad = (n: number) => String(n).padStart(6, '0');
 

@@ -14,13 +14,12 @@
  * it answered every call in order. A user-role message recorded while the last assistant message's
  * calls still wait for results (Codex writes its `Approved command prefix saved` note between a call
  * and its output) is sent after those results; a call the recording never answers before the
- * agent's next call gets a stand-in error result (`no result recorded`, as `toConversationGroups`
- * does; Codex itself sends `aborted` for such a call), and a result recorded after that takes the
+ * agent's next call gets a stand-in error result ({@link NO_RESULT_RECORDED}; Codex itself sends
+ * `aborted` for such a call), and a result recorded after that takes the
  * stand-in's place for the later requests (the client had it by then). Both are counted
  * (`ReplayRepairs.standInResults`, `lateResults`).
  */
 import type { AssistantMessage, HistoryMessage, Message } from '../../conversation/Message';
-import { NO_RESULT_RECORDED } from '../toConversationGroups';
 import type { CompactionEvent, ContextEvent, PrefixEvent, TraceEvent } from '../TraceEvent';
 import type { RecordedCall } from './traceItems';
 import type { TraceStep } from '../traceSteps';
@@ -49,6 +48,9 @@ export function messageText(m: Message): string {
   if (m.role === 'tool') return `tool ${m.toolCallId}${m.isError ? ' error' : ''}\n${m.content}`;
   return `${m.role}\n${m.content}`;
 }
+
+/** Content of the stand-in result of a call the trace never answered. */
+export const NO_RESULT_RECORDED = 'no result recorded';
 
 /** What a cleared tool result is replaced by (as clients and Anthropic's context editing do). */
 export const CLEARED_RESULT = '[Old tool result content cleared]';
@@ -157,7 +159,7 @@ export class AgentTranscript {
 }
 
 /** The recorded action of `s` as one assistant message (its text and calls), or undefined when it has neither. */
-export function stepMessage(s: TraceStep): Omit<AssistantMessage, 'id'> | undefined {
+function stepMessage(s: TraceStep): Omit<AssistantMessage, 'id'> | undefined {
   const m = { role: 'assistant' as const, content: s.texts.join('\n\n'), toolCalls: s.calls.map((c) => ({ id: c.callId, name: c.name, arguments: c.arguments })) };
   return m.content !== '' || m.toolCalls.length > 0 ? m : undefined;
 }

@@ -2,7 +2,7 @@
  * Walks a trace in recorded order for a replay (pure): every agent of it (the main agent and each
  * subagent, told apart by `agent`, undefined for the main one), announcing each step just before
  * its first event (the moment its request was sent) and handing over everything observed, with
- * every tool result paired with its call. Pairing rules, as in `toConversationGroups`: a result
+ * every tool result paired with its call. Pairing rules: a result
  * recorded before its call waits for the call (Claude Code writes some lines out of order); a
  * second result for a call, or a call id used before, is left out; a result whose call never comes
  * is left out (it would be an orphan). Each is counted in the repairs. Step times are one clock

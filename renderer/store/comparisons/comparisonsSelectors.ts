@@ -7,7 +7,6 @@ import type { RootState } from '../reduce';
 /** Named selectors of the Compare view's comparisons. */
 
 export const selectCompareForm = (s: RootState) => s.comparisons.form;
-export const selectCompareStarting = (s: RootState): boolean => s.comparisons.starting;
 export const selectCompareError = (s: RootState): string | null => s.comparisons.error;
 
 export const selectCurrentComparison = (s: RootState): ComparisonDto | undefined =>
@@ -49,7 +48,7 @@ export function cumulativeRows(results: readonly ComparisonResultDto[], pick: (s
 }
 
 /** The results of one trace of a comparison, in the comparison's strategy order. */
-export function resultsOfTrace(c: ComparisonDto | undefined, traceId: string | undefined): ComparisonResultDto[] {
+function resultsOfTrace(c: ComparisonDto | undefined, traceId: string | undefined): ComparisonResultDto[] {
   if (!c || !traceId) return [];
   return c.results.filter((r) => r.traceId === traceId);
 }
@@ -67,14 +66,14 @@ export interface ChartData {
 }
 
 /** The comparison's traces that have at least one result, in its order. */
-export function tracesWithResults(c: ComparisonDto | undefined): string[] {
+function tracesWithResults(c: ComparisonDto | undefined): string[] {
   if (!c) return [];
   const have = new Set(c.results.map((r) => r.traceId));
   return c.traceIds.filter((id) => have.has(id));
 }
 
 /** The chart data of one trace of `c`: `wanted` when it has results, else the first trace that has. */
-export function chartDataOf(c: ComparisonDto | undefined, wanted: string | null): ChartData | undefined {
+function chartDataOf(c: ComparisonDto | undefined, wanted: string | null): ChartData | undefined {
   const traceIds = tracesWithResults(c);
   const traceId = wanted && traceIds.includes(wanted) ? wanted : traceIds[0];
   const results = resultsOfTrace(c, traceId);

@@ -3,7 +3,7 @@ import { COMPARISON_MAX_TRACES } from '../../../engine/shared/limits';
 import type { Action } from '../actions';
 import type { ComparisonForm } from './comparisonsActions';
 
-export interface ComparisonProgress {
+interface ComparisonProgress {
   done: number;
   total: number;
   status: ComparisonDto['status'];
@@ -24,8 +24,8 @@ export interface ComparisonsState {
   error: string | null;
 }
 
-export const DEFAULT_STRATEGIES: ComparisonStrategy[] = ['variable', 'full_history_baseline'];
-export const DEFAULT_BUDGET = 32_000;
+const DEFAULT_STRATEGIES: ComparisonStrategy[] = ['variable', 'full_history_baseline'];
+const DEFAULT_BUDGET = 32_000;
 
 export const comparisonsInitialState: ComparisonsState = {
   currentId: null,

@@ -10,8 +10,6 @@ export interface EventFilter {
   text: string;
 }
 
-export const noEventFilter: EventFilter = { kinds: [], agentId: null, text: '' };
-
 export const selectEventEntries = (s: RootState): EventEntry[] => s.events.entries;
 
 /** Entries matching `filter`, newest first, at most `limit`. */

@@ -1,7 +1,7 @@
 import type { GenerationDiffDto, GenerationDto, GenerationSummaryDto } from '../../../engine/contract';
 
 /** The parts of the inspector that load on their own. */
-export type GenerationPart = 'list' | 'detail' | 'diff';
+type GenerationPart = 'list' | 'detail' | 'diff';
 
 /** Actions of the generations slice: the selected agent's generations, the one inspected, and a diff of two. */
 export type GenerationsAction =

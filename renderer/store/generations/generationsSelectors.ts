@@ -4,7 +4,7 @@ import { refreshLine, type GenerationsState } from './generationsSlice';
 
 export const LAYERS = ['L0', 'L1', 'L2', 'L3'] as const;
 export type LayerName = (typeof LAYERS)[number];
-export const CLASSES = ['task_state', 'finding', 'project_memory', 'ephemeral', 'raw_history'] as const;
+const CLASSES = ['task_state', 'finding', 'project_memory', 'ephemeral', 'raw_history'] as const;
 
 export const selectGenerationList = (s: RootState): GenerationsState['list'] => s.generations.list;
 export const selectGenerationDetail = (s: RootState): GenerationsState['detail'] => s.generations.detail;

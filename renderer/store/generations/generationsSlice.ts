@@ -3,16 +3,16 @@ import type { Action } from '../actions';
 import { shareEqual } from '../shareEqual';
 
 /** Where a request for a part of the inspector stands. */
-export type PartStatus = 'idle' | 'loading' | 'ready' | 'error';
+type PartStatus = 'idle' | 'loading' | 'ready' | 'error';
 
-export interface Loadable<T> {
+interface Loadable<T> {
   status: PartStatus;
   value: T;
   error: string | null;
 }
 
 /** A generation boundary as the timeline shows it: the host's line when it announced one. */
-export interface BoundaryNote {
+interface BoundaryNote {
   generation: number;
   previous: number | null;
   kind: 'start' | 'rebuild' | 'refresh';

@@ -1,9 +1,7 @@
 import type { MemoryEntryDto } from '../../../engine/contract';
 import type { RootState } from '../reduce';
 
-/** Memory entries, newest first; optionally without retired and deleted ones. */
 export const selectMemoryState = (s: RootState) => s.memory;
-export const selectMemoryEntries = (s: RootState): MemoryEntryDto[] => s.memory.entries;
 
 /** Counts per state, for the header. */
 export function memoryCounts(entries: readonly MemoryEntryDto[]): Record<MemoryEntryDto['state'], number> {

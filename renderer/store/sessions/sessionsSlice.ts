@@ -3,7 +3,7 @@ import type { Action } from '../actions';
 import type { LoadStatus } from '../loadStatus';
 
 /** The last attach or detach answer, shown in the rail until the next one. */
-export interface SessionsNotice {
+interface SessionsNotice {
   status: 'ok' | 'error';
   message: string;
 }

@@ -107,7 +107,7 @@ function DiffColumn({ title, kind, entries }: { title: string; kind: 'added' | '
 }
 
 /** A token delta with its sign: +1.2k, −300, 0. */
-export const signedTokens = (n: number): string => `${n > 0 ? '+' : n < 0 ? '−' : ''}${tokens(Math.abs(n))}`;
+const signedTokens = (n: number): string => `${n > 0 ? '+' : n < 0 ? '−' : ''}${tokens(Math.abs(n))}`;
 
 /** One end of the diff: a generation number picked from the agent's generations. */
 function GenerationSelect({ label, numbers, value, onChange }: { label: 'from' | 'to'; numbers: readonly number[]; value: number | null; onChange: (n: number) => void }) {

@@ -16,7 +16,7 @@ const strategyLabel = (strategy: string): string => (STRATEGY_LABEL as Record<st
  * The legend names, so a recorded figure is never mistaken for a modelled one: the recording is
  * what the provider billed; Strata's is its cache model's pricing of its own replay.
  */
-export function seriesNames(session: Pick<LiveSessionDto, 'strategy' | 'budget'> & { provider?: 'openai' | 'anthropic' | undefined }): SeriesNames {
+function seriesNames(session: Pick<LiveSessionDto, 'strategy' | 'budget'> & { provider?: 'openai' | 'anthropic' | undefined }): SeriesNames {
   const model = session.provider ? `${session.provider === 'openai' ? 'OpenAI' : 'Anthropic'} cache model` : 'cache model';
   return { real: 'recorded (provider)', strata: `Strata ${strategyLabel(session.strategy)} @ ${tokens(session.budget)} (${model})` };
 }

@@ -1,5 +1,5 @@
 /** Offer `data` as a download named `name` through a temporary Blob link. */
-export function downloadBlob(data: Blob, name: string, doc: Document = document): void {
+function downloadBlob(data: Blob, name: string, doc: Document = document): void {
   const url = URL.createObjectURL(data);
   const a = doc.createElement('a');
   a.href = url;

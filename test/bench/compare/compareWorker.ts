@@ -38,7 +38,7 @@ export interface PeerJob {
 
 export type CompareJob = ReplayJob | PeerJob;
 
-export const isPeerJob = (job: CompareJob): job is PeerJob => 'peer' in job;
+const isPeerJob = (job: CompareJob): job is PeerJob => 'peer' in job;
 
 /**
  * The engine's jobs and every peer's at every budget, trace by trace (the engine's first), so a
@@ -76,7 +76,7 @@ const messageOf = (err: unknown) => (err instanceof Error ? err.message : String
 let loaded: { path: string; events: TraceEvent[] } | undefined;
 
 /** One job in the calling thread, as a worker runs it (the last trace read is kept for the next job). */
-export function runCompareJob(job: CompareJob): ReplayResult | Promise<ReplayResult> {
+function runCompareJob(job: CompareJob): ReplayResult | Promise<ReplayResult> {
   if (loaded?.path !== job.trace) loaded = { path: job.trace, events: importTraceFile(job.trace).events };
   if (!isPeerJob(job)) return runReplayJob(job, loaded.events);
   const peer = peerAdapters.find((p) => p.name === job.peer);

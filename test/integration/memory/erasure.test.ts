@@ -8,6 +8,7 @@ import { createItem } from '../../../engine/items/createItem';
 import type { MemoryRecord } from '../../../engine/memory/MemoryRecord';
 import { MemoryStore, PURGED_TEXT, RESIDUAL_EXPOSURE, SCRUB_MIN_CHARS } from '../../../engine/node/memoryStore/MemoryStore';
 import { manualClock } from '../../../engine/ports/Clock';
+import { dumpCatalog } from '../../support/catalogDump';
 import { bytesHold, markedProposal } from '../../support/memoryCatalog';
 import { tempDir } from '../../support/tempDir';
 
@@ -34,6 +35,8 @@ describe('[erasure] purge on a real catalog file', () => {
   let catalog: Catalog;
   let store: MemoryStore;
   let clock: ReturnType<typeof manualClock>;
+  /** The items table as it is on disk. */
+  const itemRows = () => dumpCatalog(path).items as { id: string; content: string; content_hash: string; removed: number }[];
 
   beforeEach(() => {
     tmp = tempDir();
@@ -85,7 +88,7 @@ describe('[erasure] purge on a real catalog file', () => {
     expect(report.residual).toContain('The removed text is no longer in catalog.sqlite, catalog.sqlite-wal or catalog.sqlite-shm.');
     expect(RESIDUAL_EXPOSURE).toContain('cannot reach copies made before');
     expect(store.list()).toEqual([]);
-    expect(catalog.readTable('items').map((i) => i.id)).toEqual(['note-1']);
+    expect(itemRows().map((i) => i.id)).toEqual(['note-1']);
 
     const after = bytesHold(path, MARKER);
     expect(after).toEqual({ main: false, wal: false, walBytes: 0 });
@@ -117,7 +120,7 @@ describe('[erasure] purge on a real catalog file', () => {
     expect(report).toMatchObject({ deleted: 1, recalledCopiesDeleted: 0, vacuumed: true, walTruncated: true });
     expect(store.list().map((r) => r.id).sort()).toEqual([keep.id, keepVerified.id].sort());
     expect(store.get(gone.id)).toBeUndefined();
-    expect(catalog.readTable('items').map((i) => i.id)).toEqual([`recall:worker-1:${keepVerified.id}`]);
+    expect(itemRows().map((i) => i.id)).toEqual([`recall:worker-1:${keepVerified.id}`]);
     expect(bytesHold(path, 'GONE-RETIRED-4412')).toMatchObject({ main: false, wal: false });
     expect(bytesHold(path, 'KEEP-CANDIDATE-4410').main).toBe(true);
     expect(bytesHold(path, 'KEEP-VERIFIED-4411').main).toBe(true);
@@ -208,7 +211,7 @@ describe('[erasure] purge on a real catalog file', () => {
 
     const report = store.purge(['retired']);
     expect(report).toMatchObject({ deleted: 0, recalledCopiesDeleted: 1 });
-    expect(catalog.readTable('items').map((i) => i.id)).toEqual([`recall:worker-1:${kept.id}`]);
+    expect(itemRows().map((i) => i.id)).toEqual([`recall:worker-1:${kept.id}`]);
     expect(bytesHold(path, MARKER)).toEqual({ main: false, wal: false, walBytes: 0 });
   });
 
@@ -263,7 +266,7 @@ describe('[erasure] purge on a real catalog file', () => {
     expect(report.residual).toContain('items (2 rows), agents (1 row), events (1 row)');
     expect(report.residual).toContain('1 imported trace (table traces) still hold the text');
     expect(report.residual).not.toContain('is no longer in catalog.sqlite');
-    const items = catalog.readTable('items') as { id: string; content: string; content_hash: string; removed: number }[];
+    const items = itemRows();
     expect(items.map((i) => [i.id, i.content, i.removed])).toEqual([
       ['finding-1', PURGED_TEXT, 0],
       ['tool-old', `before\n${PURGED_TEXT}\nafter`, 1],

@@ -7,7 +7,7 @@
 import { type BaseMessage, trimMessages } from '@langchain/core/messages';
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../../../engine/conversation/Message';
-import { orphanedResults, unansweredCalls } from '../../../engine/conversation/providerValidity';
+import { orphanedResults, unansweredCalls } from '../../support/providerValidity';
 import { memoTokenizer } from '../../../engine/tokens/memoTokenizer';
 import type { Tokenizer } from '../../../engine/tokens/Tokenizer';
 import { conversationTokens, fullHistory, langchainTrim, langchainTrimValidTail, mastraTokenLimiter, mastraTokenLimiterOwnEncoder, peerAdapters, vercelPruneMessages } from '../../bench/compare/peers';

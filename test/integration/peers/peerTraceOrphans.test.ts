@@ -9,12 +9,12 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../../../engine/conversation/Message';
-import { checkAnthropicOrder, checkOpenAIOrder, orphanedResults, unansweredCalls } from '../../../engine/conversation/providerValidity';
+import { checkAnthropicOrder, checkOpenAIOrder, orphanedResults, unansweredCalls } from '../../support/providerValidity';
 import { withId } from '../../../engine/conversation/readGroup';
 import { memoTokenizer } from '../../../engine/tokens/memoTokenizer';
 import { requestInvalidity } from '../../../engine/traces/replay/requestValidity';
 import { importTraceFile } from '../../../engine/node/traces/importTraceFile';
-import { toConversationGroups } from '../../../engine/traces/toConversationGroups';
+import { traceGroups } from '../../support/traceGroups';
 import { conversationTokens, type PeerAdapter, peerAdapters } from '../../bench/compare/peers';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
@@ -70,7 +70,7 @@ describe('peer adapters over a real trace', () => {
   it.skipIf('skip' in trace)(`every adapter at every step of the smallest openai-messages-json trace at ${BUDGET} tokens: orphaned results per peer`, async () => {
     if (!('file' in trace)) return;
     const tokenizer = memoTokenizer();
-    const { groups, repairs } = toConversationGroups(importTraceFile(trace.file).events);
+    const { groups, repairs } = traceGroups(importTraceFile(trace.file).events);
     expect(groups.length).toBeGreaterThan(0);
 
     // The conversation after each step: one group (a user message, or an assistant message with all its results) per step.

@@ -12,20 +12,20 @@ export function filler(label: string, chars: number): string {
   return out.slice(0, chars);
 }
 
-export const READ_TOOL: ToolSpec = {
+const READ_TOOL: ToolSpec = {
   name: 'read_file',
   description: 'Read a file of the workspace.',
   parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
 };
 
-export const GREP_TOOL: ToolSpec = {
+const GREP_TOOL: ToolSpec = {
   name: 'grep',
   description: 'Search the workspace.',
   parameters: { type: 'object', properties: { pattern: { type: 'string' }, glob: { type: 'string' } }, required: ['pattern'] },
 };
 
 /** A first turn: one user message, then a transient at the tail. */
-export function firstTurn(): Message[] {
+function firstTurn(): Message[] {
   return [
     { id: 'u1', role: 'user', content: 'Where is the cache key computed?' },
     { id: 't1', role: 'user', kind: 'transient', source: 'memory', content: 'Recalled: cache keys live in engine/prompt.' },

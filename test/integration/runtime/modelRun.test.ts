@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_CONTEXT_CONFIG } from '../../../engine/conversation/contextConfig';
-import { checkAnthropicOrder, checkOpenAIOrder } from '../../../engine/conversation/providerValidity';
+import { checkAnthropicOrder, checkOpenAIOrder } from '../../support/providerValidity';
 import { workspaceToolbox } from '../../../engine/host/workspaceToolbox';
 import { createAnthropicProvider } from '../../../engine/node/providers/anthropicProvider';
 import { createOpenAIProvider } from '../../../engine/node/providers/openaiProvider';

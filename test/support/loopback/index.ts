@@ -30,16 +30,12 @@
  * 1024 tokens, in 128-token steps); Anthropic reads the longest earlier-written prefix up to the
  * request's last `cache_control` breakpoint and writes the rest of the breakpointed prefix.
  */
-export { startAnthropicLoopback, type AnthropicLoopback, type AnthropicLoopbackOptions } from './anthropicLoopback';
-export { startOpenAILoopback, type OpenAILoopback, type OpenAILoopbackOptions } from './openaiLoopback';
+export { startAnthropicLoopback, type AnthropicLoopback } from './anthropicLoopback';
+export { startOpenAILoopback, type OpenAILoopback } from './openaiLoopback';
 export {
   AnthropicPromptCache,
   approxTokens,
-  CHARS_PER_TOKEN,
-  commonPrefixLength,
   OpenAIPromptCache,
   serializeAnthropicPrompt,
-  serializeOpenAIPrompt,
-  type SerializedAnthropicPrompt,
 } from './promptCache';
-export type { CapturedRequest, LoopbackOptions, LoopbackReply, LoopbackServer, ReplyScript, ScriptedToolCall } from './server';
+export type { CapturedRequest, LoopbackReply, LoopbackServer } from './server';

@@ -16,7 +16,7 @@
  * stripped before serialising, so moving a breakpoint never changes the prefix text.
  */
 
-export const CHARS_PER_TOKEN = 4;
+const CHARS_PER_TOKEN = 4;
 
 /** Tokens of a text (or of a character count): ceil(chars / 4). */
 export function approxTokens(text: string | number): number {
@@ -24,7 +24,7 @@ export function approxTokens(text: string | number): number {
   return Math.ceil(chars / CHARS_PER_TOKEN);
 }
 
-export function commonPrefixLength(a: string, b: string): number {
+function commonPrefixLength(a: string, b: string): number {
   const n = Math.min(a.length, b.length);
   let i = 0;
   while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i += 1;

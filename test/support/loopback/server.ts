@@ -10,7 +10,7 @@ import { ASYNC_WAIT_MS } from '../testTimeouts.mjs';
  */
 
 /** A tool call a scripted reply makes. `arguments` as JSON text or an object (serialised for you). */
-export interface ScriptedToolCall {
+interface ScriptedToolCall {
   /** Defaults to `call_<n>` (OpenAI) / `toolu_<n>` (Anthropic). */
   id?: string;
   name: string;
@@ -75,7 +75,7 @@ export interface CapturedRequest {
   receivedAt: number;
 }
 
-export type ReplyScript = LoopbackReply | ((request: CapturedRequest) => LoopbackReply);
+type ReplyScript = LoopbackReply | ((request: CapturedRequest) => LoopbackReply);
 
 /** What a wire format implements for the core. */
 export interface WireFormat {

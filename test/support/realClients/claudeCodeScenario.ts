@@ -14,9 +14,9 @@ import type { CliStep, RealClientScenario, ScenarioContext } from './RealClientS
  * `SUBAGENT_MARKER`), the compaction call by its instruction to summarize the conversation.
  */
 
-export const CLAUDE_TURN_1 = 'H2-TURN-1';
-export const CLAUDE_TURN_3 = 'H2-TURN-3';
-export const SUBAGENT_MARKER = 'H2-SUBAGENT';
+const CLAUDE_TURN_1 = 'H2-TURN-1';
+const CLAUDE_TURN_3 = 'H2-TURN-3';
+const SUBAGENT_MARKER = 'H2-SUBAGENT';
 
 const isSubagent = (r: RequestView) => (r.userTexts[0] ?? '').includes(SUBAGENT_MARKER);
 const isMain = (r: RequestView) => !isSubagent(r);

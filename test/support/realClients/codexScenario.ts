@@ -20,13 +20,13 @@ import type { CliStep, RealClientScenario, ScenarioContext } from './RealClientS
  * ab.chatgpt.com), and `check_for_update_on_startup = false`.
  */
 
-export const CODEX_TURN_1 = 'CX-TURN-1';
-export const CODEX_TURN_2 = 'CX-TURN-2';
-export const CODEX_TURN_3 = 'CX-TURN-3';
-export const CODEX_SUBAGENT_MARKER = 'CX-SUBAGENT';
+const CODEX_TURN_1 = 'CX-TURN-1';
+const CODEX_TURN_2 = 'CX-TURN-2';
+const CODEX_TURN_3 = 'CX-TURN-3';
+const CODEX_SUBAGENT_MARKER = 'CX-SUBAGENT';
 /** Codex's compaction prompt and the first words of the summary message it continues from. */
-export const CODEX_COMPACTION_PROMPT = 'CONTEXT CHECKPOINT COMPACTION';
-export const CODEX_SUMMARY_PREFIX = 'Another language model started to solve this problem';
+const CODEX_COMPACTION_PROMPT = 'CONTEXT CHECKPOINT COMPACTION';
+const CODEX_SUMMARY_PREFIX = 'Another language model started to solve this problem';
 
 /** `big.log`: 400 lines of batch timings, several thousand tokens of tool output. */
 const BIG_LOG = `${Array.from({ length: 400 }, (_, i) => `2026-12-01T10:${String(Math.floor(i / 60)).padStart(2, '0')}:${String(i % 60).padStart(2, '0')} worker-${i % 7} processed batch ${i * 13} in ${(i * 37) % 1000} ms`).join('\n')}\n`;

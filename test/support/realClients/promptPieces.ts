@@ -28,13 +28,13 @@
  * → its JSON without `id`.
  */
 
-export interface PromptPiece {
+interface PromptPiece {
   /** What the piece is (`tool`, `system`, `text`, `tool_use.name`, …); part of its identity for caching. */
   kind: string;
   text: string;
 }
 
-export type CacheTtl = '5m' | '1h';
+type CacheTtl = '5m' | '1h';
 
 /** A cache breakpoint after the first `after` pieces. */
 export interface Breakpoint {

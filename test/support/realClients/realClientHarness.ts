@@ -43,7 +43,7 @@ export interface HarnessCall {
   body: Record<string, unknown>;
 }
 
-export type TurnAttempt = NetworkAttempt & { turn: number };
+type TurnAttempt = NetworkAttempt & { turn: number };
 
 export interface RealClientRun {
   client: RealClientName;

@@ -11,7 +11,7 @@
 export type WireApi = 'anthropic' | 'responses';
 
 /** A tool call a scripted reply makes; `id` is the Anthropic `tool_use` id or the Responses `call_id`. */
-export interface ScriptedCall {
+interface ScriptedCall {
   id: string;
   name: string;
   input: Record<string, unknown>;

@@ -23,7 +23,7 @@ import { AnthropicTokenCache, OpenAITokenCache } from './tokenPromptCache';
  * returned. Anything else (another path or method) is logged and answered 404.
  */
 
-export type CallKind = 'anthropic-messages' | 'anthropic-count-tokens' | 'openai-responses' | 'other';
+type CallKind = 'anthropic-messages' | 'anthropic-count-tokens' | 'openai-responses' | 'other';
 
 export interface ServerCall {
   /** 0-based arrival order over every request. */
@@ -216,7 +216,7 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
   };
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown): void {
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text).toString() });
   res.end(text);

@@ -519,7 +519,7 @@ describe('the checker as a CLI', () => {
   });
 });
 
-describe('checkBoundaries: the memory table connection', () => {
+describe('[memory-only-module] checkBoundaries: the memory table connection', () => {
   it.each([
     ['engine/node/memoryStore/MemoryStore.ts', undefined],
     ['engine/node/catalog/Catalog.ts', undefined],

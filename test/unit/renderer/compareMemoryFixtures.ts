@@ -135,7 +135,7 @@ export const traceImported = (trace: TraceDto): StrataEvent => ({ name: 'trace.i
 
 /** `r` with its steps' prefix reuse and recall replaced (one entry per step). */
 /** `r` with per-step reuse and recall; its reuse bytes follow (4 bytes a token, the first step left out). */
-export function withStepRates(r: ComparisonResultDto, reuse: number[], recall: (number | null)[]): ComparisonResultDto {
+function withStepRates(r: ComparisonResultDto, reuse: number[], recall: (number | null)[]): ComparisonResultDto {
   const series = r.series.map((s, i) => ({ ...s, prefixReuse: reuse[i] ?? s.prefixReuse, recall: recall[i] ?? null }));
   const later = series.slice(1);
   const reuseBytes = { reused: later.reduce((n, s) => n + s.promptTokens * 4 * s.prefixReuse, 0), prompt: later.reduce((n, s) => n + s.promptTokens * 4, 0) };

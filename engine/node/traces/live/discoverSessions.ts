@@ -5,7 +5,7 @@ import { listSubagentFiles } from '../claudeSubagentFiles';
 import { readFileHead } from '../fileHead';
 
 /** The agent tool that wrote a session file. */
-export type SessionTool = 'claude-code' | 'codex';
+type SessionTool = 'claude-code' | 'codex';
 
 /** One session file found on this machine, described from its first lines without reading it all. */
 export interface SessionInfo {
@@ -100,7 +100,7 @@ function jsonlFiles(dir: string, depth: number): string[] {
 }
 
 /** The session a file holds, from its first lines; undefined when neither tool wrote it. */
-export function describeSession(path: string, now: number, expected?: SessionTool): (SessionInfo & { parentThread?: string; threadId?: string }) | undefined {
+function describeSession(path: string, now: number, expected?: SessionTool): (SessionInfo & { parentThread?: string; threadId?: string }) | undefined {
   let st;
   try {
     st = statSync(path);
@@ -138,7 +138,7 @@ function lastSegment(cwd: string): string {
 }
 
 /** What the first complete lines say: which tool, working folder, model and start time. */
-export function sessionMeta(head: string): { tool: SessionTool | undefined; cwd: string | null; model: string | null; startedAt: number | null; threadId?: string; parentThread?: string } {
+function sessionMeta(head: string): { tool: SessionTool | undefined; cwd: string | null; model: string | null; startedAt: number | null; threadId?: string; parentThread?: string } {
   let threadId: string | undefined;
   let parentThread: string | undefined;
   let tool: SessionTool | undefined;

@@ -12,7 +12,7 @@ import type { TraceEvent } from '../../../traces/TraceEvent';
 import { subagentThreads } from './sessionThreads';
 
 /** Subagents of one session replayed counterfactually (the most recently active ones); the others show their recorded figures only. */
-export const SHADOW_SUBAGENTS_MAX = 16;
+const SHADOW_SUBAGENTS_MAX = 16;
 
 /** A session replay: the main agent's and each replayed subagent's (by its key). */
 export interface SessionReplay {
@@ -27,7 +27,7 @@ export interface SessionReplayOptions {
 }
 
 /** The jobs of a session's replay: the main agent's, then one per replayed subagent (with its key). */
-export function sessionReplayJobs(events: readonly TraceEvent[], o: SessionReplayOptions): { job: ReplayJob; key: string | null; events: readonly TraceEvent[] }[] {
+function sessionReplayJobs(events: readonly TraceEvent[], o: SessionReplayOptions): { job: ReplayJob; key: string | null; events: readonly TraceEvent[] }[] {
   // Priced as the recording agent's provider would bill it: OpenAI's automatic cache for GPT and o-series models.
   const provider = providerOfModel(recordedModel(events)) ?? 'anthropic';
   const subs = subagentThreads(events)

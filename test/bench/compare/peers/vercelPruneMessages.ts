@@ -38,7 +38,7 @@ const PEER = 'vercelPruneMessages';
 /** The options of the `pruneMessages` reference example. */
 export const PRUNE_OPTIONS = { reasoning: 'before-last-message', toolCalls: 'before-last-2-messages', emptyMessages: 'remove' } as const;
 /** The `prepareStep` context-management recipe: above this many messages, keep the first and the last `WINDOW_KEEP_LAST`. */
-export const WINDOW_ABOVE = 20;
+const WINDOW_ABOVE = 20;
 export const WINDOW_KEEP_LAST = 10;
 
 /** Our id, carried in the provider options every AI SDK message and part may hold. */
@@ -110,7 +110,7 @@ export function fromModelMessages(messages: readonly ModelMessage[], originals: 
 }
 
 /** The `prepareStep` recipe: above `WINDOW_ABOVE` messages, the first and the last `WINDOW_KEEP_LAST`. */
-export function prepareStepWindow(messages: readonly ModelMessage[]): ModelMessage[] {
+function prepareStepWindow(messages: readonly ModelMessage[]): ModelMessage[] {
   const first = messages[0];
   return messages.length > WINDOW_ABOVE && first !== undefined ? [first, ...messages.slice(-WINDOW_KEEP_LAST)] : [...messages];
 }

@@ -1,6 +1,11 @@
 /** Realistic worker material for the compression tests: tool output and assistant prose as agents produce them. */
-import type { TranscriptMessage } from '../../../../engine/compress/reportFromTranscript';
 import { intIn, pick } from '../../../support/seededRandom';
+
+/** One message of a worker's conversation, as the worker's model saw it. */
+export interface TranscriptMessage {
+  role: 'user' | 'assistant' | 'tool';
+  content: string;
+}
 
 /** The stand-in tokenizer of the brief: about four characters a token. */
 export const quarter = (t: string): number => Math.ceil(t.length / 4);

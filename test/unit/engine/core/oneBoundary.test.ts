@@ -75,7 +75,6 @@ describe('[one-boundary] operations are the way to change state', () => {
     ['pin', (e) => e.pin('f')],
     ['verify', (e) => e.verify('f')],
     ['refresh', (e) => e.refresh('worker-1', 'test')],
-    ['configure', (e) => e.configure('worker-1', { scope: { classes: ['task_state'] } })],
   ])('[one-boundary] %s changes what the next build sees', (_name, op) => {
     const a = setup();
     const b = setup();

@@ -141,9 +141,8 @@ describe('[agent-end] a finished agent leaves no transient material behind', () 
     // worker-2's next generation is a boundary; "shared" is about its files, so it takes it again and it stays.
     engine.rebuild('worker-2');
     expect(ids(engine)).toContain('shared');
-    // Once no current generation holds it, the next boundary lets it go.
-    engine.configure('worker-2', { scope: { classes: ['task_state', 'finding'] } });
-    engine.build('worker-2', { phase: 'implement' });
+    // worker-2 moves to another phase and other files: once no current generation holds it, that boundary lets it go.
+    expect(engine.build('worker-2', { phase: 'verify', files: ['src/ui/panel.tsx'] }).started).toBe(true);
     expect(ids(engine)).not.toContain('shared');
     expect(ids(engine)).toContain('my-finding');
     expect(engine.archived().map((i) => i.id)).toEqual(expect.arrayContaining(['mine', 'my-transcript', 'shared']));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONTEXT_CONFIG } from '../../../../engine/conversation/contextConfig';
-import { checkAnthropicOrder, checkOpenAIOrder, orphanedResults, unansweredCalls } from '../../../../engine/conversation/providerValidity';
+import { checkAnthropicOrder, checkOpenAIOrder, orphanedResults, unansweredCalls } from '../../../support/providerValidity';
 import { demoRunStats, formatDemoRunStats, generateDemoRun, type DemoRunScript } from '../../../../engine/demo/generateDemoRun';
 import { AgentRuntime, type RuntimeEvent } from '../../../../engine/runtime/AgentRuntime';
 import type { SpawnRequest } from '../../../../engine/runtime/Driver';

@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Generation } from '../../../../engine/generations/Generation';
+import type { Scope } from '../../../../engine/pack/Scope';
+import type { StrategyName } from '../../../../engine/strategies/Strategy';
 import { identity, item, newEngine, taskItems } from '../../../support/engineFixtures';
 
-function setup(budget = 4000) {
+function setup(budget = 4000, strategy: StrategyName = 'variable', scope: Scope = {}) {
   const { engine, clock } = newEngine();
-  const id = identity({ budget, scope: { excludeProjectMemory: false } });
-  engine.registerAgent(id);
+  const id = identity({ budget, scope: { excludeProjectMemory: false, ...scope } });
+  engine.registerAgent(id, strategy);
   for (const i of taskItems()) engine.addItem(i);
   return { engine, clock, id };
 }
@@ -35,10 +37,6 @@ describe('generations of an agent', () => {
       expect(g.agentId).toBe('worker-1');
       expect(g.budget).toBe(snapshot.budget);
     }
-    // A new strategy and scope do not rewrite who the agent is.
-    engine.configure('worker-1', { strategy: 'summary', scope: { classes: ['finding'] } });
-    engine.build('worker-1', { phase: 'implement' });
-    expect(engine.identity('worker-1')).toEqual(snapshot);
   });
 
   it('[generations-kept] every generation stays inspectable, unchanged, after newer ones begin', () => {
@@ -75,16 +73,14 @@ describe('generations of an agent', () => {
 
 describe('[diff-value] the diff of two generations', () => {
   it('[diff-value] names added, dropped with reasons, compressed, kept, the token delta and the reason', () => {
-    const { engine } = setup(3000);
+    const { engine } = setup(3000, 'summary', { maxItemTokens: 60 });
     const req = { phase: 'implement', files: ['src/auth/store.ts'] };
     engine.addItem(item({ id: 'stays', kind: 'code', class: 'finding' }));
     engine.addItem(item({ id: 'removed', kind: 'code', class: 'finding', content: 'rotateRefreshToken() in src/auth/refresh.ts' }));
-    engine.addItem(item({ id: 'noisy', kind: 'tool_output', class: 'ephemeral', content: 'src/auth/store.ts:3: saveToken(refresh token)', confidence: 1, relevance: 1 }));
     const g1 = engine.build('worker-1', req).generation;
-    expect(g1.included.map((e) => e.item.id).sort()).toEqual(['acceptance', 'constraint-1', 'noisy', 'objective', 'removed', 'stays']);
+    expect(g1.included.map((e) => e.item.id).sort()).toEqual(['acceptance', 'constraint-1', 'objective', 'removed', 'stays']);
 
     engine.remove('removed');
-    engine.configure('worker-1', { strategy: 'summary', scope: { maxItemTokens: 60 } });
     engine.addItem(item({ id: 'big', kind: 'code', class: 'finding', content: 'line of the new module\n'.repeat(60) }));
     engine.addItem(item({ id: 'new', kind: 'finding', class: 'finding', source: 'verified_fact' }));
     const g2 = engine.build('worker-1', req).generation;
@@ -96,10 +92,7 @@ describe('[diff-value] the diff of two generations', () => {
     expect(d.reason).toBe(g2.boundary.reason);
     expect(d.added.map((e) => e.item.id).sort()).toEqual(['big', 'new']);
     expect(d.kept.map((e) => e.item.id).sort()).toEqual(['acceptance', 'constraint-1', 'objective', 'stays']);
-    expect(d.dropped.map((x) => [x.entry.item.id, x.reason])).toEqual([
-      ['removed', 'no longer in the pool (removed or dropped at refresh)'],
-      ['noisy', 'strategy summary: keeps task state, findings and reports only (ephemeral)'],
-    ].sort((x, y) => g1.included.findIndex((e) => e.item.id === x[0]) - g1.included.findIndex((e) => e.item.id === y[0])));
+    expect(d.dropped.map((x) => [x.entry.item.id, x.reason])).toEqual([['removed', 'no longer in the pool (removed or dropped at refresh)']]);
     // Dropped entries are the entries of the older generation.
     for (const x of d.dropped) expect(g1.included).toContain(x.entry);
     expect(d.compressed.map((c) => [c.itemId, c.method])).toEqual([['big', 'clip']]);
@@ -112,8 +105,7 @@ describe('[diff-value] the diff of two generations', () => {
   });
 
   it('[diff-value] diff(a, a) adds, drops and compresses nothing and keeps everything', () => {
-    const { engine } = setup();
-    engine.configure('worker-1', { scope: { maxItemTokens: 60 } });
+    const { engine } = setup(4000, 'variable', { maxItemTokens: 60 });
     engine.addItem(item({ id: 'big', kind: 'code', class: 'finding', content: 'line of the new module\n'.repeat(60) }));
     const g = engine.build('worker-1', { phase: 'implement' }).generation;
     expect(g.compressed).not.toEqual([]);

@@ -123,35 +123,17 @@ describe('scope in a build', () => {
     expect(g.compressed).toEqual([]);
   });
 
-  it('[scope-fixed] a scope change leaves the current generation alone and applies at the next boundary', () => {
-    const { engine } = setup({});
+  it('[scope-fixed] the scope the agent registered with is the one every generation packs with, and its identity still holds it', () => {
+    const scope: Scope = { classes: ['task_state'] };
+    const { engine } = setup(scope);
     engine.addItem(item({ id: 'grep', kind: 'tool_output', class: 'ephemeral', content: 'src/auth/store.ts:12: saveToken(refresh token)', relevance: 1, confidence: 1 }));
-    const a = engine.build('worker-1', REQ);
-    expect(ids(a.generation.included)).toContain('grep');
-    const before = JSON.stringify(a.generation);
-
-    engine.configure('worker-1', { scope: { classes: ['task_state'] } });
-    // Nothing about generation 1 changed, and the identity keeps its scope.
-    expect(JSON.stringify(engine.generation('worker-1', 1))).toBe(before);
-    expect(engine.identity('worker-1').scope).toEqual({});
-
-    const b = engine.build('worker-1', REQ);
-    expect(b.started).toBe(true);
-    expect(b.generation.boundary).toEqual({ kind: 'rebuild', reason: 'strategy or scope changed' });
-    expect(reasonOf(b.generation, 'grep')).toBe("scope: class ephemeral is not in this agent's scope");
-    expect(ids(engine.generation('worker-1', 1).included)).toContain('grep');
-  });
-
-  it('[scope-fixed] a strategy change also waits for the boundary it causes', () => {
-    const { engine } = setup({});
-    engine.addItem(item({ id: 'grep', kind: 'tool_output', class: 'ephemeral', content: 'src/auth/store.ts:12: saveToken(refresh token)', relevance: 1, confidence: 1 }));
-    engine.build('worker-1', REQ);
-    engine.configure('worker-1', { strategy: 'summary' });
-    expect(engine.generation('worker-1', 1).strategy).toBe('variable');
-    const b = engine.build('worker-1', REQ).generation;
-    expect(b).toMatchObject({ number: 2, strategy: 'summary' });
-    expect(reasonOf(b, 'grep')).toMatch(/^strategy summary/);
-    expect(() => engine.configure('worker-1', { strategy: 'nope' as never })).toThrow(/Unknown strategy "nope"/);
+    const first = engine.build('worker-1', REQ).generation;
+    expect(reasonOf(first, 'grep')).toBe("scope: class ephemeral is not in this agent's scope");
+    const second = engine.rebuild('worker-1').generation;
+    expect([first.number, second.number]).toEqual([1, 2]);
+    expect(ids(second.included)).not.toContain('grep');
+    expect(second.included.every((e) => e.item.class === 'task_state')).toBe(true);
+    expect(engine.identity('worker-1').scope).toEqual(scope);
   });
 
   it('[exclusion-reasons] every reason names its cause: scope, strategy, relevance or budget', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONTEXT_CONFIG } from '../../../../engine/conversation/contextConfig';
-import { checkAnthropicOrder, checkOpenAIOrder, orphanedResults, unansweredCalls } from '../../../../engine/conversation/providerValidity';
+import { checkAnthropicOrder, checkOpenAIOrder, orphanedResults, unansweredCalls } from '../../../support/providerValidity';
 import { ContextLimitError } from '../../../../engine/refresh/ContextLimitError';
 import type { Provider, ProviderRequest, ProviderResponse } from '../../../../engine/providers/Provider';
 import { AgentRuntime, type RuntimeEvent, type RuntimeOptions } from '../../../../engine/runtime/AgentRuntime';

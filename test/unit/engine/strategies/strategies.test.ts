@@ -192,8 +192,7 @@ describe('[strategy-role] role_optimized', () => {
     expect(reason(p, 'dump')).toBe('strategy role_optimized: the primary omits raw code and tool dumps');
     expect(reason(p, 'tool')).toBe('strategy role_optimized: the primary omits raw code and tool dumps');
 
-    const probe = engineFor('role_optimized', { role: 'probe' });
-    probe.engine.configure('worker-1', { scope: { dependencyTaskIds: ['task-auth', 'task-db'] } });
+    const probe = engineFor('role_optimized', { role: 'probe', dependencyTaskIds: ['task-auth', 'task-db'] });
     add(probe.engine);
     const q = probe.engine.build('worker-1', REQ).generation;
     expect(ids(q)).toEqual(expect.arrayContaining(['dump', 'tool', 'report-mine', 'report-dep']));

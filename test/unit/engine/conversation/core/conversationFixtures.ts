@@ -2,7 +2,7 @@
 import { expect } from 'vitest';
 import { ContextManager, type ContextPorts } from '../../../../../engine/conversation/ContextManager';
 import type { Message } from '../../../../../engine/conversation/Message';
-import { checkAnthropicOrder, checkOpenAIOrder, orphanedResults, unansweredCalls } from '../../../../../engine/conversation/providerValidity';
+import { checkAnthropicOrder, checkOpenAIOrder, orphanedResults, unansweredCalls } from '../../../../support/providerValidity';
 import type { GroupInput } from '../../../../../engine/conversation/readGroup';
 import type { SummarizeInput, Summarizer } from '../../../../../engine/conversation/Summarizer';
 import { manualClock } from '../../../../../engine/ports/Clock';

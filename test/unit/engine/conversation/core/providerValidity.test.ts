@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AssistantMessage, Message, ToolResultMessage, UserMessage } from '../../../../../engine/conversation/Message';
-import { checkAnthropicOrder, checkOpenAIOrder, orphanedResults, unansweredCalls, type OrderViolationCode } from '../../../../../engine/conversation/providerValidity';
+import { checkAnthropicOrder, checkOpenAIOrder, orphanedResults, unansweredCalls, type OrderViolationCode } from '../../../../support/providerValidity';
 
 const sys: Message = { id: 's', role: 'system', kind: 'canonical', content: 'sys' };
 const summary: Message = { id: 'sum', role: 'system', kind: 'summary', content: 'earlier', sourceTurnIds: ['t0'] };

@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { HistoryMessage } from '../../../../../engine/conversation/Message';
-import { checkAnthropicOrder, checkOpenAIOrder } from '../../../../../engine/conversation/providerValidity';
+import { checkAnthropicOrder, checkOpenAIOrder } from '../../../../support/providerValidity';
 import type { Tokenizer } from '../../../../../engine/tokens/Tokenizer';
-import { NO_RESULT_RECORDED } from '../../../../../engine/traces/toConversationGroups';
 import { replayAsRecorded, replayFullHistoryBaseline } from '../../../../../engine/traces/replay/replayTranscript';
 import { requestInvalidity } from '../../../../../engine/traces/replay/requestValidity';
-import { transcriptVisitor } from '../../../../../engine/traces/replay/transcript';
+import { NO_RESULT_RECORDED, transcriptVisitor } from '../../../../../engine/traces/replay/transcript';
 import { walkTrace } from '../../../../../engine/traces/replay/walkTrace';
 import type { TraceEvent } from '../../../../../engine/traces/TraceEvent';
 

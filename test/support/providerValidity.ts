@@ -1,8 +1,9 @@
-import type { Message, ToolCall, ToolResultMessage } from './Message';
+import type { Message, ToolCall, ToolResultMessage } from '../../engine/conversation/Message';
 
 /**
- * The message-order rules of the two provider families, checked on our provider-neutral messages
- * exactly as the provider would see them after mapping. Pure: the same list gives the same answer.
+ * The tests' oracle of the message-order rules of the two provider families, checked on our
+ * provider-neutral messages exactly as the provider would see them after mapping. Production code
+ * never needs it (it builds valid lists); tests judge every list the engine sends with it. Pure.
  */
 
 /** Why a message list would be refused by a provider. */
