@@ -41,7 +41,7 @@ interface AgentState {
   /** The boundary the next build starts with; `auto` marks an indicator-triggered refresh. */
   pending?: PendingBoundary;
   lastRequest?: BuildRequest;
-  lastPrompt?: string;
+  /** The latest prompt's layers; its text is `static + dynamic` (`lastPrompt`), not stored beside them. */
   lastParts?: PromptParts;
   signatures: Set<string>;
   stats: RunStats;
@@ -51,6 +51,9 @@ interface AgentState {
   /** Set by `endAgent` until the agent builds again (`[agent-end]`). */
   ended?: boolean;
 }
+
+/** A prompt's whole text: its static (L0+L1) and dynamic (L2+L3) parts. */
+const promptText = (p: PromptParts): string => p.static + p.dynamic;
 
 function checkStrategy(name: string): asserts name is StrategyName {
   if (!Object.hasOwn(strategies, name)) throw new EngineError('invalid', `Unknown strategy "${name}" (one of ${Object.keys(strategies).join(', ')}).`);
@@ -370,10 +373,8 @@ export class Engine {
     const { tokens, layerTokens, overflow } = buildTokens(cur, generation.budget, reserve);
     const status = statusLine(generation.number, tokens / generation.budget, cur.phase);
     const prompt: PromptParts = { ...composeParts({ L0: cur.l0, L1: cur.l1, L2: cur.l2Blocks.join(''), L3: l3Text(input, status) }), l2Blocks: [...cur.l2Blocks] };
-    const text = prompt.static + prompt.dynamic;
-    generation.tokens = tokens;
+    const text = promptText(prompt);
     generation.layerTokens = layerTokens;
-    generation.overflow = overflow;
     generation.prefixHash = prompt.prefixHash;
     generation.indicators = computeIndicators({
       tokens,
@@ -385,8 +386,7 @@ export class Engine {
     });
 
     const bytes = utf8Length(text);
-    const reused = s.lastPrompt === undefined ? 0 : commonPrefixBytes(s.lastPrompt, text);
-    s.lastPrompt = text;
+    const reused = s.lastParts === undefined ? 0 : commonPrefixBytes(promptText(s.lastParts), text);
     s.lastParts = prompt;
     s.stats.builds++;
     s.stats.promptTokens += tokens;
@@ -402,7 +402,7 @@ export class Engine {
       builds: generation.builds,
       tokens,
       budget: generation.budget,
-      overflow: generation.overflow,
+      overflow,
       reuse,
       indicators: generation.indicators,
     });
@@ -553,7 +553,8 @@ export class Engine {
   }
 
   lastPrompt(agentId: string): string | undefined {
-    return this.agent(agentId).lastPrompt;
+    const parts = this.agent(agentId).lastParts;
+    return parts && promptText(parts);
   }
 
   /** The layers of the agent's latest prompt (of its current generation), if it was ever built. */

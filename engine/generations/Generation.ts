@@ -23,8 +23,7 @@ export interface Generation {
   phase: string;
   strategy: string;
   budget: number;
-  /** Prompt tokens of the latest build, all layers. */
-  tokens: number;
+  /** Prompt tokens of the latest build, by layer (L3 at its reserve); the whole is `generationTokens`. */
   layerTokens: Record<Layer, number>;
   included: IncludedEntry[];
   /**
@@ -35,8 +34,6 @@ export interface Generation {
   dropped: DroppedEntry[];
   droppedTotal: number;
   compressed: CompressedEntry[];
-  /** Tokens over the budget forced by pinned/mandatory content; 0 when it fits (`[overflow-recorded]`). */
-  overflow: number;
   boundary: Boundary;
   builds: number;
   /** SHA-256 of the static part (L0+L1) of this generation's prompts. */
@@ -52,3 +49,8 @@ export interface Generation {
   released?: { included: number; compressed: number };
 }
 
+/** A generation's prompt tokens, all layers (L3 at its reserve): derived from `layerTokens`, never stored beside it. */
+export const generationTokens = (g: Pick<Generation, 'layerTokens'>): number => g.layerTokens.L0 + g.layerTokens.L1 + g.layerTokens.L2 + g.layerTokens.L3;
+
+/** Tokens over the budget forced by pinned/mandatory content; 0 when it fits (`[overflow-recorded]`). */
+export const generationOverflow = (g: Pick<Generation, 'layerTokens' | 'budget'>): number => Math.max(0, generationTokens(g) - g.budget);

@@ -1,3 +1,4 @@
+import { generationOverflow } from './Generation';
 import type { ContextItem } from '../items/ContextItem';
 import { tierOf } from '../items/tiers';
 import { clipOversized } from '../pack/pack';
@@ -79,7 +80,7 @@ export function appendToGeneration(a: AppendInput): 'full' | 'appended' {
 
   const needed = fresh.reduce((n, e) => n + e.tokens, 0);
   const base = state.l0Tokens + state.l1Tokens + state.l2Tokens + a.reserve;
-  if (generation.overflow > 0 && base + needed > generation.budget) {
+  if (generationOverflow(generation) > 0 && base + needed > generation.budget) {
     // Pinned content already overflows, so a new generation could not fit more either: protected
     // items still enter (the overflow grows and is recorded), the rest wait for a boundary.
     const kept = fresh.filter((e) => e.item.pinned || e.item.mandatory);

@@ -1,3 +1,4 @@
+import { generationTokens } from './Generation';
 import type { CompressedEntry, Generation, IncludedEntry } from './Generation';
 
 /** The change from one generation to another, as a plain value the UI and charts consume. */
@@ -37,7 +38,7 @@ export function diffGenerations(a: Generation, b: Generation): GenerationDiff {
       .map((entry) => ({ entry, reason: reasons.get(entry.item.id) ?? 'no longer in the pool (removed or dropped at refresh)' })),
     compressed: sameGeneration ? [] : b.compressed,
     kept: b.included.filter((e) => inA.has(e.item.id)),
-    tokenDelta: b.tokens - a.tokens,
+    tokenDelta: generationTokens(b) - generationTokens(a),
     reason: b.boundary.reason,
   };
 }

@@ -5,7 +5,7 @@ import { isConfigError } from '../config/ConfigError';
 import { DEFAULT_CONTEXT_CONFIG, type ContextConfig } from '../conversation/contextConfig';
 import { Engine } from '../Engine';
 import type { EngineEvent } from '../EngineEvent';
-import { DROPPED_KEPT } from '../generations/Generation';
+import { DROPPED_KEPT, generationTokens } from '../generations/Generation';
 import type { MemoryRecord } from '../memory/MemoryRecord';
 import { recallAllowed } from '../memory/recall/recallPolicy';
 import { recallScoped } from '../memory/recall/recallScoped';
@@ -372,7 +372,7 @@ export class Host {
     const number = this.engine.currentGeneration(agentId);
     if (number === 0) return;
     const g = this.engine.generation(agentId, number);
-    const next = this.agents.update(agentId, (record) => ({ ...record, generation: g.number, tokens: g.tokens }));
+    const next = this.agents.update(agentId, (record) => ({ ...record, generation: g.number, tokens: generationTokens(g) }));
     if (!next) return;
     this.hub.emit({ name: 'agent.updated', payload: { agent: toAgentDto(next) } });
   }

@@ -1,3 +1,4 @@
+import { generationTokens } from '../generations/Generation';
 import type { AgentDto, AgentStatus, LogEntry, RunDto } from '../contract';
 import { toAgentDto } from './toAgentDto';
 import type { AgentRecord, Catalog } from '../node/catalog/Catalog';
@@ -302,7 +303,7 @@ export class HostRun {
         catalog.transaction(() => {
           record = this.#putAgent(e.agentId, (r) => {
             const g = engine.currentGeneration(e.agentId);
-            const tokens = g > 0 ? engine.generation(e.agentId, g).tokens : r.tokens;
+            const tokens = g > 0 ? generationTokens(engine.generation(e.agentId, g)) : r.tokens;
             return { ...r, generation: Math.max(1, g), tokens, usage: addUsage(r.usage, e.call.usage) };
           });
           catalog.setMeta(`run.${this.spec.runId}.turns`, String(this.#turns));

@@ -1,3 +1,4 @@
+import { generationOverflow, generationTokens } from '../generations/Generation';
 import type { GenerationDiffDto, GenerationDto, GenerationSummaryDto, IncludedDto, ItemDto } from '../contract';
 import type { GenerationDiff } from '../generations/diffGenerations';
 import type { Generation, IncludedEntry } from '../generations/Generation';
@@ -30,8 +31,8 @@ export function toGenerationSummary(g: Generation): GenerationSummaryDto {
     phase: g.phase,
     strategy: g.strategy,
     budget: g.budget,
-    tokens: g.tokens,
-    overflow: g.overflow,
+    tokens: generationTokens(g),
+    overflow: generationOverflow(g),
     boundary: { ...g.boundary },
     builds: g.builds,
     prefixHash: g.prefixHash,

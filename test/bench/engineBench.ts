@@ -1,6 +1,7 @@
 // Build latency and heap of the engine for pools of 1k, 10k and 100k items at a 32k budget, with a
 // warm token cache. Prints a table and writes test/bench/results/engine.json. Not a test: it
 // asserts nothing and never fails on timing. Run with `npm run bench:engine`.
+import { generationTokens } from '../../engine/generations/Generation';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -79,7 +80,7 @@ function bench(poolSize: number, budget: number): Row {
     p50Ms: Number(percentile(times, 50).toFixed(2)),
     p95Ms: Number(percentile(times, 95).toFixed(2)),
     included: last?.generation.included.length ?? 0,
-    promptTokens: last?.generation.tokens ?? 0,
+    promptTokens: last ? generationTokens(last.generation) : 0,
     heapMiB: Number((used / 1024 / 1024).toFixed(1)),
     heapBytesPerItem: Math.round(used / poolSize),
     tokenizerMissesDuringTimedBuilds: engine.tokens.stats.misses - misses,

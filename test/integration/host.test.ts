@@ -1,3 +1,4 @@
+import { generationTokens } from '../../engine/generations/Generation';
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -145,7 +146,7 @@ describe('Host over a temp-dir catalog with the demo workspace', () => {
     const committed = updates.filter((a) => a?.agentId === 'primary').at(-1)!;
     // Between its turns a started agent stays running for the operator.
     expect(committed).toMatchObject({ agentId: 'primary', status: 'running', generation: 1, updatedAt: '2026-11-29T12:00:00.000Z' });
-    expect(committed.tokens).toBe(host.engine.generation('primary', 1).tokens);
+    expect(committed.tokens).toBe(generationTokens(host.engine.generation('primary', 1)));
     expect(committed.usage.cacheWrite + committed.usage.input).toBeGreaterThan(0);
     expect(logOnly.length).toBeGreaterThan(0);
     expect(logOnly.every((e) => e.name === 'log')).toBe(true);
@@ -353,11 +354,11 @@ describe('Host: the demo agents are built by the real engine', () => {
   it('restores the engine after a reopen by replaying the turns already played', async () => {
     await play(40);
     const agents = host.runs.current!.runtime.agentIds();
-    const before = agents.map((id) => host.engine.generations(id).map((g) => [g.number, g.tokens, g.prefixHash]));
+    const before = agents.map((id) => host.engine.generations(id).map((g) => [g.number, generationTokens(g), g.prefixHash]));
     host.close();
     host = Host.open(options);
     await host.runs.ready();
-    expect(agents.map((id) => host.engine.generations(id).map((g) => [g.number, g.tokens, g.prefixHash]))).toEqual(before);
+    expect(agents.map((id) => host.engine.generations(id).map((g) => [g.number, generationTokens(g), g.prefixHash]))).toEqual(before);
   });
 
   it('pins, verifies, rebuilds and refreshes through the contract', async () => {

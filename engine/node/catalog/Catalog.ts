@@ -1,3 +1,4 @@
+import { generationOverflow, generationTokens } from '../../generations/Generation';
 import Database from 'better-sqlite3';
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -381,7 +382,7 @@ export class Catalog {
          ON CONFLICT(agent_id, number) DO UPDATE SET tokens = excluded.tokens, overflow = excluded.overflow, builds = excluded.builds,
            prefix_hash = excluded.prefix_hash, layer_tokens = excluded.layer_tokens, indicators = excluded.indicators, dropped_total = excluded.dropped_total`,
       )
-      .run(g.agentId, g.number, g.phase, g.strategy, g.budget, g.tokens, g.overflow, g.boundary.kind, g.boundary.reason, g.builds, g.prefixHash, g.startedAt,
+      .run(g.agentId, g.number, g.phase, g.strategy, g.budget, generationTokens(g), generationOverflow(g), g.boundary.kind, g.boundary.reason, g.builds, g.prefixHash, g.startedAt,
         JSON.stringify(g.layerTokens), JSON.stringify(g.indicators), g.droppedTotal);
     const stored = (role: string) =>
       (this.sql('SELECT count(*) AS n FROM generation_entries WHERE agent_id = ? AND number = ? AND role = ?').get(g.agentId, g.number, role) as { n: number }).n;

@@ -10,6 +10,7 @@
  * context (attachments, environment context) arrives as task items, never as the objective.
  * Deterministic apart from the overhead timings. Pure.
  */
+import { generationTokens } from '../../generations/Generation';
 import { Engine } from '../../Engine';
 import type { BuildRequest, BuildResult } from '../../EngineTypes';
 import type { AgentIdentity } from '../../generations/AgentIdentity';
@@ -185,7 +186,7 @@ export function replayTrace(events: readonly TraceEvent[], options: ReplayOption
       at,
       promptTokens: usage.promptTokens,
       prefixTokens: sizeOfHead(head),
-      engineTokens: built.generation.tokens,
+      engineTokens: generationTokens(built.generation),
       layers: { ...built.generation.layerTokens },
       promptBytes,
       reusedBytes,
@@ -202,7 +203,7 @@ export function replayTrace(events: readonly TraceEvent[], options: ReplayOption
       refreshes: started.filter((b) => b.generation.boundary.kind === 'refresh').length,
       limitRefreshes,
       // The engine packs in its own tokens; the priced prompt is in the provider's (`[replay-token-scale]`).
-      overBudget: built.generation.tokens > budget,
+      overBudget: generationTokens(built.generation) > budget,
       recordedOverWindow,
       overheadMs,
       tokenizeMs,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ContextLimitError } from '../../../../engine/refresh/ContextLimitError';
 import type { EngineEvent } from '../../../../engine/EngineEvent';
 import { RECENT_FULL_GENERATIONS, RECENT_GENERATIONS } from '../../../../engine/generations/boundedHistory';
-import { DROPPED_KEPT } from '../../../../engine/generations/Generation';
+import { DROPPED_KEPT, generationOverflow, generationTokens } from '../../../../engine/generations/Generation';
 import { othersCeiling } from '../../../../engine/generations/appendToGeneration';
 import { identity, item, newEngine, T0, taskItems } from '../../../support/engineFixtures';
 
@@ -27,9 +27,9 @@ describe('Engine', () => {
       ['constraint-1', 'L1'],
     ]);
     expect(g.dropped).toEqual([expect.objectContaining({ reason: expect.stringMatching(/low relevance/) })]);
-    expect(g.tokens).toBe(g.layerTokens.L0 + g.layerTokens.L1 + g.layerTokens.L2 + g.layerTokens.L3);
+    expect(generationTokens(g)).toBe(g.layerTokens.L0 + g.layerTokens.L1 + g.layerTokens.L2 + g.layerTokens.L3);
     expect(r.prompt.static.startsWith(r.prompt.layers.L0)).toBe(true);
-    expect(r.text.endsWith('Generation 1 · ' + Math.round((g.tokens / 4000) * 100) + '% of budget · phase implement\n</now>\n')).toBe(true);
+    expect(r.text.endsWith('Generation 1 · ' + Math.round((generationTokens(g) / 4000) * 100) + '% of budget · phase implement\n</now>\n')).toBe(true);
   });
 
   it('[L2-append] [static-stable] builds inside a generation keep the static part and only append to L2', () => {
@@ -62,7 +62,7 @@ describe('Engine', () => {
     for (let i = 0; i < 30; i++) {
       engine.addItem(item({ id: `out${i}`, kind: 'tool_output', class: 'ephemeral', content: `output ${i} `.repeat(40) }));
       const r = engine.build('worker-1', { phase: 'implement' });
-      expect(r.generation.tokens).toBeLessThanOrEqual(1200);
+      expect(generationTokens(r.generation)).toBeLessThanOrEqual(1200);
       if (r.started) {
         started++;
         expect(r.generation.boundary).toEqual({ kind: 'rebuild', reason: expect.stringMatching(/^budget reached/) });
@@ -76,7 +76,7 @@ describe('Engine', () => {
     engine.build('worker-1', { phase: 'implement' });
     let fill = 0;
     // Fill the generation with the agent's own material up to just under the budget.
-    while (engine.build('worker-1', { phase: 'implement' }).generation.tokens < 1050 && fill < 40) {
+    while (generationTokens(engine.build('worker-1', { phase: 'implement' }).generation) < 1050 && fill < 40) {
       engine.addItem(item({ id: `mine${fill}`, kind: 'tool_output', class: 'ephemeral', content: `mine ${fill} `.repeat(20) }));
       fill++;
     }
@@ -85,7 +85,7 @@ describe('Engine', () => {
       engine.addItem(item({ id: `theirs${i}`, agentId: 'worker-2', kind: 'tool_output', class: 'ephemeral', content: `refresh token grep hit ${i} `.repeat(30), files: ['src/auth/refresh.ts'] }));
       const r = engine.build('worker-1', { phase: 'implement', files: ['src/auth/refresh.ts'] });
       expect(r.started).toBe(false);
-      expect(r.generation.tokens).toBeLessThanOrEqual(1200);
+      expect(generationTokens(r.generation)).toBeLessThanOrEqual(1200);
     }
     expect(engine.currentGeneration('worker-1')).toBe(gen);
     const waiting = engine.generation('worker-1', gen).dropped.filter((d) => /waits for the next boundary/.test(d.reason));
@@ -101,7 +101,7 @@ describe('Engine', () => {
   it('[optional-waits] [rebuild-at-budget] other agents\' code reads and failures (tier 2) wait too; another agent\'s constraint (tier 1) forces the boundary', () => {
     const { engine } = setup(1200);
     engine.build('worker-1', { phase: 'implement' });
-    for (let fill = 0; engine.build('worker-1', { phase: 'implement' }).generation.tokens < 1050 && fill < 40; fill++) {
+    for (let fill = 0; generationTokens(engine.build('worker-1', { phase: 'implement' }).generation) < 1050 && fill < 40; fill++) {
       engine.addItem(item({ id: `mine${fill}`, kind: 'tool_output', class: 'ephemeral', content: `mine ${fill} `.repeat(20) }));
     }
     const gen = engine.currentGeneration('worker-1');
@@ -129,7 +129,7 @@ describe('Engine', () => {
       engine.addItem(item({ id: `theirs${i}`, agentId: `worker-${2 + (i % 3)}`, kind: 'code', class: 'ephemeral', content: `export const rotate${i} = () => token;\n`.repeat(12), files: ['src/auth/refresh.ts'] }));
       const r = engine.build('worker-1', { phase: 'implement', files: ['src/auth/refresh.ts'] });
       expect(r.started).toBe(false);
-      expect(r.generation.tokens).toBeLessThanOrEqual(ceiling);
+      expect(generationTokens(r.generation)).toBeLessThanOrEqual(ceiling);
     }
     const g = engine.generation('worker-1', first.generation.number);
     expect(g.dropped.some((d) => /^budget: tier-2 material from worker-\d waits/.test(d.reason))).toBe(true);
@@ -139,9 +139,9 @@ describe('Engine', () => {
       engine.addItem(item({ id: `mine${own}`, kind: 'tool_output', class: 'ephemeral', content: `mine ${own} `.repeat(30) }));
       const r = engine.build('worker-1', { phase: 'implement', files: ['src/auth/refresh.ts'] });
       if (r.started) break;
-      expect(r.generation.tokens).toBeLessThanOrEqual(4000);
+      expect(generationTokens(r.generation)).toBeLessThanOrEqual(4000);
     }
-    expect(engine.generation('worker-1', first.generation.number).tokens).toBeGreaterThan(ceiling);
+    expect(generationTokens(engine.generation('worker-1', first.generation.number))).toBeGreaterThan(ceiling);
     expect(own).toBeGreaterThan(3);
   });
 
@@ -212,8 +212,8 @@ describe('Engine', () => {
     const r = engine.build('worker-1', { phase: 'implement' });
     const entry = r.generation.included.find((e) => e.item.id === 'big')!;
     expect(entry.item.content).toBe(big.content);
-    expect(r.generation.overflow).toBe(r.generation.tokens - 600);
-    expect(r.generation.overflow).toBeGreaterThan(0);
+    expect(generationOverflow(r.generation)).toBe(generationTokens(r.generation) - 600);
+    expect(generationOverflow(r.generation)).toBeGreaterThan(0);
   });
 
   it('[verify-exact] [unverified-stays-unverified] [promote-separate] verify and promote', () => {

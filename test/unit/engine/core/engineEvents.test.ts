@@ -1,3 +1,4 @@
+import { generationOverflow, generationTokens } from '../../../../engine/generations/Generation';
 import { describe, expect, it } from 'vitest';
 import type { Engine } from '../../../../engine/Engine';
 import type { EngineEvent } from '../../../../engine/EngineEvent';
@@ -83,7 +84,7 @@ describe('[engine-events] every mutation announces itself', () => {
       boundary: g.boundary,
       text: 'Context refreshed · Generation 1 → 2 · Reason: phase changed: implement → verify',
     });
-    expect(built).toEqual({ type: 'generation.built', agentId: 'worker-1', generation: 2, builds: 1, tokens: g.tokens, budget: g.budget, overflow: g.overflow, reuse: expect.any(Number), indicators: g.indicators });
+    expect(built).toEqual({ type: 'generation.built', agentId: 'worker-1', generation: 2, builds: 1, tokens: generationTokens(g), budget: g.budget, overflow: generationOverflow(g), reuse: expect.any(Number), indicators: g.indicators });
   });
 
   it('[engine-events] the first generation announces itself without a refresh line; listeners can unsubscribe', () => {

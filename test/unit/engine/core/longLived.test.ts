@@ -1,3 +1,4 @@
+import { generationOverflow, generationTokens } from '../../../../engine/generations/Generation';
 import { describe, expect, it } from 'vitest';
 import { Engine } from '../../../../engine/Engine';
 import { manualClock } from '../../../../engine/ports/Clock';
@@ -16,7 +17,7 @@ function run(budget: number, turns: number) {
     clock.set(turn.items[0]?.at ?? clock.now());
     for (const i of turn.items) engine.addItem(i);
     const r = engine.build('worker-1', turn.request);
-    maxTokens = Math.max(maxTokens, r.generation.tokens - r.generation.overflow);
+    maxTokens = Math.max(maxTokens, generationTokens(r.generation) - generationOverflow(r.generation));
   }
   const s = engine.stats('worker-1');
   return { reuse: s.reusedBytes / s.promptBytes, generations: s.generations, builds: s.builds, maxTokens, reasons: s.refreshReasons };

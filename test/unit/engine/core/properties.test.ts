@@ -1,3 +1,4 @@
+import { generationOverflow, generationTokens } from '../../../../engine/generations/Generation';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Engine } from '../../../../engine/Engine';
@@ -79,12 +80,12 @@ describe('engine properties over random pools, budgets, scopes and strategies', 
         const { builds } = run(s);
         for (const r of builds) {
           const g = r.generation;
-          if (g.overflow > 0) overflowed++;
-          expect(g.tokens).toBeLessThanOrEqual(g.budget + g.overflow);
-          expect(g.overflow).toBe(Math.max(0, g.tokens - g.budget));
+          if (generationOverflow(g) > 0) overflowed++;
+          expect(generationTokens(g)).toBeLessThanOrEqual(g.budget + generationOverflow(g));
+          expect(generationOverflow(g)).toBe(Math.max(0, generationTokens(g) - g.budget));
           // The prompt as sent, counted by the same tokenizer, fits too.
-          expect(quarter(r.text)).toBeLessThanOrEqual(g.budget + g.overflow);
-          if (g.overflow > 0) expect(protectedTokens(g)).toBeGreaterThan(g.budget);
+          expect(quarter(r.text)).toBeLessThanOrEqual(g.budget + generationOverflow(g));
+          if (generationOverflow(g) > 0) expect(protectedTokens(g)).toBeGreaterThan(g.budget);
         }
       }),
       RUNS,

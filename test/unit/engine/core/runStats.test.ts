@@ -1,3 +1,4 @@
+import { generationTokens } from '../../../../engine/generations/Generation';
 import { describe, expect, it } from 'vitest';
 import { ContextLimitError } from '../../../../engine/refresh/ContextLimitError';
 import { REASONS_KEPT, SIGNATURES_KEPT } from '../../../../engine/generations/RunStats';
@@ -10,7 +11,7 @@ describe('[run-stats] what a run records per agent', () => {
     engine.registerAgent(identity({ agentId: 'worker-2' }));
     for (const i of taskItems()) engine.addItem(i);
     const tokens: number[] = [];
-    const build = (phase: string) => tokens.push(engine.build('worker-1', { phase }).generation.tokens);
+    const build = (phase: string) => tokens.push(generationTokens(engine.build('worker-1', { phase }).generation));
 
     build('explore');
     engine.addItem(item({ id: 'g1', kind: 'tool_output', class: 'ephemeral', signature: 'grep token' }));
@@ -22,10 +23,10 @@ describe('[run-stats] what a run records per agent', () => {
     engine.addItem(item({ id: 'o2', kind: 'tool_output', class: 'ephemeral', signature: 'grep token', agentId: 'worker-2' }));
     build('explore');
     build('implement');
-    tokens.push(engine.rebuild('worker-1', 'operator asked').generation.tokens);
+    tokens.push(generationTokens(engine.rebuild('worker-1', 'operator asked').generation));
     expect(engine.maybeRefresh('worker-1', new Error('rate limited'))).toBeUndefined();
-    tokens.push(engine.maybeRefresh('worker-1', new ContextLimitError('prompt is too long', 'anthropic'))!.result.generation.tokens);
-    tokens.push(engine.refresh('worker-1', 'manual refresh').result.generation.tokens);
+    tokens.push(generationTokens(engine.maybeRefresh('worker-1', new ContextLimitError('prompt is too long', 'anthropic'))!.result.generation));
+    tokens.push(generationTokens(engine.refresh('worker-1', 'manual refresh').result.generation));
     build('implement');
 
     expect(engine.stats('worker-1')).toMatchObject({

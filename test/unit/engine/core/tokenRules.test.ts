@@ -1,3 +1,4 @@
+import { generationTokens } from '../../../../engine/generations/Generation';
 import { getEncodingNameForModel, type TiktokenModel } from 'js-tiktoken/lite';
 import { describe, expect, it } from 'vitest';
 import { Engine } from '../../../../engine/Engine';
@@ -112,7 +113,7 @@ describe('[tokens-estimate] the cheap estimate', () => {
     const l0 = roleInstructions('worker');
     expect(g.layerTokens.L0).toBe(l0.length);
     expect(g.layerTokens.L0).not.toBe(estimateTokens(l0));
-    expect(g.tokens).toBeGreaterThan(3 * estimateTokens(engine.build('worker-1', { phase: 'implement' }).text));
-    expect(g.indicators.utilization).toBe(g.tokens / 20_000);
+    expect(generationTokens(g)).toBeGreaterThan(3 * estimateTokens(engine.build('worker-1', { phase: 'implement' }).text));
+    expect(g.indicators.utilization).toBe(generationTokens(g) / 20_000);
   });
 });

@@ -1,3 +1,4 @@
+import { generationOverflow } from '../../../../engine/generations/Generation';
 import { describe, expect, it } from 'vitest';
 import { identity, item, newEngine, taskItems } from '../../../support/engineFixtures';
 
@@ -8,18 +9,18 @@ function overflowing() {
   for (const i of taskItems()) engine.addItem(i);
   engine.addItem(item({ id: 'big', kind: 'constraint', class: 'task_state', content: 'rule '.repeat(800), pinned: true }));
   const first = engine.build('worker-1', { phase: 'implement' });
-  expect(first.generation.overflow).toBeGreaterThan(0);
+  expect(generationOverflow(first.generation)).toBeGreaterThan(0);
   return engine;
 }
 
 describe('appending inside a generation', () => {
   it('[overflow-recorded] while pinned content overflows, ordinary arrivals are dropped with a reason instead of growing the overflow', () => {
     const engine = overflowing();
-    const before = engine.generation('worker-1', 1).overflow;
+    const before = generationOverflow(engine.generation('worker-1', 1));
     engine.addItem(item({ id: 'f', kind: 'code', class: 'finding' }));
     const r = engine.build('worker-1', { phase: 'implement' });
     expect(r.started).toBe(false);
-    expect(r.generation.overflow).toBe(before);
+    expect(generationOverflow(r.generation)).toBe(before);
     expect(r.generation.dropped.find((d) => d.item.id === 'f')?.reason).toBe('budget: pinned content already overflows the budget');
   });
 

@@ -1,3 +1,4 @@
+import { generationTokens } from '../../../../engine/generations/Generation';
 import { describe, expect, it } from 'vitest';
 import type { Generation } from '../../../../engine/generations/Generation';
 import type { Scope } from '../../../../engine/pack/Scope';
@@ -97,7 +98,7 @@ describe('[diff-value] the diff of two generations', () => {
     for (const x of d.dropped) expect(g1.included).toContain(x.entry);
     expect(d.compressed.map((c) => [c.itemId, c.method])).toEqual([['big', 'clip']]);
     expect(d.compressed).toEqual(g2.compressed);
-    expect(d.tokenDelta).toBe(g2.tokens - g1.tokens);
+    expect(d.tokenDelta).toBe(generationTokens(g2) - generationTokens(g1));
     expect(d.tokenDelta).not.toBe(0);
     // A plain value: it survives a structured clone and JSON unchanged.
     expect(structuredClone(d)).toEqual(d);

@@ -1,3 +1,4 @@
+import { generationTokens } from '../../../../engine/generations/Generation';
 import { describe, expect, it } from 'vitest';
 import type { AgentRole } from '../../../../engine/contract';
 import { roleInstructions } from '../../../../engine/prompt/roleInstructions';
@@ -159,18 +160,18 @@ describe('[L3-tail] the volatile tail', () => {
     for (const i of taskItems()) engine.addItem(i);
     const a = engine.build('worker-1', { phase: 'implement', input: 'First question?' });
     const pct = (t: number) => Math.round((t / 4000) * 100);
-    expect(a.prompt.layers.L3).toBe(`First question?\nGeneration 1 · ${pct(a.generation.tokens)}% of budget · phase implement\n`);
+    expect(a.prompt.layers.L3).toBe(`First question?\nGeneration 1 · ${pct(generationTokens(a.generation))}% of budget · phase implement\n`);
     expect(a.text.endsWith(`<now>\n${a.prompt.layers.L3}</now>\n`)).toBe(true);
 
     engine.addItem(item({ id: 'f', kind: 'code', class: 'finding' }));
     const b = engine.build('worker-1', { phase: 'implement', input: 'Second question?' });
     expect(b.started).toBe(false);
     expect(b.text).not.toContain('First question?');
-    expect(b.prompt.layers.L3).toBe(`Second question?\nGeneration 1 · ${pct(b.generation.tokens)}% of budget · phase implement\n`);
+    expect(b.prompt.layers.L3).toBe(`Second question?\nGeneration 1 · ${pct(generationTokens(b.generation))}% of budget · phase implement\n`);
     expect(b.text.indexOf('Second question?')).toBeGreaterThan(b.text.indexOf(b.prompt.layers.L2));
 
     const c = engine.build('worker-1', { phase: 'verify' });
-    expect(c.prompt.layers.L3).toBe(`Generation 2 · ${pct(c.generation.tokens)}% of budget · phase verify\n`);
+    expect(c.prompt.layers.L3).toBe(`Generation 2 · ${pct(generationTokens(c.generation))}% of budget · phase verify\n`);
     expect(c.text).not.toContain('Second question?');
   });
 

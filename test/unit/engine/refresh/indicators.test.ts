@@ -1,3 +1,4 @@
+import { generationTokens } from '../../../../engine/generations/Generation';
 import { describe, expect, it } from 'vitest';
 import type { Engine } from '../../../../engine/Engine';
 import type { EngineEvent } from '../../../../engine/EngineEvent';
@@ -59,7 +60,7 @@ function fillTo(engine: Engine, budget: number, make: (k: number) => Partial<Ite
     engine.addItem(item({ id: `fill-${k}`, content: `filler ${k} `.repeat(4), ...make(k) }));
     const r = engine.build('worker-1', { phase: 'implement' });
     expect(r.started, `fill build ${k} must stay in the generation`).toBe(false);
-    if (r.generation.tokens / budget >= indicatorThresholds.utilization) return k + 1;
+    if (generationTokens(r.generation) / budget >= indicatorThresholds.utilization) return k + 1;
   }
   throw new Error('never filled');
 }
@@ -114,7 +115,7 @@ describe('indicators on every build', () => {
     // Recorded on the generation and announced with every build.
     const g = engine.generations('worker-1').at(-1)!;
     expect(g.indicators).toEqual(after);
-    expect(g.indicators.utilization).toBe(g.tokens / g.budget);
+    expect(g.indicators.utilization).toBe(generationTokens(g) / g.budget);
     const built = events.filter((e) => e.type === 'generation.built');
     expect(built).toHaveLength(g.builds);
     expect(built.at(-1)).toMatchObject({ type: 'generation.built', indicators: after });

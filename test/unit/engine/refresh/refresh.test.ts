@@ -1,3 +1,4 @@
+import { generationTokens } from '../../../../engine/generations/Generation';
 import { describe, expect, it } from 'vitest';
 import { identity, item, newEngine, taskItems } from '../../../support/engineFixtures';
 import { indicatorThresholds } from '../../../../engine/refresh/indicators';
@@ -53,7 +54,7 @@ describe('an indicator-triggered refresh', () => {
     const { engine } = setup({ autoRefresh: true, budget });
     engine.build('worker-1', { phase: 'implement' });
     for (const n of [1, 2, 3]) engine.addItem(item({ id: `grep-${n}`, kind: 'tool_output', class: 'ephemeral', signature: 'grep token', content: `FAILED grep ${n}` }));
-    for (let k = 0; engine.generations('worker-1').at(-1)!.tokens / budget < indicatorThresholds.utilization; k++) {
+    for (let k = 0; generationTokens(engine.generations('worker-1').at(-1)!) / budget < indicatorThresholds.utilization; k++) {
       engine.addItem(item({ id: `note-${k}`, kind: 'finding', class: 'finding', content: `note ${k} `.repeat(4) }));
       expect(engine.build('worker-1', { phase: 'implement' }).started).toBe(false);
     }

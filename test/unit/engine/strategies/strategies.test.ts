@@ -1,3 +1,4 @@
+import { generationTokens } from '../../../../engine/generations/Generation';
 import { describe, expect, it } from 'vitest';
 import type { AgentRole } from '../../../../engine/contract';
 import type { ContextItem } from '../../../../engine/items/ContextItem';
@@ -74,8 +75,8 @@ describe('[strategy-variable] variable', () => {
     for (let n = 0; n < 40; n++) engine.addItem(item({ id: `code-${n}`, kind: 'code', class: 'finding', content: `code ${String(n).padStart(2, '0')} `.repeat(30), confidence: n / 40 }));
     engine.addItem(item({ id: 'arch', kind: 'report', class: 'finding', source: 'parent_report', content: 'report '.repeat(30), confidence: 0 }));
     const g = engine.build('worker-1', REQ).generation;
-    expect(g.tokens).toBeLessThanOrEqual(3000 * 0.6);
-    expect(g.tokens).toBeGreaterThan(3000 * 0.4);
+    expect(generationTokens(g)).toBeLessThanOrEqual(3000 * 0.6);
+    expect(generationTokens(g)).toBeGreaterThan(3000 * 0.4);
     const inCode = g.included.filter((e) => e.item.id.startsWith('code-'));
     const outCode = g.dropped.filter((d) => d.item.id.startsWith('code-'));
     expect(inCode.length).toBeGreaterThan(3);
@@ -102,8 +103,8 @@ describe('[strategy-full-history] full_history', () => {
     expect(turns).toEqual(expected);
     expect(turns.some((id) => Number(id.slice(1)) % 2 === 1)).toBe(true);
     expect(g.dropped.filter((d) => d.item.id.startsWith('t')).every((d) => d.reason.startsWith('budget: '))).toBe(true);
-    expect(g.tokens).toBeLessThanOrEqual(3000 * 0.9);
-    expect(g.tokens).toBeGreaterThan(3000 * 0.75);
+    expect(generationTokens(g)).toBeLessThanOrEqual(3000 * 0.9);
+    expect(generationTokens(g)).toBeGreaterThan(3000 * 0.75);
     expect(strategies.full_history.exclude(mk({ class: 'raw_history' }), ctx())).toBeUndefined();
   });
 });
@@ -153,7 +154,7 @@ describe('[strategy-aggressive] aggressive_refresh', () => {
     for (let n = 0; n < 60; n++) engine.addItem(item({ id: `code-${n}`, kind: 'code', class: 'finding', phase: 'implement', content: `code ${n} `.repeat(30) }));
     const g = engine.build('worker-1', REQ).generation;
     expect(g.budget).toBe(3000);
-    expect(g.tokens).toBeLessThanOrEqual(3000 * 0.6);
+    expect(generationTokens(g)).toBeLessThanOrEqual(3000 * 0.6);
     expect(ids(g)).toContain('now');
     expect(reason(g, 'then')).toBe('strategy aggressive_refresh: material of phase explore, current phase implement');
   });
