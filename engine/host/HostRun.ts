@@ -87,6 +87,8 @@ export function agentStatusOf(s: AgentRunStatus): AgentStatus {
       return 'running';
     case 'done':
       return 'done';
+    case 'paused':
+      return 'paused';
     case 'failed':
     case 'cancelled':
       return 'failed';

@@ -44,7 +44,7 @@ export function createController(api: StrataApi, store: StrataStore): Controller
     }
   });
 
-  return {
+  const controller: Controller = {
     ...agentView,
     ...compareMemory,
     ...sessions,
@@ -85,4 +85,23 @@ export function createController(api: StrataApi, store: StrataStore): Controller
       await generations;
     },
   };
+
+  // A new run began (`run.begun` emptied the run's views): load its agents, and the selected one
+  // again (or the primary when the new run has no agent of that id yet), so nothing waits for a reload.
+  const followRun = async () => {
+    try {
+      const list = await api.listAgents({});
+      dispatch({ type: 'agents.snapshot', agents: list.agents });
+      const selected = store.getState().ui.selectedAgentId;
+      const next = selected && list.agents.some((a) => a.agentId === selected) ? selected : (list.agents[0]?.agentId ?? null);
+      await controller.select(next);
+      if (next) await controller.loadUsage(next);
+    } catch (err) {
+      report(err);
+    }
+  };
+  store.subscribe((s, prev) => {
+    if (s.runs.epoch !== prev.runs.epoch) void followRun();
+  });
+  return controller;
 }
