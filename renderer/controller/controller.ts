@@ -17,11 +17,13 @@ export interface Controller extends AgentViewController, CompareMemoryController
   /** Subscribe to host events and load the workspace; call again after a reconnect. */
   sync(): Promise<void>;
   select(agentId: string | null): Promise<void>;
+  /** Try to reach the host again now (after a drop or a refused token; the desktop app reloads). */
+  reconnect(): void;
   /** Backfill one agent's per call usage for the charts (live calls keep arriving as events). */
   loadUsage(agentId: string): Promise<void>;
 }
 
-export function createController(api: StrataApi, store: StrataStore): Controller {
+export function createController(api: StrataApi, store: StrataStore, transport: { reconnect(): void } = { reconnect: () => undefined }): Controller {
   const { dispatch } = store.getState();
   const report = (err: unknown) => dispatch({ type: 'connection.error', message: err instanceof Error ? err.message : String(err) });
 
@@ -64,6 +66,7 @@ export function createController(api: StrataApi, store: StrataStore): Controller
         report(err);
       }
     },
+    reconnect: () => transport.reconnect(),
     async loadUsage(agentId) {
       dispatch({ type: 'usage.loading', agentId });
       try {
