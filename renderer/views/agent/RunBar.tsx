@@ -16,7 +16,7 @@ export function RunBar() {
       <span className="runbar__label">
         {run ? (
           <>
-            <b>{run.runId}</b> <span className={`runbar__status runbar__status--${run.status}`} data-run-status={run.status}>{run.status}</span> · turn {run.turns} · {run.agents} agents
+            <b>{run.runId}</b> <span className={`runbar__status runbar__status--${run.status}`} data-run-status={run.status}>{run.status}</span> · turn {run.turns} · {run.agents} {run.agents === 1 ? 'agent' : 'agents'}
           </>
         ) : (
           'No run yet'
