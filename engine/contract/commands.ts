@@ -128,6 +128,8 @@ export const Commands = {
   startRun: { args: StartRunArgsSchema, result: z.object({ run: RunDtoSchema }) },
   /** Stop ticking; the turn in flight finishes. */
   pauseRun: { args: z.object({ runId: Id }).strict(), result: z.object({ run: RunDtoSchema }) },
+  /** Tick again after a pause, from where it paused (`[run-resume]`); `conflict` unless the run is paused. */
+  resumeRun: { args: z.object({ runId: Id }).strict(), result: z.object({ run: RunDtoSchema }) },
   /** Run exactly one turn now, of `agentId` when given (a paused run stays paused). */
   stepRun: { args: z.object({ runId: Id, agentId: Id.optional() }).strict(), result: z.object({ run: RunDtoSchema }) },
   /** End the run: the turn in flight is cancelled and commits nothing. */

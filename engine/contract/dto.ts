@@ -20,7 +20,8 @@ export const AgentRoleSchema = z.enum([
 export type AgentRole = z.infer<typeof AgentRoleSchema>;
 
 /** Lifecycle status an operator sees in the agent tree. */
-const AgentStatusSchema = z.enum(['waiting', 'running', 'refreshing', 'done', 'failed']);
+/** `paused`: an operator paused the agent (`controlAgent`); the scheduler skips it until resumed. */
+const AgentStatusSchema = z.enum(['waiting', 'running', 'refreshing', 'done', 'failed', 'paused']);
 export type AgentStatus = z.infer<typeof AgentStatusSchema>;
 
 /** Token accounting summed over an agent's provider calls (provider figures are authoritative). */

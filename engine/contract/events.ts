@@ -43,6 +43,8 @@ export const Events = {
   }),
   /** A run started, paused, stopped or finished. */
   'run.changed': z.object({ run: RunDtoSchema }),
+  /** The active run's turn and agent counts as they move, at most four times a second (`[run-progress]`). */
+  'run.progress': z.object({ run: RunDtoSchema }),
   /*
    * The four runtime events below are batched: the host sends each at most four times a second with
    * everything that happened since, so a busy run stays under about 20 messages a second.

@@ -4,6 +4,9 @@ import type { Clock } from '../ports/Clock';
 /** What a writer says about an agent; the row's revision and time are stamped by {@link AgentRows}. */
 export type AgentFields = Omit<AgentRecord, 'revision' | 'updatedAt'>;
 
+/** Catalog meta key: the highest revision a cleared row had, so a run starting over numbers on from there. */
+const REVISION_FLOOR_KEY = 'agents.revisionFloor';
+
 /**
  * The one writer of the catalog's agent rows: a run adding and updating its agents and the host
  * syncing an agent to its engine all go through here, so every row is stamped the same way (the
@@ -28,9 +31,22 @@ export class AgentRows {
     return current ? this.#write(change(current), current) : undefined;
   }
 
-  /** Remove every agent (a run starting over; see `Catalog.clearAgents`). */
+  /**
+   * Remove every agent (a run starting over; see `Catalog.clearAgents`). The highest revision the
+   * rows had is kept as a floor, so the new run's rows (the same ids again) number on from it: a view
+   * that drops older revisions takes them as news, not as a roll back (`[run-follow]`).
+   */
   clear(): void {
-    this.catalog.clearAgents();
+    this.catalog.transaction(() => {
+      const floor = Math.max(this.#floor(), ...this.catalog.listAgents().map((a) => a.revision));
+      this.catalog.setMeta(REVISION_FLOOR_KEY, String(floor));
+      this.catalog.clearAgents();
+    });
+  }
+
+  #floor(): number {
+    const stored = Number(this.catalog.getMeta(REVISION_FLOOR_KEY) ?? '-1');
+    return Number.isInteger(stored) ? stored : -1;
   }
 
   #write(fields: AgentFields, previous: AgentRecord | undefined): AgentRecord {
@@ -45,7 +61,7 @@ export class AgentRows {
       tokens: fields.tokens,
       budget: fields.budget,
       usage: { ...fields.usage },
-      revision: (previous?.revision ?? -1) + 1,
+      revision: (previous?.revision ?? this.#floor()) + 1,
       updatedAt: new Date(this.wallClock.now()).toISOString(),
     };
     this.catalog.putAgent(record);

@@ -23,6 +23,7 @@ const KEY: { [K in Batched]: keyof EventPayload<K> } = {
  */
 export class EventBatcher {
   readonly #pending = new Map<Batched, unknown[]>();
+  #latest: (() => StrataEvent | undefined) | undefined;
   #stop: (() => void) | undefined;
 
   constructor(
@@ -37,6 +38,15 @@ export class EventBatcher {
     this.#stop ??= this.scheduler.every(BATCH_INTERVAL_MS, () => this.flush());
   }
 
+  /**
+   * Send the event `make` returns at the next flush, after the batches, once however often this is
+   * called before it: it is made at the flush, so it says how things stand then (undefined: nothing to send).
+   */
+  latest(make: () => StrataEvent | undefined): void {
+    this.#latest = make;
+    this.#stop ??= this.scheduler.every(BATCH_INTERVAL_MS, () => this.flush());
+  }
+
   /** Send what is pending now (one message per name). */
   flush(): void {
     for (const [name, list] of this.#pending) {
@@ -44,6 +54,9 @@ export class EventBatcher {
       if (batch.length > 0) this.emit({ name, payload: { [KEY[name]]: batch } } as StrataEvent);
       if (list.length === 0) this.#pending.delete(name);
     }
+    const latest = this.#latest?.();
+    this.#latest = undefined;
+    if (latest) this.emit(latest);
     if (this.#pending.size === 0) {
       this.#stop?.();
       this.#stop = undefined;
@@ -53,6 +66,7 @@ export class EventBatcher {
   close(): void {
     this.#stop?.();
     this.#stop = undefined;
+    this.#latest = undefined;
     this.#pending.clear();
   }
 }

@@ -88,6 +88,8 @@ function agentStatusOf(s: AgentRunStatus): AgentStatus {
       return 'running';
     case 'done':
       return 'done';
+    case 'paused':
+      return 'paused';
     case 'failed':
     case 'cancelled':
       return 'failed';

@@ -218,6 +218,14 @@ export class RunManager {
     return run.dto();
   }
 
+  /** A paused run ticks again (`conflict` for a run in any other state: start a stopped one anew). */
+  resume(runId: string): RunDto {
+    const run = this.#find(runId);
+    if (run.status !== 'paused') throw new StrataError('conflict', `Run ${runId} is ${run.status}; only a paused run resumes.`);
+    run.start();
+    return run.dto();
+  }
+
   /** One turn of the run (of `agentId` when given: it must be waiting with its dependencies done). */
   async step(runId: string, agentId?: string): Promise<RunDto> {
     const run = this.#find(runId);
@@ -303,6 +311,10 @@ export class RunManager {
           case 'turn.completed':
             this.#batcher.add('turn.completed', { agentId: e.agentId, turn: e.turn, generation: e.generation, toolCalls: e.toolCalls, done: e.done, at: e.call.at });
             this.#batcher.add('usage.recorded', { ...e.call, usage: { ...e.call.usage } });
+            this.#batcher.latest(() => this.#progress());
+            break;
+          case 'agent.added':
+            this.#batcher.latest(() => this.#progress());
             break;
           case 'context.refreshed':
             this.#batcher.add('context.refreshed', { agentId: e.agentId, from: e.from, to: e.to, reason: e.reason });
@@ -325,6 +337,13 @@ export class RunManager {
     });
     this.#current = run;
     return run;
+  }
+
+  /** `run.progress` of the current run while it is active (a run that ended said so in its `run.changed`). */
+  #progress(): StrataEvent | undefined {
+    const run = this.#current;
+    if (!run || run.status === 'stopped' || run.status === 'finished') return undefined;
+    return { name: 'run.progress', payload: { run: run.dto() } };
   }
 
   /** A generation an engine began, for the batched `generation.created`. */

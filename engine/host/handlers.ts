@@ -212,6 +212,7 @@ export function createHandlers(ctx: HostContext): Handlers {
 
     startRun: (args) => ({ run: ctx.runs.start(args) }),
     pauseRun: ({ runId }) => ({ run: ctx.runs.pause(runId) }),
+    resumeRun: ({ runId }) => ({ run: ctx.runs.resume(runId) }),
     stepRun: async ({ runId, agentId }) => ({ run: await ctx.runs.step(runId, agentId) }),
     stopRun: ({ runId }) => ({ run: ctx.runs.stop(runId) }),
     listRuns: () => ({ runs: ctx.runs.list() }),

@@ -1,13 +1,29 @@
 import type { Envelope, EventName, StrataBridge, StrataEvent, TOKEN_PROTOCOL_PREFIX, WIRE_PROTOCOL, WireReply } from '../../engine/contract';
 
-export type ConnectionStatus = 'connecting' | 'open' | 'closed';
+/**
+ * Where the WebSocket stands: `closed` is a drop or a failed attempt (it retries); `refused` is a host
+ * that answers but refused the socket, which after a host restart means this page's token is stale
+ * (it does not retry with it: a new address is needed).
+ */
+export type ConnectionStatus = 'connecting' | 'open' | 'closed' | 'refused';
+
+/** What comes with a status: for `closed`, when the next attempt is. */
+export interface ConnectionInfo {
+  retryInMs?: number;
+}
 
 export interface WsBridgeOptions {
   /** `ws://127.0.0.1:<port>/ws`, without the token. */
   url: string;
   /** The per-launch token, offered as the subprotocol `strata.token.<token>` (see `wsProtocols`). */
   token: string;
-  onStatus?: (status: ConnectionStatus) => void;
+  onStatus?: (status: ConnectionStatus, info?: ConnectionInfo) => void;
+  /**
+   * True when the host answers plain HTTP at its address. Asked after an attempt that never opened:
+   * a host that answers yet refused the socket refused its token (`refused`); without a probe every
+   * failed attempt is a drop.
+   */
+  probe?: () => Promise<boolean>;
   /** Delay before reconnecting after a drop; doubles up to 10 s. */
   retryMs?: number;
   WebSocketImpl?: typeof WebSocket;
@@ -22,14 +38,16 @@ const unavailable = (message: string): Envelope<never> => ({ ok: false, error: {
 /**
  * The contract over the headless host's WebSocket, as a `StrataBridge`. Calls made while
  * connecting are queued; calls in flight when the socket drops resolve to `unavailable`. After a
- * drop it reconnects with backoff and re-sends the current subscription.
+ * drop it reconnects with backoff and re-sends the current subscription; a refused token stops it
+ * until `reconnect()` (`[host-lost]`).
  */
-export function createWsBridge(o: WsBridgeOptions): StrataBridge & { close(): void } {
+export function createWsBridge(o: WsBridgeOptions): StrataBridge & { close(): void; reconnect(): void } {
   const WS = o.WebSocketImpl ?? WebSocket;
   let socket: WebSocket | undefined;
   let nextId = 1;
   let closedByUser = false;
   let retry = o.retryMs ?? 500;
+  let retryTimer: ReturnType<typeof setTimeout> | undefined;
   const pending = new Map<number, Pending>();
   const queue: string[] = [];
   let subscription: { events: EventName[]; listener: (e: StrataEvent) => void } | undefined;
@@ -38,7 +56,9 @@ export function createWsBridge(o: WsBridgeOptions): StrataBridge & { close(): vo
     o.onStatus?.('connecting');
     const ws = new WS(o.url, wsProtocols(o.token));
     socket = ws;
+    let opened = false;
     ws.onopen = () => {
+      opened = true;
       retry = o.retryMs ?? 500;
       o.onStatus?.('open');
       for (const frame of queue.splice(0)) ws.send(frame);
@@ -62,15 +82,36 @@ export function createWsBridge(o: WsBridgeOptions): StrataBridge & { close(): vo
       for (const p of pending.values()) p.resolve(unavailable('The connection to the Strata host was lost.'));
       pending.clear();
       queue.length = 0;
-      o.onStatus?.('closed');
-      if (closedByUser) return;
-      setTimeout(() => {
-        if (closedByUser) return;
-        open();
-        if (subscription) void call('subscribe', { events: subscription.events });
-      }, retry);
-      retry = Math.min(retry * 2, 10_000);
+      if (closedByUser) return o.onStatus?.('closed');
+      if (socket !== ws) return;
+      if (!opened && o.probe) {
+        void o.probe().then(
+          (answers) => (answers ? refused(ws) : dropped(ws)),
+          () => dropped(ws),
+        );
+        return;
+      }
+      dropped(ws);
     };
+  };
+
+  const refused = (ws: WebSocket) => {
+    if (closedByUser || socket !== ws) return;
+    o.onStatus?.('refused');
+  };
+
+  const dropped = (ws: WebSocket) => {
+    if (closedByUser || socket !== ws) return;
+    o.onStatus?.('closed', { retryInMs: retry });
+    retryTimer = setTimeout(again, retry);
+    retry = Math.min(retry * 2, 10_000);
+  };
+
+  const again = () => {
+    retryTimer = undefined;
+    if (closedByUser) return;
+    open();
+    if (subscription) void call('subscribe', { events: subscription.events });
   };
 
   const call = (command: string, args: unknown): Promise<Envelope<unknown>> =>
@@ -88,7 +129,15 @@ export function createWsBridge(o: WsBridgeOptions): StrataBridge & { close(): vo
   const bridge: Record<string, unknown> = {
     close() {
       closedByUser = true;
+      clearTimeout(retryTimer);
       socket?.close();
+    },
+    /** Try now (after a refusal, or instead of waiting for the next attempt); nothing while open or connecting. */
+    reconnect() {
+      if (closedByUser || socket?.readyState === WS.OPEN || socket?.readyState === WS.CONNECTING) return;
+      clearTimeout(retryTimer);
+      retry = o.retryMs ?? 500;
+      again();
     },
     async subscribe(events: EventName[], listener: (e: StrataEvent) => void) {
       const envelope = await call('subscribe', { events });
@@ -104,7 +153,7 @@ export function createWsBridge(o: WsBridgeOptions): StrataBridge & { close(): vo
       if (name === 'then') return undefined;
       return (args: unknown) => call(name, args);
     },
-  }) as unknown as StrataBridge & { close(): void };
+  }) as unknown as StrataBridge & { close(): void; reconnect(): void };
 }
 
 // The contract's values, restated: the renderer imports only types from it, and these types

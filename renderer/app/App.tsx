@@ -8,9 +8,11 @@ import { CompareView } from '../views/compare/CompareView';
 import { MemoryView } from '../views/memory/MemoryView';
 import { SkillsView } from '../views/skills/SkillsView';
 import { useStrata } from '../controller/StoreContext';
+import { ConnectionBanner } from './ConnectionBanner';
 import { TopBar } from './TopBar';
 import { ViewTabs } from './ViewTabs';
 import type { ViewName } from '../store/ui/uiActions';
+import { isDisconnected } from '../store/connection/connectionSlice';
 
 /**
  * The view shown in the main area for each tab. Views register here; a view not built yet shows
@@ -29,10 +31,12 @@ const MAIN_VIEWS: Record<ViewName, () => React.ReactNode> = {
 export function App() {
   const error = useStrata((s) => s.connection.error);
   const view = useStrata((s) => s.ui.view);
+  const offline = useStrata((s) => isDisconnected(s.connection));
   return (
-    <div className="shell">
+    <div className={`shell${offline ? ' shell--offline' : ''}`}>
       <TopBar />
-      {error && (
+      <ConnectionBanner />
+      {error && !offline && (
         <div className="banner banner--error" role="alert">
           {error}
         </div>

@@ -14,12 +14,12 @@ let controller: ReturnType<typeof createController> | undefined;
 
 // (Re)load the workspace whenever the connection opens: after a dropped WebSocket reconnects,
 // events may have been missed.
-const { bridge, transport } = pickBridge(window, (status) => {
-  dispatch({ type: 'connection.status', status });
+const { bridge, transport, reconnect } = pickBridge(window, (status, info) => {
+  dispatch({ type: 'connection.status', status, ...(info?.retryInMs !== undefined ? { retryInMs: info.retryInMs } : {}) });
   if (status === 'open') void controller?.sync();
 });
-dispatch({ type: 'connection.status', status: store.getState().connection.status, transport });
-controller = createController(createApi(bridge), store);
+dispatch({ type: 'connection.status', status: store.getState().connection.status, transport, ...(transport === 'websocket' ? { address: window.location.host } : {}) });
+controller = createController(createApi(bridge), store, { reconnect });
 // Electron's bridge is open before the controller exists; the WebSocket opens later and syncs then.
 if (transport === 'electron') void controller.sync();
 

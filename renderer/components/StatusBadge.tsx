@@ -1,6 +1,6 @@
 import type { AgentStatus } from '../../engine/contract';
 
-const glyph: Record<AgentStatus, string> = { waiting: '○', running: '●', refreshing: '⟳', done: '✓', failed: '✕' };
+const glyph: Record<AgentStatus, string> = { waiting: '○', running: '●', refreshing: '⟳', done: '✓', failed: '✕', paused: '❚❚' };
 
 export function StatusBadge({ status }: { status: AgentStatus }) {
   return (

@@ -22,14 +22,23 @@ export interface AgentViewController {
   loadRuns(): Promise<void>;
   startRun(): Promise<void>;
   pauseRun(runId: string): Promise<void>;
+  /** A paused run ticks again. */
+  resumeRun(runId: string): Promise<void>;
+  /** Pause, resume or cancel one agent of the current run (the host's `controlAgent`). */
+  controlAgent(agentId: string, action: AgentAction): Promise<void>;
   stepRun(runId: string, agentId?: string): Promise<void>;
   stopRun(runId: string): Promise<void>;
   /** Called with every host event after it reached the store: reload what it made stale. */
   onEvent(event: StrataEvent): void;
 }
 
+/** What an operator can do to one agent of the run. */
+type AgentAction = 'pause' | 'resume' | 'cancel';
+
+const AGENT_ACTION_DONE: Record<AgentAction, string> = { pause: 'paused: it takes no turn until resumed', resume: 'resumed: it takes its next turn in order', cancel: 'cancelled: it takes no more turns' };
+
 /** Host events the agent view needs beyond `agent.updated` and `log`. */
-export const AGENT_VIEW_EVENTS = ['generation.started', 'item.changed', 'run.changed'] as const;
+export const AGENT_VIEW_EVENTS = ['generation.started', 'item.changed', 'run.changed', 'run.progress'] as const;
 
 const message = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
@@ -193,6 +202,13 @@ export function createAgentViewController(api: StrataApi, store: StrataStore): A
         dispatch({ type: 'run.result', run });
         return `Run ${run.runId} ${run.status}.`;
       }),
+    resumeRun: (runId) =>
+      control(RUN_KEY, 'resume', () => api.resumeRun({ runId }), ({ run }) => {
+        dispatch({ type: 'run.result', run });
+        return `Run ${run.runId} ${run.status}.`;
+      }),
+    controlAgent: (agentId, action) =>
+      control(agentKey(agentId), `${action} agent`, () => api.controlAgent({ agentId, action }), () => `${agentId} ${AGENT_ACTION_DONE[action]}.`),
     stepRun: (runId, agentId) =>
       control(RUN_KEY, 'step', () => api.stepRun(agentId ? { runId, agentId } : { runId }), ({ run }) => {
         dispatch({ type: 'run.result', run });

@@ -17,11 +17,13 @@ export interface Controller extends AgentViewController, CompareMemoryController
   /** Subscribe to host events and load the workspace; call again after a reconnect. */
   sync(): Promise<void>;
   select(agentId: string | null): Promise<void>;
+  /** Try to reach the host again now (after a drop or a refused token; the desktop app reloads). */
+  reconnect(): void;
   /** Backfill one agent's per call usage for the charts (live calls keep arriving as events). */
   loadUsage(agentId: string): Promise<void>;
 }
 
-export function createController(api: StrataApi, store: StrataStore): Controller {
+export function createController(api: StrataApi, store: StrataStore, transport: { reconnect(): void } = { reconnect: () => undefined }): Controller {
   const { dispatch } = store.getState();
   const report = (err: unknown) => dispatch({ type: 'connection.error', message: err instanceof Error ? err.message : String(err) });
 
@@ -44,7 +46,7 @@ export function createController(api: StrataApi, store: StrataStore): Controller
     }
   });
 
-  return {
+  const controller: Controller = {
     ...agentView,
     ...compareMemory,
     ...sessions,
@@ -64,6 +66,7 @@ export function createController(api: StrataApi, store: StrataStore): Controller
         report(err);
       }
     },
+    reconnect: () => transport.reconnect(),
     async loadUsage(agentId) {
       dispatch({ type: 'usage.loading', agentId });
       try {
@@ -85,4 +88,23 @@ export function createController(api: StrataApi, store: StrataStore): Controller
       await generations;
     },
   };
+
+  // A new run began (`run.begun` emptied the run's views): load its agents, and the selected one
+  // again (or the primary when the new run has no agent of that id yet), so nothing waits for a reload.
+  const followRun = async () => {
+    try {
+      const list = await api.listAgents({});
+      dispatch({ type: 'agents.snapshot', agents: list.agents });
+      const selected = store.getState().ui.selectedAgentId;
+      const next = selected && list.agents.some((a) => a.agentId === selected) ? selected : (list.agents[0]?.agentId ?? null);
+      await controller.select(next);
+      if (next) await controller.loadUsage(next);
+    } catch (err) {
+      report(err);
+    }
+  };
+  store.subscribe((s, prev) => {
+    if (s.runs.epoch !== prev.runs.epoch) void followRun();
+  });
+  return controller;
 }

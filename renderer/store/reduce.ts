@@ -7,7 +7,7 @@ import { type EventsState, eventsInitialState, reduceEvents } from './events/eve
 import { type GenerationsState, generationsInitialState, reduceGenerations } from './generations/generationsSlice';
 import { type LogState, logInitialState, reduceLog } from './log/logSlice';
 import { type MemoryState, memoryInitialState, reduceMemory } from './memory/memorySlice';
-import { type RunsState, reduceRuns, runsInitialState } from './runs/runsSlice';
+import { type RunsState, reduceRuns, runOf, runsInitialState, startsNewRun } from './runs/runsSlice';
 import { type SessionsState, reduceSessions, sessionsInitialState } from './sessions/sessionsSlice';
 import { type SkillsState, reduceSkills, skillsInitialState } from './skills/skillsSlice';
 import { type TracesState, reduceTraces, tracesInitialState } from './traces/tracesSlice';
@@ -68,6 +68,9 @@ export function reduce(state: RootState, action: Action): RootState {
     sessions: reduceSessions(state.sessions, action),
   };
   const reduced = (Object.keys(next) as (keyof RootState)[]).every((k) => next[k] === state[k]) ? state : next;
+  // A new run reuses the ids of the run before: every slice forgets that run's agents (`[run-follow]`).
+  const begun = beginsRun(state, action);
+  if (begun) return reduce(reduced, begun);
   // Every slice forgets what it held of the selected agent, as when the operator deselects.
   return selectsDetachedAgent(state, action) ? reduce(reduced, { type: 'agent.select', agentId: null }) : reduced;
 }
@@ -83,4 +86,16 @@ function selectsDetachedAgent(state: RootState, action: Action): boolean {
   const selected = state.ui.selectedAgentId;
   const { sessionId } = action.event.payload;
   return selected !== null && (selected === sessionId || state.agents.byId[selected]?.sessionId === sessionId);
+}
+
+/**
+ * The `run.begun` that follows `action` when it showed a new run starting, naming the agents of the
+ * run before (every agent but those of attached sessions, which no run owns); checked against the
+ * state before the action.
+ */
+function beginsRun(state: RootState, action: Action): Action | undefined {
+  const run = runOf(action);
+  if (!run || !startsNewRun(state.runs, run)) return undefined;
+  const agentIds = state.agents.order.filter((id) => state.agents.byId[id]?.sessionId === undefined);
+  return { type: 'run.begun', run, agentIds };
 }

@@ -14,7 +14,7 @@ import './agent.css';
 export const TREE_ROW_HEIGHT = 44;
 /** Viewport height assumed before the first measurement (and in a DOM without layout). */
 const FALLBACK_VIEWPORT = 640;
-const STATUSES: AgentStatus[] = ['running', 'waiting', 'refreshing', 'done', 'failed'];
+const STATUSES: AgentStatus[] = ['running', 'waiting', 'paused', 'refreshing', 'done', 'failed'];
 const selectCounts = selectStatusCounts(STATUSES);
 
 /**

@@ -15,11 +15,12 @@ export interface RunningWebHost {
 
 /**
  * Start the built headless host (`out/main/web.js`) on a random port over a fresh STRATA_HOME and
- * wait for the line with its address.
+ * wait for the line with its address. `at` starts it again where a stopped one ran: on its port and
+ * over its STRATA_HOME, which then outlives `stop()` (the caller made it).
  */
-export async function startWebHostProcess(env: Record<string, string> = {}): Promise<RunningWebHost> {
-  const home = mkdtempSync(join(tmpdir(), 'strata-e2e-'));
-  const child: ChildProcess = spawn(process.execPath, ['out/main/web.js', '--port', '0'], {
+export async function startWebHostProcess(env: Record<string, string> = {}, at?: { home: string; port: number }): Promise<RunningWebHost> {
+  const home = at?.home ?? mkdtempSync(join(tmpdir(), 'strata-e2e-'));
+  const child: ChildProcess = spawn(process.execPath, ['out/main/web.js', '--port', String(at?.port ?? 0)], {
     env: { ...process.env, STRATA_HOME: home, STRATA_DEMO_TICK_MS: '250', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -50,6 +51,8 @@ export async function startWebHostProcess(env: Record<string, string> = {}): Pro
         if (child.exitCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill('SIGTERM');
-      }).finally(() => rmSync(home, { recursive: true, force: true })),
+      }).finally(() => {
+        if (!at) rmSync(home, { recursive: true, force: true });
+      }),
   };
 }

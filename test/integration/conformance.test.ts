@@ -38,6 +38,7 @@ const samples: { [K in CommandName]: CommandArgs<K> } = {
   listSkills: {},
   startRun: { driver: 'trace' },
   pauseRun: { runId: 'demo' },
+  resumeRun: { runId: 'demo' },
   stepRun: { runId: 'demo' },
   stopRun: { runId: 'demo' },
   listRuns: {},

@@ -103,6 +103,7 @@ describe('Host over a temp-dir catalog with the demo workspace', () => {
       getUsage: { agentId: 'primary' },
       getProviderSettings: {},
       pauseRun: { runId: 'demo' },
+      resumeRun: { runId: 'demo' },
       stepRun: { runId: 'demo' },
       stopRun: { runId: 'demo' },
       startRun: { driver: 'trace', tickMs: 0 },
@@ -236,6 +237,70 @@ describe('Host over a temp-dir catalog with the demo workspace', () => {
     expect((await value<{ runs: { status: string }[] }>('listRuns', {})).runs.map((r) => r.status)).toEqual(['running', 'stopped']);
     expect((await call('pauseRun', { runId: 'nope' })).envelope).toMatchObject({ ok: false, error: { code: 'not_found' } });
     expect((await call('startRun', { driver: 'model', provider: 'anthropic', model: 'claude-sonnet-4-5', task: 'x' })).envelope).toMatchObject({ ok: false });
+  });
+
+  it('[run-follow] a run that starts over announces its agents at revisions above every one the run before announced', async () => {
+    const events: StrataEvent[] = [];
+    await call('subscribe', { events: ['agent.updated', 'run.changed'] }, events);
+    await tick(20);
+    const before = Math.max(...events.flatMap((e) => (e.name === 'agent.updated' ? [e.payload.agent.revision] : [])));
+    await value('stopRun', { runId: 'demo' });
+    events.length = 0;
+    await value('startRun', { driver: 'trace', tickMs: 0 });
+    await tick(6);
+    const after = events.flatMap((e) => (e.name === 'agent.updated' ? [e.payload.agent] : []));
+    expect(after.map((a) => a.agentId)).toContain('primary');
+    expect(Math.min(...after.map((a) => a.revision))).toBeGreaterThan(before);
+    // The floor outlives a reopen: the demo starting over after it still numbers on.
+    const stored = Math.max(...host.catalog.listAgents().map((a) => a.revision));
+    host.close();
+    host = Host.open(options);
+    await host.runs.ready();
+    await value('stopRun', { runId: 'demo' });
+    await value('startRun', { driver: 'trace', tickMs: 0 });
+    expect(host.catalog.getAgent('primary')!.revision).toBeGreaterThan(stored);
+  });
+
+  it('[run-progress] the active run\'s turn and agent counts reach the views as they move, batched, and stop once it ended', async () => {
+    const events: StrataEvent[] = [];
+    await call('subscribe', { events: ['run.progress', 'run.changed'] }, events);
+    await tick(6);
+    host.runs.flush();
+    events.length = 0;
+    // Eight turns between two flushes: one message, made at the flush, with the counts then.
+    for (let i = 0; i < 8; i++) await value('stepRun', { runId: 'demo' });
+    host.runs.flush();
+    const progress = events.flatMap((e) => (e.name === 'run.progress' ? [e.payload.run] : []));
+    expect(progress).toHaveLength(1);
+    expect(progress.at(-1)).toMatchObject({ runId: 'demo', status: 'running', turns: host.runs.current!.turns, agents: host.runs.current!.dto().agents });
+    expect(progress.at(-1)!.agents).toBeGreaterThan(1);
+    await value('stopRun', { runId: 'demo' });
+    events.length = 0;
+    scheduler.tick();
+    host.runs.flush();
+    expect(events.filter((e) => e.name === 'run.progress')).toEqual([]);
+  });
+
+  it('[run-resume] a paused run resumes where it paused and ticks again; resume on a run that is not paused is a conflict', async () => {
+    await tick(3);
+    expect((await call('resumeRun', { runId: 'demo' })).envelope).toMatchObject({ ok: false, error: { code: 'conflict', message: 'Run demo is running; only a paused run resumes.' } });
+    await value('pauseRun', { runId: 'demo' });
+    await tick(3);
+    expect(host.runs.current!.turns).toBe(3);
+    expect(await value('resumeRun', { runId: 'demo' })).toMatchObject({ run: { status: 'running', turns: 3 } });
+    await tick(2);
+    expect(host.runs.current!.turns).toBe(5);
+    await value('stopRun', { runId: 'demo' });
+    expect((await call('resumeRun', { runId: 'demo' })).envelope).toMatchObject({ ok: false, error: { code: 'conflict' } });
+    expect((await call('resumeRun', { runId: 'nope' })).envelope).toMatchObject({ ok: false, error: { code: 'not_found' } });
+  });
+
+  it('[run-resume] an agent paused by an operator is listed as paused, and as running again once resumed', async () => {
+    await tick(6);
+    await value('controlAgent', { agentId: 'primary', action: 'pause' });
+    expect(host.catalog.getAgent('primary')).toMatchObject({ status: 'paused' });
+    await value('controlAgent', { agentId: 'primary', action: 'resume' });
+    expect(host.catalog.getAgent('primary')).toMatchObject({ status: 'running' });
   });
 
   it('[runtime-turn] controlAgent pauses, resumes and cancels one agent of the run; a control that does not apply is a conflict', async () => {

@@ -83,6 +83,7 @@ const TEMPLATES: { [K in CommandName]: CommandArgs<K> } = {
   listSkills: {},
   startRun: { driver: 'trace', tickMs: 0 },
   pauseRun: { runId: 'run-1' },
+  resumeRun: { runId: 'run-1' },
   stepRun: { runId: 'run-1', agentId: 'primary' },
   stopRun: { runId: 'run-1' },
   listRuns: {},

@@ -14,7 +14,8 @@ const isNewer = (incoming: AgentDto, known: AgentDto | undefined) => !known || i
 /**
  * Agents by id. An update older than what the slice holds (lower `revision`) is ignored, so a
  * snapshot that crossed a live event on the wire never rolls an agent back. The host sends no
- * removal per agent when a session is detached: `session.detached` drops all of that session's agents.
+ * removal per agent when a session is detached: `session.detached` drops all of that session's agents,
+ * and none when a new run begins: `run.begun` drops the agents of the run before.
  */
 export function reduceAgents(state: AgentsState, action: Action): AgentsState {
   switch (action.type) {
@@ -25,6 +26,8 @@ export function reduceAgents(state: AgentsState, action: Action): AgentsState {
     }
     case 'agent.detail':
       return upsert(state, action.detail.agent);
+    case 'run.begun':
+      return drop(state, new Set(action.agentIds));
     case 'event':
       if (action.event.name === 'agent.updated') return upsert(state, action.event.payload.agent);
       if (action.event.name === 'session.detached') return dropSession(state, action.event.payload.sessionId);
@@ -45,8 +48,12 @@ function upsert(state: AgentsState, agent: AgentDto): AgentsState {
 
 /** The state without the agents of session `sessionId` (the same state when it had none). */
 export function dropSession(state: AgentsState, sessionId: string): AgentsState {
-  const gone = new Set(state.order.filter((id) => state.byId[id]?.sessionId === sessionId));
-  if (gone.size === 0) return state;
+  return drop(state, new Set(state.order.filter((id) => state.byId[id]?.sessionId === sessionId)));
+}
+
+/** The state without the agents in `gone` (the same state when it held none of them). */
+function drop(state: AgentsState, gone: Set<string>): AgentsState {
+  if (!state.order.some((id) => gone.has(id))) return state;
   const byId: Record<string, AgentDto> = {};
   for (const [id, a] of Object.entries(state.byId)) if (!gone.has(id)) byId[id] = a;
   return { byId, order: state.order.filter((id) => !gone.has(id)) };

@@ -69,6 +69,9 @@ export function reduceGenerations(state: GenerationsState, action: Action): Gene
   switch (action.type) {
     case 'agent.select':
       return action.agentId === state.agentId ? state : { ...generationsInitialState, agentId: action.agentId };
+    case 'run.begun':
+      // The same id in the new run is another agent: its generations are loaded afresh.
+      return state.agentId !== null && action.agentIds.includes(state.agentId) ? { ...generationsInitialState, agentId: state.agentId } : state;
     case 'generations.loading': {
       if (!forAgent(state, action.agentId)) return state;
       const mark = <T>(l: Loadable<T>): Loadable<T> => ({ ...l, status: 'loading', error: null });

@@ -73,6 +73,8 @@ export function reduceUsage(state: UsageState, action: Action): UsageState {
       delete loading[action.agentId];
       return { ...state, loading };
     }
+    case 'run.begun':
+      return forget(state, new Set(action.agentIds));
     case 'event': {
       const e = action.event;
       if (e.name === 'usage.recorded') return record(state, e.payload.calls.map(toPoint));
@@ -134,4 +136,10 @@ function mark(state: UsageState, incoming: GenerationMarker[]): UsageState {
     markers[m.agentId] = keep([...list, m], markerWindow);
   }
   return { ...state, markers };
+}
+
+/** The state without the calls, boundaries and loads of the agents in `gone` (a run that started over). */
+function forget(state: UsageState, gone: Set<string>): UsageState {
+  const keepOf = <T>(m: Record<string, T>): Record<string, T> => Object.fromEntries(Object.entries(m).filter(([id]) => !gone.has(id)));
+  return { byAgent: keepOf(state.byAgent), overall: state.overall.filter((p) => !gone.has(p.agentId)), markers: keepOf(state.markers), loading: keepOf(state.loading) };
 }

@@ -20,6 +20,8 @@ export function agentViewSpies(): AgentViewSpies {
     loadRuns: vi.fn<AgentViewController['loadRuns']>(async () => undefined),
     startRun: vi.fn<AgentViewController['startRun']>(async () => undefined),
     pauseRun: vi.fn<AgentViewController['pauseRun']>(async () => undefined),
+    resumeRun: vi.fn<AgentViewController['resumeRun']>(async () => undefined),
+    controlAgent: vi.fn<AgentViewController['controlAgent']>(async () => undefined),
     stepRun: vi.fn<AgentViewController['stepRun']>(async () => undefined),
     stopRun: vi.fn<AgentViewController['stopRun']>(async () => undefined),
     onEvent: vi.fn<AgentViewController['onEvent']>(() => undefined),

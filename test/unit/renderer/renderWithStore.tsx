@@ -11,13 +11,13 @@ import { createStrataStore, type StrataStore } from '../../../renderer/store/sto
 
 export interface Rendered extends RenderResult {
   store: StrataStore;
-  controller: { sync: ReturnType<typeof vi.fn<Controller['sync']>>; select: ReturnType<typeof vi.fn<Controller['select']>>; loadUsage: ReturnType<typeof vi.fn<Controller['loadUsage']>> } & AgentViewSpies & CompareMemorySpies & SessionsSpies;
+  controller: { sync: ReturnType<typeof vi.fn<Controller['sync']>>; reconnect: ReturnType<typeof vi.fn<Controller['reconnect']>>; select: ReturnType<typeof vi.fn<Controller['select']>>; loadUsage: ReturnType<typeof vi.fn<Controller['loadUsage']>> } & AgentViewSpies & CompareMemorySpies & SessionsSpies;
 }
 
 /** Render `ui` inside the app's providers, with a real store and a controller of spies. */
 export function renderWithStore(ui: ReactElement, initial?: RootState): Rendered {
   const store = createStrataStore(initial);
-  const controller = { sync: vi.fn<Controller['sync']>(async () => undefined), select: vi.fn<Controller['select']>(async () => undefined), loadUsage: vi.fn<Controller['loadUsage']>(async () => undefined), ...agentViewSpies(), ...compareMemorySpies(), ...sessionsSpies() };
+  const controller = { sync: vi.fn<Controller['sync']>(async () => undefined), reconnect: vi.fn<Controller['reconnect']>(() => undefined), select: vi.fn<Controller['select']>(async () => undefined), loadUsage: vi.fn<Controller['loadUsage']>(async () => undefined), ...agentViewSpies(), ...compareMemorySpies(), ...sessionsSpies() };
   const result = render(
     <StoreContext.Provider value={store}>
       <ControllerContext.Provider value={controller}>{ui}</ControllerContext.Provider>

@@ -44,6 +44,7 @@ describe('contract', () => {
       'listSkills',
       'startRun',
       'pauseRun',
+      'resumeRun',
       'stepRun',
       'stopRun',
       'listRuns',
@@ -61,7 +62,7 @@ describe('contract', () => {
       'listAttached',
       'getSession',
     ]);
-    expect(eventNames).toEqual(['agent.updated', 'log', 'generation.started', 'item.changed', 'memory.changed', 'conversation.changed', 'run.changed', 'turn.completed', 'generation.created', 'context.refreshed', 'usage.recorded', 'trace.imported', 'comparison.progress', 'session.updated', 'session.detached', 'app.command']);
+    expect(eventNames).toEqual(['agent.updated', 'log', 'generation.started', 'item.changed', 'memory.changed', 'conversation.changed', 'run.changed', 'run.progress', 'turn.completed', 'generation.created', 'context.refreshed', 'usage.recorded', 'trace.imported', 'comparison.progress', 'session.updated', 'session.detached', 'app.command']);
   });
 
   it('refuses unknown keys in every command argument object', () => {

@@ -219,6 +219,66 @@ describe('createWsBridge', () => {
     });
   });
 
+  describe('[host-lost] a host that is gone, back, or refuses the token', () => {
+    beforeEach(() => {
+      vi.useFakeTimers();
+    });
+
+    function probed(answers: () => boolean) {
+      const { WebSocketImpl, sockets } = fakeWebSocketClass();
+      const statuses: [ConnectionStatus, number | undefined][] = [];
+      const probe = vi.fn(async () => answers());
+      const bridge = createWsBridge({ url: URL_, token: TOKEN, WebSocketImpl, retryMs: 100, probe, onStatus: (s, info) => statuses.push([s, info?.retryInMs]) });
+      return { bridge, sockets, statuses, probe };
+    }
+
+    it('a failed attempt while the host does not answer is a drop: it says when it tries again, and reconnects when the host is back', async () => {
+      let up = false;
+      const t = probed(() => up);
+      t.sockets[0]!.drop();
+      await vi.waitFor(() => expect(t.statuses).toEqual([['connecting', undefined], ['closed', 100]]));
+      vi.advanceTimersByTime(100);
+      t.sockets[1]!.drop();
+      await vi.waitFor(() => expect(t.statuses.at(-1)).toEqual(['closed', 200]));
+      up = true;
+      vi.advanceTimersByTime(200);
+      t.sockets[2]!.accept();
+      expect(t.statuses.at(-1)).toEqual(['open', undefined]);
+    });
+
+    it('a socket that was open and drops is not probed: the host went away, it retries', () => {
+      const t = probed(() => true);
+      t.sockets[0]!.accept();
+      t.sockets[0]!.drop();
+      expect(t.probe).not.toHaveBeenCalled();
+      expect(t.statuses.at(-1)).toEqual(['closed', 100]);
+    });
+
+    it('a host that answers but refused the socket refused the token: no more attempts with it until reconnect()', async () => {
+      const t = probed(() => true);
+      t.sockets[0]!.drop();
+      await vi.waitFor(() => expect(t.statuses.at(-1)).toEqual(['refused', undefined]));
+      vi.advanceTimersByTime(60_000);
+      expect(t.sockets).toHaveLength(1);
+      t.bridge.reconnect();
+      expect(t.sockets).toHaveLength(2);
+      t.bridge.reconnect();
+      expect(t.sockets).toHaveLength(2);
+      t.sockets[1]!.accept();
+      expect(t.statuses.at(-1)).toEqual(['open', undefined]);
+    });
+
+    it('reconnect() while waiting for the next attempt tries at once, once', async () => {
+      const t = probed(() => false);
+      t.sockets[0]!.drop();
+      await vi.waitFor(() => expect(t.statuses.at(-1)).toEqual(['closed', 100]));
+      t.bridge.reconnect();
+      expect(t.sockets).toHaveLength(2);
+      vi.advanceTimersByTime(1_000);
+      expect(t.sockets).toHaveLength(2);
+    });
+  });
+
   describe('close()', () => {
     it('stops reconnecting and answers later calls unavailable without sending', async () => {
       vi.useFakeTimers();

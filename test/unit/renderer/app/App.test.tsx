@@ -75,3 +75,37 @@ describe('App', () => {
     expect(screen.getByRole('contentinfo', { name: 'Event log' })).toBeTruthy();
   });
 });
+
+describe('[host-lost] the disconnected state', () => {
+  afterEach(cleanup);
+
+  it('a drop shows a banner over the views with what happened, when it retries and a reconnect button, until the connection opens again', () => {
+    const { store, controller, container } = renderWithStore(<App />);
+    act(() => store.getState().dispatch({ type: 'connection.status', status: 'connecting', transport: 'websocket', address: '127.0.0.1:4100' }));
+    expect(screen.queryByRole('alert')).toBeNull();
+    act(() => store.getState().dispatch({ type: 'connection.status', status: 'open' }));
+    act(() => store.getState().dispatch({ type: 'connection.status', status: 'closed', retryInMs: 4_000 }));
+    act(() => store.getState().dispatch({ type: 'connection.error', message: 'The connection to the Strata host was lost.' }));
+    const banner = screen.getByRole('alert', { name: 'Lost the connection to the Strata host at 127.0.0.1:4100' });
+    expect(banner.textContent).toContain('frozen at what they showed');
+    expect(banner.textContent).toContain('next attempt in 4 s');
+    expect(screen.getAllByRole('alert')).toHaveLength(1);
+    expect(container.querySelector('.shell--offline')).not.toBeNull();
+    act(() => screen.getByRole('button', { name: 'Reconnect now' }).click());
+    expect(controller.reconnect).toHaveBeenCalledOnce();
+    act(() => store.getState().dispatch({ type: 'connection.status', status: 'open' }));
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(container.querySelector('.shell--offline')).toBeNull();
+  });
+
+  it('a host never reached, and a refused token, say so and what to do', () => {
+    const { store } = renderWithStore(<App />);
+    act(() => store.getState().dispatch({ type: 'connection.status', status: 'closed', transport: 'websocket', address: '127.0.0.1:4100', retryInMs: 500 }));
+    expect(screen.getByRole('alert', { name: 'Cannot reach the Strata host at 127.0.0.1:4100' })).toBeTruthy();
+    act(() => store.getState().dispatch({ type: 'connection.status', status: 'refused' }));
+    const banner = screen.getByRole('alert', { name: "The Strata host at 127.0.0.1:4100 refused this page's token" });
+    expect(banner.textContent).toContain('Open the address it printed in its terminal');
+    expect(banner.textContent).toContain('The desktop app reloads itself');
+    expect(screen.getByRole('button', { name: 'Try this address again' })).toBeTruthy();
+  });
+});

@@ -142,3 +142,34 @@ describe('createController', () => {
     });
   });
 });
+
+describe('[run-follow] createController when a new run begins', () => {
+  it('lists the new run\'s agents and reloads the selected one, or the primary when the new run has no agent of that id yet', async () => {
+    const oldRun = [makeAgent('primary', { revision: 50 }), makeAgent('worker-a', { parent: 'primary', revision: 40 })];
+    const api = fakeApi(oldRun);
+    const extra = {
+      listGenerations: vi.fn(async () => ({ generations: [] })),
+      getGeneration: vi.fn(async () => {
+        throw new ApiError({ code: 'not_found', message: 'none yet' });
+      }),
+      listRuns: vi.fn(async () => ({ runs: [{ runId: 'demo', driver: 'trace' as const, label: 'Demo', status: 'running' as const, startedAt: 1, turns: 9, agents: 2, tickMs: 250, reason: null }] })),
+      getUsage: vi.fn(async ({ agentId }: { agentId: string }) => ({ agentId, calls: [], totals: { input: 0, cacheRead: 0, cacheWrite: 0, output: 0, calls: 0, hitRate: 0 } })),
+    };
+    Object.assign(api, extra);
+    const store = createStrataStore();
+    const controller = createController(api, store);
+    await controller.sync();
+    await controller.select('worker-a');
+    const listed = api.listAgents.mock.calls.length;
+
+    // The new run: only its primary so far, at a revision that started over.
+    oldRun.splice(0, oldRun.length, makeAgent('primary', { revision: 0, status: 'waiting' }));
+    store.getState().dispatch({ type: 'event', event: { name: 'run.changed', payload: { run: { runId: 'demo', driver: 'trace', label: 'Demo', status: 'stopped', startedAt: 1, turns: 9, agents: 2, tickMs: 250, reason: 'stopped by an operator' } } } });
+    store.getState().dispatch({ type: 'run.result', run: { runId: 'demo', driver: 'trace', label: 'Demo', status: 'running', startedAt: 2, turns: 0, agents: 1, tickMs: 250, reason: null } });
+    await vi.waitFor(() => expect(store.getState().ui.selectedAgentId).toBe('primary'), { timeout: ASYNC_WAIT_MS });
+    await vi.waitFor(() => expect(store.getState().agents.order).toEqual(['primary']), { timeout: ASYNC_WAIT_MS });
+    expect(api.listAgents.mock.calls.length).toBe(listed + 1);
+    expect(store.getState().agents.byId.primary).toMatchObject({ revision: 0, status: 'waiting' });
+    await vi.waitFor(() => expect(extra.getUsage).toHaveBeenCalledWith({ agentId: 'primary' }), { timeout: ASYNC_WAIT_MS });
+  });
+});

@@ -4,7 +4,7 @@ import { makeHealth } from '../../fixtures';
 
 describe('reduceConnection', () => {
   it('starts connecting, with no transport, health or error', () => {
-    expect(connectionInitialState).toEqual({ status: 'connecting', transport: null, health: null, error: null });
+    expect(connectionInitialState).toEqual({ status: 'connecting', transport: null, health: null, error: null, address: null, retryInMs: null, wasOpen: false });
   });
 
   it('an error stays until the connection opens again', () => {
@@ -26,5 +26,15 @@ describe('reduceConnection', () => {
   it('stores the health the host reported', () => {
     const health = makeHealth();
     expect(reduceConnection(connectionInitialState, { type: 'connection.health', health }).health).toBe(health);
+  });
+
+  it('[host-lost] remembers the address and that it was open, and holds when a drop retries only while closed', () => {
+    let s = reduceConnection(connectionInitialState, { type: 'connection.status', status: 'connecting', transport: 'websocket', address: '127.0.0.1:4100' });
+    expect(s).toMatchObject({ address: '127.0.0.1:4100', wasOpen: false });
+    s = reduceConnection(s, { type: 'connection.status', status: 'closed', retryInMs: 2_000 });
+    expect(s).toMatchObject({ status: 'closed', retryInMs: 2_000, wasOpen: false, address: '127.0.0.1:4100' });
+    s = reduceConnection(s, { type: 'connection.status', status: 'open' });
+    s = reduceConnection(s, { type: 'connection.status', status: 'refused' });
+    expect(s).toMatchObject({ status: 'refused', retryInMs: null, wasOpen: true });
   });
 });
