@@ -2,6 +2,7 @@ import type { ComparisonStrategy, EventName, StrataApi, StrataEvent } from '../.
 import { MAX_TRACE_CONTENT_BYTES } from '../../engine/shared/limits';
 import { ApiError } from '../api/ApiError';
 import type { StrataStore } from '../store/store';
+import { importErrorText } from '../store/traces/importErrorText';
 
 /** What the Compare, Memory and Skills views ask of the host (through the controller only). */
 export interface CompareMemoryController {
@@ -66,7 +67,7 @@ export function createCompareMemoryController(api: StrataApi, store: StrataStore
         dispatch({ type: 'traces.imported', trace, alreadyImported });
         dispatch({ type: 'compare.addTrace', traceId: trace.id });
       } catch (err) {
-        dispatch({ type: 'traces.error', message: `Could not import ${file.name}: ${message(err)}` });
+        dispatch({ type: 'traces.error', message: importErrorText(file.name, err instanceof ApiError ? err : { message: message(err) }) });
       }
     },
     async startComparison(args) {

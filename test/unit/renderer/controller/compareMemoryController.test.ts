@@ -62,7 +62,7 @@ describe('compare and memory controller', () => {
     api.importTraceContent.mockRejectedValueOnce(new ApiError({ code: 'invalid_args', message: 'upload:bad.json:9: unexpected end' }));
     const store = createStrataStore();
     await createCompareMemoryController(api, store).importTraceFile(file('bad.json', '{'));
-    expect(store.getState().traces).toMatchObject({ importing: null, error: 'Could not import bad.json: upload:bad.json:9: unexpected end' });
+    expect(store.getState().traces).toMatchObject({ importing: null, error: 'bad.json is not a trace Strata can read: at line 9, unexpected end.' });
   });
 
   it('starts a comparison, follows its progress, and fetches it when the final progress arrives', async () => {
