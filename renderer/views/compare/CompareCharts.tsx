@@ -99,6 +99,8 @@ interface CostRecallPoint {
   x: number;
   y: number;
   budget: string;
+  /** The label drawn beside the point: its budget, or every budget that lands on it. */
+  label?: string;
 }
 
 /**
@@ -112,6 +114,10 @@ export function CostRecallChart({ results, fileName, exportTitle }: { results: C
   const points: CostRecallPoint[] = results.flatMap((r) =>
     r.totals.pooledReferenceRecall === null ? [] : [{ strategy: r.strategy, x: priced ? r.totals.costUsd!.prompt : r.totals.promptTokens, y: r.totals.pooledReferenceRecall, budget: r.budget === null ? 'no budget' : tokens(r.budget) }],
   );
+  // Budgets that land on the same point share one label ("4k · 16k"), so labels never overprint.
+  const at = new Map<string, CostRecallPoint[]>();
+  for (const p of points) at.set(`${p.strategy}|${p.x}|${p.y}`, [...(at.get(`${p.strategy}|${p.x}|${p.y}`) ?? []), p]);
+  for (const same of at.values()) same.forEach((p, i) => (p.label = i === 0 ? same.map((q) => q.budget).join(' · ') : ''));
   const strategies = [...new Set(points.map((p) => p.strategy))];
   const left = results.filter((r) => r.totals.pooledReferenceRecall === null).map((r) => STRATEGY_LABEL[r.strategy]);
   const xText = priced ? 'prompt USD' : 'prompt tokens';
@@ -119,7 +125,7 @@ export function CostRecallChart({ results, fileName, exportTitle }: { results: C
   return (
     <ChartFrame title="Cost against recall (top left is best)" exportTitle={exportTitle} fileName={fileName} legend={legendOf(strategies)}>
       <ResponsiveContainer width="100%" height={HEIGHT}>
-        <ScatterChart margin={{ top: 8, right: 24, bottom: 18, left: 8 }}>
+        <ScatterChart margin={{ top: 8, right: 64, bottom: 18, left: 8 }}>
           <CartesianGrid stroke="var(--line)" strokeDasharray="3 3" />
           <XAxis type="number" dataKey="x" name={xText} {...chartAxis} tickCount={5} domain={['auto', 'auto']} tickFormatter={x} label={{ value: xText, position: 'insideBottom', offset: -8, fill: 'var(--muted)', fontSize: 11 }} />
           <YAxis type="number" dataKey="y" name="recall" {...chartAxis} width={44} domain={[0, 1]} tickFormatter={(v: number) => percent(v)} />
@@ -133,7 +139,7 @@ export function CostRecallChart({ results, fileName, exportTitle }: { results: C
           <Legend verticalAlign="top" wrapperStyle={chartLegendStyle} formatter={(name) => STRATEGY_LABEL[name as ComparisonStrategy] ?? name} />
           {strategies.map((s) => (
             <Scatter key={s} name={s} data={points.filter((p) => p.strategy === s)} fill={STRATEGY_COLOR[s]} isAnimationActive={false}>
-              <LabelList dataKey="budget" position="right" fill="var(--muted)" fontSize={10} />
+              <LabelList dataKey="label" position="right" fill="var(--muted)" fontSize={10} />
             </Scatter>
           ))}
         </ScatterChart>
