@@ -207,7 +207,7 @@ test('compares two strategies over two imported traces: per-trace rows, an all-t
   const table = results.getByRole('table', { name: 'Comparison totals' });
   const perTrace = table.locator('tbody tr');
   await expect(perTrace).toHaveCount(4);
-  const rowCells = async (row: ReturnType<typeof perTrace.nth>) => (await row.locator('th, td').allTextContents()).map((t) => t.trim());
+  const rowCells = async (row: ReturnType<typeof perTrace.nth>) => (await row.locator('th, td').allTextContents()).map((t) => t.replace(/\s*\(best\)$/, '').trim());
   const traceRows = await Promise.all([0, 1, 2, 3].map(async (i) => rowCells(perTrace.nth(i))));
   expect(traceRows.map((c) => c[0]).sort()).toEqual([...names, ...names].sort());
   expect(traceRows.map((c) => c[1]).sort()).toEqual(['baseline (transcript)', 'baseline (transcript)', 'variable', 'variable']);
