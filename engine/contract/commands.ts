@@ -4,7 +4,7 @@ import { GenerationDiffDtoSchema, GenerationDtoSchema, GenerationSummaryDtoSchem
 import { MemoryEntryDtoSchema, PurgeReportDtoSchema } from './memoryDto';
 import { ConversationDtoSchema, SkillsDtoSchema } from './conversationDto';
 import { ProviderSettingsDtoSchema, RunDtoSchema, StartRunArgsSchema, UsageDtoSchema } from './runDto';
-import { ComparisonDtoSchema, EngineStrategySchema, ImportTraceContentArgsSchema, LiveSessionDetailDtoSchema, LiveSessionDtoSchema, SessionDtoSchema, StartComparisonArgsSchema, TraceDtoSchema } from './traceDto';
+import { ComparisonDtoSchema, ComparisonSummaryDtoSchema, EngineStrategySchema, ImportTraceContentArgsSchema, LiveSessionDetailDtoSchema, LiveSessionDtoSchema, SessionDtoSchema, StartComparisonArgsSchema, TraceDtoSchema } from './traceDto';
 import { eventNames, type EventName } from './events';
 import { ATTACH_BUDGET } from '../shared/limits';
 import { PURGE_CONFIRMATION } from '../shared/purgePolicy';
@@ -170,13 +170,19 @@ export const Commands = {
   /** The imported traces, newest first. */
   listTraces: { args: z.object({}).strict(), result: z.object({ traces: z.array(TraceDtoSchema) }) },
   /**
-   * Replay each trace under each strategy at `budget`, off the host's thread; answers at once with
+   * Replay each trace under each strategy at `budget` (or at each of `budgets`), off the host's thread; answers at once with
    * status `running` and announces `comparison.progress`. `not_found` for an unknown trace id and
    * `conflict` while too many comparisons run; nothing is started then.
    */
   startComparison: { args: StartComparisonArgsSchema, result: z.object({ comparison: ComparisonDtoSchema }) },
-  /** A comparison's status, progress, per-replay totals and per-step series (the newest 20 are kept). */
+  /** A comparison's status, progress, per-replay totals and per-step series: a running one, or one saved in the catalog's history. */
   getComparison: { args: z.object({ comparisonId: Id }).strict(), result: z.object({ comparison: ComparisonDtoSchema }) },
+  /** The comparisons of this workspace, newest first (at most `limit`, default 50): the running ones and the history the catalog keeps. */
+  listComparisons: { args: z.object({ limit: z.number().int().min(1).max(500).optional() }).strict(), result: z.object({ comparisons: z.array(ComparisonSummaryDtoSchema) }) },
+  /** Stop a running comparison: its replay workers are terminated; the replays already finished keep their results (status `cancelled`). `not_found` for an unknown id, `conflict` once it has ended. */
+  cancelComparison: { args: z.object({ comparisonId: Id }).strict(), result: z.object({ comparison: ComparisonDtoSchema }) },
+  /** Remove an imported trace from the catalog; comparisons that used it keep their saved results and say it is gone. `not_found` for an unknown id, `conflict` while a running comparison replays it. */
+  removeTrace: { args: z.object({ traceId: Id }).strict(), result: z.object({ traceId: z.string() }) },
   /**
    * Recent Claude Code and Codex CLI session files on the host's machine, newest first (at most
    * `limit`, default 100), from the standard folders and the host's extra session folders

@@ -63,6 +63,8 @@ export const Events = {
   'usage.recorded': z.object({ calls: z.array(CallDtoSchema) }),
   /** A trace was imported into the workspace catalog (not sent when the same bytes were already there). */
   'trace.imported': z.object({ trace: TraceDtoSchema }),
+  /** An imported trace was removed from the workspace catalog (`removeTrace`). */
+  'trace.removed': z.object({ traceId: z.string() }),
   /**
    * A comparison's replays progressed or it ended: at most one per finished replay and at most
    * about 20 a second over all comparisons; the last one of a comparison carries its final status.

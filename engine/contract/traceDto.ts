@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { COMPARISON_BUDGET, COMPARISON_MAX_TRACES, COMPARISON_WINDOW, MAX_TRACE_CONTENT_BYTES } from '../shared/limits';
+import { COMPARISON_BUDGET, COMPARISON_MAX_BUDGETS, COMPARISON_MAX_TRACES, COMPARISON_WINDOW, MAX_TRACE_CONTENT_BYTES } from '../shared/limits';
 import { COMPARISON_STRATEGIES, ENGINE_STRATEGIES } from '../shared/strategyNames';
 
 // The limits and names live in the pure layer (engine/shared), which the renderer imports too.
@@ -181,6 +181,8 @@ const CostUsdDtoSchema = z.object({
   total: z.number().nonnegative(),
 });
 
+const BudgetSchema = z.number().int().min(COMPARISON_BUDGET.min).max(COMPARISON_BUDGET.max);
+
 export const StartComparisonArgsSchema = z
   .object({
     traceIds: z
@@ -193,8 +195,15 @@ export const StartComparisonArgsSchema = z
       .min(1)
       .max(ComparisonStrategySchema.options.length)
       .refine((s) => new Set(s).size === s.length, 'strategies must not repeat'),
-    /** The agents' token budget (the baseline ignores it). */
-    budget: z.number().int().min(COMPARISON_BUDGET.min).max(COMPARISON_BUDGET.max),
+    /** The agents' token budget (the baseline ignores it); give this or `budgets`. */
+    budget: BudgetSchema.optional(),
+    /** Several budgets: every engine strategy replays at each (the baselines, which have none, once); give this or `budget`. */
+    budgets: z
+      .array(BudgetSchema)
+      .min(1)
+      .max(COMPARISON_MAX_BUDGETS)
+      .refine((b) => new Set(b).size === b.length, 'budgets must not repeat')
+      .optional(),
     /** Whose prompt cache prices the calls (default anthropic). */
     provider: z.enum(['anthropic', 'openai']).optional(),
     /** The lifetime of every cache breakpoint (as `strata compare --ttl`); default each recording's, else 5m. */
@@ -204,9 +213,11 @@ export const StartComparisonArgsSchema = z
     /** The context window every request is held against (as `strata compare --window`); default the recording's, else the priced model's documented one, else none. */
     window: z.number().int().min(COMPARISON_WINDOW.min).max(COMPARISON_WINDOW.max).optional(),
   })
-  .strict();
+  .strict()
+  .refine((a) => (a.budget === undefined) !== (a.budgets === undefined), { message: 'give one budget or a list of budgets', path: ['budgets'] });
 
-export const ComparisonStatusSchema = z.enum(['running', 'finished', 'failed']);
+/** `cancelled`: stopped by `cancelComparison`; the replays that had finished keep their results. */
+export const ComparisonStatusSchema = z.enum(['running', 'finished', 'failed', 'cancelled']);
 
 /** One replay's figures, as `strata compare` tabulates them (`compareRows` of the one result). */
 const ComparisonTotalsDtoSchema = z.object({
@@ -331,7 +342,12 @@ export const ComparisonDtoSchema = z.object({
   status: ComparisonStatusSchema,
   traceIds: z.array(z.string()),
   strategies: z.array(ComparisonStrategySchema),
+  /** The first of `budgets` (kept for callers that read one). */
   budget: z.number().int().positive(),
+  /** Every budget replayed, in the order asked. */
+  budgets: z.array(z.number().int().positive()),
+  /** The traces named, with their names as they were when it started; `removed` once a trace has been removed from the catalog (its results stay). */
+  traces: z.array(z.object({ traceId: z.string(), name: z.string(), removed: z.boolean() })),
   provider: z.enum(['anthropic', 'openai']),
   /** The TTL and model asked for (null: each trace's recorded one). */
   ttl: CacheTtlSchema.nullable(),
@@ -341,16 +357,20 @@ export const ComparisonDtoSchema = z.object({
   /** Milliseconds since the epoch; `finishedAt` is null while running. */
   startedAt: z.number(),
   finishedAt: z.number().nullable(),
-  /** Replays (trace × strategy) finished, with or without an error, and in all. */
+  /** Replays (trace × strategy × budget) finished, with or without an error, and in all. */
   progress: z.object({ done: z.number().int().nonnegative(), total: z.number().int().positive() }),
   /** The replays that finished, in (trace, strategy) order. */
   results: z.array(ComparisonResultDtoSchema),
   /** The replays that failed, with why (the others still ran). */
-  errors: z.array(z.object({ traceId: z.string(), strategy: ComparisonStrategySchema, error: z.string() })),
+  errors: z.array(z.object({ traceId: z.string(), strategy: ComparisonStrategySchema, budget: z.number().int().positive().nullable().optional(), error: z.string() })),
   /** Per trace that records its provider's usage, what the real agent was billed; empty while running. */
   recorded: z.array(RecordedTraceDtoSchema),
   /** What the dollars, cache TTLs, context windows and agent roles rest on (units, list prices with sources and dates, unpriced models, TTL and window per trace, roles, why role_optimized equals variable where it does); empty while running. */
   notes: z.array(z.string()),
 });
 export type ComparisonDto = z.infer<typeof ComparisonDtoSchema>;
+
+/** A comparison in the history (`listComparisons`): what it ran and how it ended, without its results. */
+export const ComparisonSummaryDtoSchema = ComparisonDtoSchema.pick({ comparisonId: true, status: true, traces: true, strategies: true, budgets: true, provider: true, model: true, startedAt: true, finishedAt: true, progress: true });
+export type ComparisonSummaryDto = z.infer<typeof ComparisonSummaryDtoSchema>;
 export type ComparisonResultDto = z.infer<typeof ComparisonResultDtoSchema>;

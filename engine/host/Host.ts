@@ -151,6 +151,7 @@ export class Host {
       runs: this.runs,
       now: () => clock.now(),
       traceImported: (trace) => emit({ name: 'trace.imported', payload: { trace } }),
+      traceRemoved: (traceId) => emit({ name: 'trace.removed', payload: { traceId } }),
       comparisons: this.comparisons,
       sessionRoots,
       liveSessions: this.liveSessions,

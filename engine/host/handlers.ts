@@ -49,6 +49,8 @@ export interface HostContext {
   now(): number;
   /** Announce a trace imported into the catalog. */
   traceImported(trace: TraceDto): void;
+  /** Announce a trace removed from the catalog. */
+  traceRemoved(traceId: string): void;
   /** Replays of imported traces under several strategies. */
   comparisons: Comparisons;
   /** Where live Claude Code and Codex sessions are looked for. */
@@ -244,6 +246,16 @@ export function createHandlers(ctx: HostContext): Handlers {
     getSession: ({ sessionId }) => ctx.liveSessions.detail(sessionId),
     startComparison: (args) => ({ comparison: ctx.comparisons.start(args) }),
     getComparison: ({ comparisonId }) => ({ comparison: ctx.comparisons.get(comparisonId) }),
+    listComparisons: ({ limit }) => ({ comparisons: ctx.comparisons.list(limit) }),
+    cancelComparison: async ({ comparisonId }) => ({ comparison: await ctx.comparisons.cancel(comparisonId) }),
+    removeTrace: ({ traceId }) => {
+      // `[trace-remove]`: a trace a running comparison replays stays until it ends or is cancelled.
+      if (!catalog.getTrace(traceId)) throw new StrataError('not_found', `No imported trace ${traceId}.`);
+      if (ctx.comparisons.replaying(traceId)) throw new StrataError('conflict', `A running comparison replays ${catalog.getTrace(traceId)!.name}; cancel it or wait for it to end, then remove the trace.`);
+      catalog.deleteTrace(traceId);
+      ctx.traceRemoved(traceId);
+      return { traceId };
+    },
 
     // Not in a transaction: VACUUM cannot run inside one.
     purgeMemory: ({ states }) => {

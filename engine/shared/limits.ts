@@ -13,6 +13,8 @@ export const MAX_TRACE_CONTENT_BYTES = 16 * 2 ** 20;
 export const COMPARISON_BUDGET = { min: 1000, max: 2_000_000 } as const;
 /** Context windows a comparison accepts (the same bounds as `strata compare --window`). */
 export const COMPARISON_WINDOW = { min: 1000, max: 10_000_000 } as const;
+/** Budgets one comparison may replay each strategy at (every strategy but the baselines runs at each). */
+export const COMPARISON_MAX_BUDGETS = 6;
 /** Traces one comparison may name. */
 export const COMPARISON_MAX_TRACES = 20;
 

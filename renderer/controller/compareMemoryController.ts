@@ -2,13 +2,23 @@ import type { ComparisonStrategy, EventName, StrataApi, StrataEvent } from '../.
 import { MAX_TRACE_CONTENT_BYTES } from '../../engine/shared/limits';
 import { ApiError } from '../api/ApiError';
 import type { StrataStore } from '../store/store';
+import { importErrorText } from '../store/traces/importErrorText';
 
 /** What the Compare, Memory and Skills views ask of the host (through the controller only). */
 export interface CompareMemoryController {
   loadTraces(): Promise<void>;
   /** Import a file the user picked or dropped, sent as text (`importTraceContent`); adds it to the selection. */
   importTraceFile(file: { name: string; size: number; text(): Promise<string> }): Promise<void>;
-  startComparison(args: { traceIds: string[]; strategies: ComparisonStrategy[]; budget: number; ttl?: '5m' | '1h'; model?: string }): Promise<void>;
+  /** Start a comparison at one `budget` or at each of `budgets`. */
+  startComparison(args: { traceIds: string[]; strategies: ComparisonStrategy[]; budget?: number; budgets?: number[]; ttl?: '5m' | '1h'; model?: string; window?: number }): Promise<void>;
+  /** The workspace's comparisons, newest first (the history to reopen). */
+  loadComparisons(): Promise<void>;
+  /** Show a comparison of the history: its saved result. */
+  openComparison(comparisonId: string): Promise<void>;
+  /** Stop a running comparison (its replay workers stop; finished replays keep their results). */
+  cancelComparison(comparisonId: string): Promise<void>;
+  /** Remove an imported trace from the catalog (comparisons that used it keep their saved results). */
+  removeTrace(traceId: string): Promise<void>;
   loadMemory(): Promise<void>;
   verifyMemory(id: string, revision: number): Promise<void>;
   retireMemory(id: string, revision: number): Promise<void>;
@@ -22,7 +32,7 @@ export interface CompareMemoryController {
 }
 
 /** The events these views need (added to the controller's one subscription). */
-export const compareMemoryEvents: EventName[] = ['trace.imported', 'comparison.progress', 'memory.changed'];
+export const compareMemoryEvents: EventName[] = ['trace.imported', 'trace.removed', 'comparison.progress', 'memory.changed'];
 
 /** Item classes worth keeping beyond this run. */
 const PROMOTABLE: ReadonlySet<string> = new Set(['finding', 'task_state', 'project_memory']);
@@ -37,6 +47,15 @@ export function createCompareMemoryController(api: StrataApi, store: StrataStore
     try {
       const { comparison } = await api.getComparison({ comparisonId });
       dispatch({ type: 'compare.loaded', comparison });
+    } catch (err) {
+      dispatch({ type: 'compare.error', message: message(err) });
+    }
+  };
+
+  const loadComparisons = async () => {
+    try {
+      const { comparisons } = await api.listComparisons({});
+      dispatch({ type: 'compare.history', comparisons });
     } catch (err) {
       dispatch({ type: 'compare.error', message: message(err) });
     }
@@ -66,7 +85,7 @@ export function createCompareMemoryController(api: StrataApi, store: StrataStore
         dispatch({ type: 'traces.imported', trace, alreadyImported });
         dispatch({ type: 'compare.addTrace', traceId: trace.id });
       } catch (err) {
-        dispatch({ type: 'traces.error', message: `Could not import ${file.name}: ${message(err)}` });
+        dispatch({ type: 'traces.error', message: importErrorText(file.name, err instanceof ApiError ? err : { message: message(err) }) });
       }
     },
     async startComparison(args) {
@@ -76,8 +95,38 @@ export function createCompareMemoryController(api: StrataApi, store: StrataStore
         dispatch({ type: 'compare.loaded', comparison, current: true });
         // The run may have ended before the subscription saw it.
         if (comparison.status !== 'running') await loadComparison(comparison.comparisonId);
+        await loadComparisons();
       } catch (err) {
         dispatch({ type: 'compare.error', message: message(err) });
+      }
+    },
+    loadComparisons,
+    async openComparison(comparisonId) {
+      dispatch({ type: 'compare.open', comparisonId });
+      await loadComparison(comparisonId);
+    },
+    async cancelComparison(comparisonId) {
+      try {
+        const { comparison } = await api.cancelComparison({ comparisonId });
+        dispatch({ type: 'compare.loaded', comparison });
+        await loadComparisons();
+      } catch (err) {
+        dispatch({ type: 'compare.error', message: message(err) });
+      }
+    },
+    async removeTrace(traceId) {
+      dispatch({ type: 'traces.removing', traceId });
+      try {
+        await api.removeTrace({ traceId });
+        dispatch({ type: 'traces.removed', traceId });
+        const form = store.getState().comparisons.form;
+        if (form.traceIds.includes(traceId)) dispatch({ type: 'compare.form', form: { traceIds: form.traceIds.filter((id) => id !== traceId) } });
+        // A comparison that used it now says it is gone.
+        const current = store.getState().comparisons.currentId;
+        if (current) await loadComparison(current);
+        await loadComparisons();
+      } catch (err) {
+        dispatch({ type: 'traces.error', message: `Could not remove the trace: ${message(err)}` });
       }
     },
     async loadMemory() {
@@ -142,7 +191,10 @@ export function createCompareMemoryController(api: StrataApi, store: StrataStore
       }
     },
     onEvent(event) {
-      if (event.name === 'comparison.progress' && event.payload.status !== 'running') void loadComparison(event.payload.comparisonId);
+      if (event.name === 'comparison.progress' && event.payload.status !== 'running') {
+        void loadComparison(event.payload.comparisonId);
+        void loadComparisons();
+      }
       if (event.name === 'memory.changed' && event.payload.change === 'purged') void c.loadMemory();
     },
     /** After a reconnect: lists again what these views show. */
@@ -151,6 +203,7 @@ export function createCompareMemoryController(api: StrataApi, store: StrataStore
       void c.loadMemory();
       const current = store.getState().comparisons.currentId;
       if (current) void loadComparison(current);
+      void loadComparisons();
     },
   };
   return c;

@@ -207,7 +207,7 @@ test('compares two strategies over two imported traces: per-trace rows, an all-t
   const table = results.getByRole('table', { name: 'Comparison totals' });
   const perTrace = table.locator('tbody tr');
   await expect(perTrace).toHaveCount(4);
-  const rowCells = async (row: ReturnType<typeof perTrace.nth>) => (await row.locator('th, td').allTextContents()).map((t) => t.trim());
+  const rowCells = async (row: ReturnType<typeof perTrace.nth>) => (await row.locator('th, td').allTextContents()).map((t) => t.replace(/\s*\(best\)$/, '').trim());
   const traceRows = await Promise.all([0, 1, 2, 3].map(async (i) => rowCells(perTrace.nth(i))));
   expect(traceRows.map((c) => c[0]).sort()).toEqual([...names, ...names].sort());
   expect(traceRows.map((c) => c[1]).sort()).toEqual(['baseline (transcript)', 'baseline (transcript)', 'variable', 'variable']);
@@ -242,7 +242,10 @@ test('compares two strategies over two imported traces: per-trace rows, an all-t
   const csvDownload = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Export CSV' }).click();
   const csv = readFileSync((await (await csvDownload).path()) as string, 'utf8');
-  expect(csv.trim().split('\n')).toHaveLength(5);
+  // The replays' section (header and four lines), then the all-traces section (header and a row per strategy).
+  const [replays, overAll] = csv.trim().split('\n\n').map((s) => s.split('\n'));
+  expect(replays).toHaveLength(5);
+  expect(overAll!.slice(1).map((l) => l.split(',').slice(0, 2).join(','))).toEqual(['all 2 traces,variable', 'all 2 traces,full_history_baseline']);
   for (const n of names) expect(csv).toContain(`,${n},variable,4000,4,`);
 
   await page.screenshot({ path: testInfo.outputPath('compare-two-traces.png'), fullPage: true });

@@ -112,6 +112,9 @@ describe('Host over a temp-dir catalog with the demo workspace', () => {
       listTraces: {},
       startComparison: undefined,
       getComparison: { comparisonId: 'cmp-1' },
+      listComparisons: {},
+      cancelComparison: undefined,
+      removeTrace: undefined,
       listSessions: {},
       attachSession: { path: join(tmp.dir, 'session.jsonl') },
       listAttached: {},
@@ -123,10 +126,13 @@ describe('Host over a temp-dir catalog with the demo workspace', () => {
       verifyMemory: () => ({ id: memId(), revision: 1 }),
       retireMemory: () => ({ id: memId(), revision: 2 }),
       startComparison: () => ({ traceIds: host.catalog.listTraces().map((t) => t.id), strategies: ['variable'], budget: 32_000 }),
+      cancelComparison: () => ({ comparisonId: host.comparisons.start({ traceIds: [host.catalog.listTraces()[0]!.id], strategies: ['summary'], budgets: [32_000, 64_000] }).comparisonId }),
+      // A trace no running comparison replays.
+      removeTrace: async () => ({ traceId: (await call('importTraceContent', { name: 'removed.json', content: readFileSync(writeSyntheticTrace(tmp.dir, 'removed.json', ' (removed)'), 'utf8') })).envelope.ok ? host.catalog.listTraces()[0]!.id : '' }),
     };
     writeFileSync(join(tmp.dir, 'session.jsonl'), '');
     for (const name of Object.keys(samples) as CommandName[]) {
-      const { envelope } = await call(name, late[name] ? late[name]!() : samples[name]);
+      const { envelope } = await call(name, late[name] ? await late[name]!() : samples[name]);
       expect(envelope.ok, `${name}: ${JSON.stringify(envelope)}`).toBe(true);
       if (envelope.ok) expect(() => Commands[name].result.parse(envelope.value)).not.toThrow();
     }

@@ -478,6 +478,35 @@ export class Catalog {
     return row ? (JSON.parse(row.events) as TraceEvent[]) : undefined;
   }
 
+  /** Delete an imported trace's row (`[trace-remove]`); false when there is none with that id. Saved comparisons are not touched. */
+  deleteTrace(id: string): boolean {
+    return this.sql('DELETE FROM traces WHERE id = ?').run(id).changes > 0;
+  }
+
+  /**
+   * Save an ended comparison whole (`[trace-compare-history]`): `summary` is what the history
+   * lists, `dto` what reopening it shows; `seq` orders the history and numbers the next comparison.
+   */
+  saveComparison(c: { id: string; seq: number; startedAt: number; summary: unknown; dto: unknown }): void {
+    this.sql('INSERT OR REPLACE INTO comparisons (id, seq, started_at, summary, dto) VALUES (?, ?, ?, ?, ?)').run(c.id, c.seq, c.startedAt, JSON.stringify(c.summary), JSON.stringify(c.dto));
+  }
+
+  /** A saved comparison as it was saved, or undefined. */
+  savedComparison(id: string): unknown {
+    const row = this.sql('SELECT dto FROM comparisons WHERE id = ?').get(id) as { dto: string } | undefined;
+    return row ? JSON.parse(row.dto) : undefined;
+  }
+
+  /** The saved comparisons' summaries, newest first (at most `limit`). */
+  savedComparisons(limit: number): unknown[] {
+    return (this.sql('SELECT summary FROM comparisons ORDER BY seq DESC LIMIT ?').all(limit) as { summary: string }[]).map((r) => JSON.parse(r.summary) as unknown);
+  }
+
+  /** The highest `seq` saved, 0 when none is. */
+  lastComparisonSeq(): number {
+    return (this.sql('SELECT max(seq) AS n FROM comparisons').get() as { n: number | null }).n ?? 0;
+  }
+
   /**
    * Ids of the recalled copies of project memory in the items table (rows marked removed included):
    * items whose provenance says `recalled_memory`, id `recall:<agent>:<memory id>`.

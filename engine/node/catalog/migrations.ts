@@ -133,6 +133,19 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX traces_by_imported_at ON traces(imported_at);
     `,
   },
+  {
+    version: 4,
+    name: 'the history of comparisons, each saved whole when it ends',
+    sql: `
+      CREATE TABLE comparisons (
+        id          TEXT PRIMARY KEY,
+        seq         INTEGER NOT NULL UNIQUE,
+        started_at  INTEGER NOT NULL,
+        summary     TEXT NOT NULL,
+        dto         TEXT NOT NULL
+      ) STRICT;
+    `,
+  },
 ];
 
 /** The schema version this build writes. A catalog with a higher version is refused, not touched. */

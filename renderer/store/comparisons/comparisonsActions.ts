@@ -1,4 +1,4 @@
-import type { ComparisonDto, ComparisonStrategy } from '../../../engine/contract';
+import type { ComparisonDto, ComparisonStrategy, ComparisonSummaryDto } from '../../../engine/contract';
 
 /**
  * The Compare form: which traces (at most COMPARISON_MAX_TRACES), strategies and budget the next run
@@ -20,6 +20,9 @@ export type ComparisonsAction =
   | { type: 'compare.form'; form: Partial<ComparisonForm> }
   | { type: 'compare.addTrace'; traceId: string }
   | { type: 'compare.chartTrace'; traceId: string | null }
+  | { type: 'compare.chartBudget'; budget: number | null }
+  | { type: 'compare.history'; comparisons: ComparisonSummaryDto[] }
+  | { type: 'compare.open'; comparisonId: string }
   | { type: 'compare.starting' }
   | { type: 'compare.loaded'; comparison: ComparisonDto; current?: boolean }
   | { type: 'compare.error'; message: string };

@@ -58,8 +58,14 @@ export interface ChartData {
   traceId: string;
   /** The comparison's traces that have results, in its order (the chart trace choices). */
   traceIds: string[];
-  /** The charted trace's results, in the comparison's strategy order. */
+  /** The budget the per-step charts show (the baselines, which have none, beside it); null when only baselines ran. */
+  budget: number | null;
+  /** The budgets the charted trace was replayed at, in the comparison's order (the chart budget choices). */
+  budgets: number[];
+  /** The charted trace's results at the chart budget and the baselines, in the comparison's strategy order. */
   results: ComparisonResultDto[];
+  /** Every result of the charted trace, at every budget (the cost-against-recall points). */
+  allBudgets: ComparisonResultDto[];
   strategies: ComparisonStrategy[];
   prompt: CumulativeRow[];
   uncached: CumulativeRow[];
@@ -72,26 +78,35 @@ function tracesWithResults(c: ComparisonDto | undefined): string[] {
   return c.traceIds.filter((id) => have.has(id));
 }
 
-/** The chart data of one trace of `c`: `wanted` when it has results, else the first trace that has. */
-function chartDataOf(c: ComparisonDto | undefined, wanted: string | null): ChartData | undefined {
+/** The budgets of `results` that are not null, in first-seen order. */
+const budgetsOf = (results: readonly ComparisonResultDto[]): number[] => [...new Set(results.flatMap((r) => (r.budget === null ? [] : [r.budget])))];
+
+/** The chart data of one trace of `c`: `wanted` when it has results, else the first trace that has; at `wantedBudget` when replayed at it, else the first budget. */
+function chartDataOf(c: ComparisonDto | undefined, wanted: string | null, wantedBudget: number | null = null): ChartData | undefined {
   const traceIds = tracesWithResults(c);
   const traceId = wanted && traceIds.includes(wanted) ? wanted : traceIds[0];
-  const results = resultsOfTrace(c, traceId);
-  if (!c || !traceId || results.length === 0) return undefined;
-  return { traceId, traceIds, results, strategies: results.map((r) => r.strategy), prompt: cumulativeRows(results, (x) => x.promptTokens), uncached: cumulativeRows(results, (x) => x.uncached) };
+  const allBudgets = resultsOfTrace(c, traceId);
+  if (!c || !traceId || allBudgets.length === 0) return undefined;
+  const budgets = budgetsOf(allBudgets);
+  const budget = wantedBudget !== null && budgets.includes(wantedBudget) ? wantedBudget : (budgets[0] ?? null);
+  const results = allBudgets.filter((r) => r.budget === null || r.budget === budget);
+  return { traceId, traceIds, budget, budgets, results, allBudgets, strategies: results.map((r) => r.strategy), prompt: cumulativeRows(results, (x) => x.promptTokens), uncached: cumulativeRows(results, (x) => x.uncached) };
 }
 
-let chartMemo: { c: ComparisonDto | undefined; wanted: string | null; data: ChartData | undefined } = { c: undefined, wanted: null, data: undefined };
+let chartMemo: { c: ComparisonDto | undefined; wanted: string | null; budget: number | null; data: ChartData | undefined } = { c: undefined, wanted: null, budget: null, data: undefined };
 
-/** The current comparison's chart data (the chart trace's), stable while the comparison and the chart trace are the same. */
+/** The current comparison's chart data (the chart trace's at the chart budget), stable while the comparison, the chart trace and budget are the same. */
 export function selectChartData(s: RootState): ChartData | undefined {
   const c = selectCurrentComparison(s);
   const wanted = s.comparisons.chartTraceId;
-  if (chartMemo.c === c && chartMemo.wanted === wanted) return chartMemo.data;
-  const data = chartDataOf(c, wanted);
-  chartMemo = { c, wanted, data };
+  const budget = s.comparisons.chartBudget;
+  if (chartMemo.c === c && chartMemo.wanted === wanted && chartMemo.budget === budget) return chartMemo.data;
+  const data = chartDataOf(c, wanted, budget);
+  chartMemo = { c, wanted, budget, data };
   return data;
 }
+
+export const selectCompareHistory = (s: RootState) => s.comparisons.history;
 
 /** The selected trace ids that are in the list, in the list's order (newest first): what a run sends. */
 export function pickedTraceIds(list: readonly TraceDto[], selected: readonly string[]): string[] {
@@ -130,16 +145,18 @@ export interface AllTracesTotals {
 }
 
 /**
- * The all-traces row of each strategy, in the order the strategies first appear in `results`, as
+ * The all-traces row of each strategy (and budget), in the order they first appear in `results`, as
  * `strata compare` sums a folder: sums of steps, tokens, dollars (over the priced traces),
  * refreshes, orphans and invalid requests; the hit rate of the summed tokens and the reuse of the summed bytes
  * (the engine's definitions); recall pooled over the summed references and as the mean over the
  * steps that have one.
  */
 export function allTracesTotals(results: readonly ComparisonResultDto[]): AllTracesTotals[] {
-  const groups = new Map<ComparisonStrategy, ComparisonResultDto[]>();
-  for (const r of results) groups.set(r.strategy, [...(groups.get(r.strategy) ?? []), r]);
-  return [...groups.entries()].map(([strategy, rs]) => {
+  // One row per strategy and budget (a comparison may replay several budgets).
+  const groups = new Map<string, ComparisonResultDto[]>();
+  for (const r of results) groups.set(`${r.strategy}@${r.budget}`, [...(groups.get(`${r.strategy}@${r.budget}`) ?? []), r]);
+  return [...groups.values()].map((rs) => {
+    const strategy = rs[0]!.strategy;
     const sum = (f: (r: ComparisonResultDto) => number) => rs.reduce((n, r) => n + f(r), 0);
     const prompt = sum((r) => r.totals.promptTokens);
     const uncached = sum((r) => r.totals.uncachedTokens);

@@ -1,4 +1,4 @@
-import type { ComparisonDto, ComparisonStrategy } from '../../../engine/contract';
+import type { ComparisonDto, ComparisonStrategy, ComparisonSummaryDto } from '../../../engine/contract';
 import { COMPARISON_MAX_TRACES } from '../../../engine/shared/limits';
 import type { Action } from '../actions';
 import type { ComparisonForm } from './comparisonsActions';
@@ -20,6 +20,10 @@ export interface ComparisonsState {
   form: ComparisonForm;
   /** The trace the current comparison's charts show; null: its first trace with results. */
   chartTraceId: string | null;
+  /** The budget the current comparison's per-step charts show (with the baselines); null: its first. */
+  chartBudget: number | null;
+  /** The workspace's comparisons, newest first (`listComparisons`): the history to reopen. */
+  history: ComparisonSummaryDto[];
   starting: boolean;
   error: string | null;
 }
@@ -33,6 +37,8 @@ export const comparisonsInitialState: ComparisonsState = {
   progress: {},
   form: { traceIds: [], strategies: DEFAULT_STRATEGIES, budget: DEFAULT_BUDGET, ttl: '', model: '', window: '' },
   chartTraceId: null,
+  chartBudget: null,
+  history: [],
   starting: false,
   error: null,
 };
@@ -58,6 +64,13 @@ export function reduceComparisons(state: ComparisonsState, action: Action): Comp
     }
     case 'compare.chartTrace':
       return action.traceId === state.chartTraceId ? state : { ...state, chartTraceId: action.traceId };
+    case 'compare.chartBudget':
+      return action.budget === state.chartBudget ? state : { ...state, chartBudget: action.budget };
+    case 'compare.history':
+      return { ...state, history: action.comparisons };
+    case 'compare.open':
+      // Reopening shows the saved result; its charts start at its first trace and budget.
+      return action.comparisonId === state.currentId ? state : { ...state, currentId: action.comparisonId, chartTraceId: null, chartBudget: null, error: null };
     case 'compare.starting':
       return { ...state, starting: true, error: null };
     case 'compare.loaded': {
@@ -69,6 +82,7 @@ export function reduceComparisons(state: ComparisonsState, action: Action): Comp
         currentId: action.current ? c.comparisonId : state.currentId,
         // A newly current comparison charts its first trace again.
         chartTraceId: action.current && c.comparisonId !== state.currentId ? null : state.chartTraceId,
+        chartBudget: action.current && c.comparisonId !== state.currentId ? null : state.chartBudget,
         byId: { ...state.byId, [c.comparisonId]: c },
         progress: { ...state.progress, [c.comparisonId]: progress },
       };

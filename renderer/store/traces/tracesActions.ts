@@ -6,4 +6,6 @@ export type TracesAction =
   | { type: 'traces.snapshot'; traces: TraceDto[] }
   | { type: 'traces.importing'; name: string }
   | { type: 'traces.imported'; trace: TraceDto; alreadyImported: boolean }
-  | { type: 'traces.error'; message: string };
+  | { type: 'traces.error'; message: string }
+  | { type: 'traces.removing'; traceId: string }
+  | { type: 'traces.removed'; traceId: string };

@@ -1,4 +1,4 @@
-import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { Bar, BarChart, CartesianGrid, LabelList, Legend, Line, LineChart, ResponsiveContainer, Scatter, ScatterChart, Tooltip, XAxis, YAxis, ZAxis } from 'recharts';
 import type { ComparisonResultDto, ComparisonStrategy } from '../../../engine/contract';
 import { percent, tokens, usd } from '../../components/format';
 import type { CumulativeRow } from '../../store/comparisons/comparisonsSelectors';
@@ -7,6 +7,19 @@ import { STRATEGY_COLOR, STRATEGY_LABEL } from './strategies';
 import { chartAxis, chartLegendStyle, chartTooltip } from '../../charts/chartStyle';
 
 const HEIGHT = 260;
+
+/**
+ * A strategy axis (issue 22 item 15): every strategy is labelled, so at 1024–1440 px, where a chart
+ * is 450–650 px wide, the labels are slanted and cut to a length that cannot reach the next one.
+ */
+const CATEGORY_AXIS = {
+  ...chartAxis,
+  interval: 0,
+  angle: -24,
+  textAnchor: 'end',
+  height: 58,
+  tickFormatter: (label: string) => (label.length > 22 ? `${label.slice(0, 21)}…` : label),
+} as const;
 
 const legendOf = (strategies: readonly ComparisonStrategy[]) => strategies.map((s) => ({ label: STRATEGY_LABEL[s], color: STRATEGY_COLOR[s] }));
 
@@ -17,7 +30,7 @@ export function CumulativeChart({ title, exportTitle, fileName, rows, strategies
       <ResponsiveContainer width="100%" height={HEIGHT}>
         <LineChart data={rows} margin={{ top: 8, right: 16, bottom: 18, left: 8 }}>
           <CartesianGrid stroke="var(--line)" strokeDasharray="3 3" />
-          <XAxis dataKey="step" {...chartAxis} label={{ value: 'step', position: 'insideBottom', offset: -8, fill: 'var(--muted)', fontSize: 11 }} />
+          <XAxis dataKey="step" {...chartAxis} minTickGap={24} label={{ value: 'step', position: 'insideBottom', offset: -8, fill: 'var(--muted)', fontSize: 11 }} />
           <YAxis {...chartAxis} width={56} tickFormatter={(v: number) => tokens(v)} label={{ value: yLabel, angle: -90, position: 'insideLeft', fill: 'var(--muted)', fontSize: 11, dy: 40 }} />
           <Tooltip {...chartTooltip} formatter={(v, name) => [`${Number(v).toLocaleString('en-US')} tokens`, STRATEGY_LABEL[name as ComparisonStrategy] ?? name]} labelFormatter={(l) => `step ${l}`} />
           <Legend verticalAlign="top" wrapperStyle={chartLegendStyle} formatter={(name) => STRATEGY_LABEL[name as ComparisonStrategy] ?? name} />
@@ -40,9 +53,9 @@ export function CostChart({ results, fileName, exportTitle }: { results: Compari
   return (
     <ChartFrame title="Prompt cost (US dollars at list price)" exportTitle={exportTitle} fileName={fileName} legend={[{ label: 'prompt USD (uncached input, cache reads and writes)', color: 'var(--accent)' }]}>
       <ResponsiveContainer width="100%" height={HEIGHT}>
-        <BarChart data={rows} margin={{ top: 8, right: 16, bottom: 18, left: 8 }}>
+        <BarChart data={rows} margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
           <CartesianGrid stroke="var(--line)" strokeDasharray="3 3" />
-          <XAxis dataKey="label" {...chartAxis} interval={0} />
+          <XAxis dataKey="label" {...CATEGORY_AXIS} />
           <YAxis {...chartAxis} width={56} tickFormatter={(v: number) => usd(v)} />
           <Tooltip {...chartTooltip} cursor={{ fill: 'var(--panel-2)' }} formatter={(v) => [usd(Number(v)), 'prompt USD']} />
           <Legend verticalAlign="top" wrapperStyle={chartLegendStyle} formatter={() => 'prompt USD'} />
@@ -65,9 +78,9 @@ export function RatesChart({ results, fileName, exportTitle }: { results: Compar
   return (
     <ChartFrame title="Hit rate · prefix reuse · recall" exportTitle={exportTitle} fileName={fileName} legend={RATES.map((r) => ({ label: r.label, color: r.color }))}>
       <ResponsiveContainer width="100%" height={HEIGHT}>
-        <BarChart data={rows} margin={{ top: 8, right: 16, bottom: 18, left: 8 }}>
+        <BarChart data={rows} margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
           <CartesianGrid stroke="var(--line)" strokeDasharray="3 3" />
-          <XAxis dataKey="label" {...chartAxis} interval={0} />
+          <XAxis dataKey="label" {...CATEGORY_AXIS} />
           <YAxis {...chartAxis} width={44} domain={[0, 1]} tickFormatter={(v: number) => percent(v)} />
           <Tooltip {...chartTooltip} cursor={{ fill: 'var(--panel-2)' }} formatter={(v, name) => [percent(Number(v)), RATES.find((r) => r.key === name)?.label ?? name]} />
           <Legend verticalAlign="top" wrapperStyle={chartLegendStyle} formatter={(name) => RATES.find((r) => r.key === name)?.label ?? name} />
@@ -76,6 +89,62 @@ export function RatesChart({ results, fileName, exportTitle }: { results: Compar
           ))}
         </BarChart>
       </ResponsiveContainer>
+    </ChartFrame>
+  );
+}
+
+/** One point of the cost-against-recall chart: a strategy at a budget. */
+interface CostRecallPoint {
+  strategy: ComparisonStrategy;
+  x: number;
+  y: number;
+  budget: string;
+  /** The label drawn beside the point: its budget, or every budget that lands on it. */
+  label?: string;
+}
+
+/**
+ * Cost against recall (issue 22 item 14): one point per strategy and budget of the charted trace,
+ * prompt US dollars at list price across (prompt tokens when a replay has no list price) and pooled
+ * needed-reference recall up, so the best trade-off sits top left. A replay whose steps needed no
+ * content has no recall and no point; the caption says so.
+ */
+export function CostRecallChart({ results, fileName, exportTitle }: { results: ComparisonResultDto[]; fileName: string; exportTitle?: string }) {
+  const priced = results.every((r) => r.totals.costUsd !== null);
+  const points: CostRecallPoint[] = results.flatMap((r) =>
+    r.totals.pooledReferenceRecall === null ? [] : [{ strategy: r.strategy, x: priced ? r.totals.costUsd!.prompt : r.totals.promptTokens, y: r.totals.pooledReferenceRecall, budget: r.budget === null ? 'no budget' : tokens(r.budget) }],
+  );
+  // Budgets that land on the same point share one label ("4k · 16k"), so labels never overprint.
+  const at = new Map<string, CostRecallPoint[]>();
+  for (const p of points) at.set(`${p.strategy}|${p.x}|${p.y}`, [...(at.get(`${p.strategy}|${p.x}|${p.y}`) ?? []), p]);
+  for (const same of at.values()) same.forEach((p, i) => (p.label = i === 0 ? same.map((q) => q.budget).join(' · ') : ''));
+  const strategies = [...new Set(points.map((p) => p.strategy))];
+  const left = results.filter((r) => r.totals.pooledReferenceRecall === null).map((r) => STRATEGY_LABEL[r.strategy]);
+  const xText = priced ? 'prompt USD' : 'prompt tokens';
+  const x = (v: number) => (priced ? usd(v) : tokens(v));
+  return (
+    <ChartFrame title="Cost against recall (top left is best)" exportTitle={exportTitle} fileName={fileName} legend={legendOf(strategies)}>
+      <ResponsiveContainer width="100%" height={HEIGHT}>
+        <ScatterChart margin={{ top: 8, right: 64, bottom: 18, left: 8 }}>
+          <CartesianGrid stroke="var(--line)" strokeDasharray="3 3" />
+          <XAxis type="number" dataKey="x" name={xText} {...chartAxis} tickCount={5} domain={['auto', 'auto']} tickFormatter={x} label={{ value: xText, position: 'insideBottom', offset: -8, fill: 'var(--muted)', fontSize: 11 }} />
+          <YAxis type="number" dataKey="y" name="recall" {...chartAxis} width={44} domain={[0, 1]} tickFormatter={(v: number) => percent(v)} />
+          <ZAxis range={[70, 70]} />
+          <Tooltip
+            {...chartTooltip}
+            cursor={{ strokeDasharray: '3 3' }}
+            formatter={(v, name) => [name === 'recall' ? percent(Number(v)) : x(Number(v)), name]}
+            labelFormatter={() => ''}
+          />
+          <Legend verticalAlign="top" wrapperStyle={chartLegendStyle} formatter={(name) => STRATEGY_LABEL[name as ComparisonStrategy] ?? name} />
+          {strategies.map((s) => (
+            <Scatter key={s} name={s} data={points.filter((p) => p.strategy === s)} fill={STRATEGY_COLOR[s]} isAnimationActive={false}>
+              <LabelList dataKey="label" position="right" fill="var(--muted)" fontSize={10} />
+            </Scatter>
+          ))}
+        </ScatterChart>
+      </ResponsiveContainer>
+      {left.length > 0 && <p className="cmp__note">No point for {left.join(', ')}: no step needed content, so it has no recall.</p>}
     </ChartFrame>
   );
 }

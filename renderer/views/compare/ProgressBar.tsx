@@ -1,7 +1,8 @@
 /** A comparison's replays done out of all, as a labelled progress bar. */
-export function ProgressBar({ done, total, status }: { done: number; total: number; status: 'running' | 'finished' | 'failed' }) {
+export function ProgressBar({ done, total, status }: { done: number; total: number; status: 'running' | 'finished' | 'failed' | 'cancelled' }) {
   const ratio = total > 0 ? done / total : 0;
-  const label = status === 'running' ? `Replaying: ${done} of ${total} replays done` : status === 'finished' ? `Finished: ${total} replays` : `Failed after ${done} of ${total} replays`;
+  const label =
+    status === 'running' ? `Replaying: ${done} of ${total} replays done` : status === 'finished' ? `Finished: ${total} replays` : status === 'cancelled' ? `Cancelled after ${done} of ${total} replays` : `Failed after ${done} of ${total} replays`;
   return (
     <div className={`cmp__progress cmp__progress--${status}`}>
       <div role="progressbar" aria-label="Comparison progress" aria-valuemin={0} aria-valuemax={total} aria-valuenow={done} aria-valuetext={label} className="cmp__progress-track">

@@ -4,7 +4,7 @@ import { useController, useDispatch, useStrata } from '../../controller/StoreCon
 import { pickedTraceIds, selectCompareForm } from '../../store/comparisons/comparisonsSelectors';
 import { selectTracesState } from '../../store/traces/tracesSelectors';
 
-/** Pick the imported traces to compare on (up to the contract's cap), or import one by the file dialog or by dropping a file. */
+/** Pick the imported traces to compare on (up to the contract's cap), import one by the file dialog or by dropping a file, or remove one (after a confirmation). */
 export function TracePicker() {
   const traces = useStrata(selectTracesState);
   const form = useStrata(selectCompareForm);
@@ -12,6 +12,8 @@ export function TracePicker() {
   const controller = useController();
   const input = useRef<HTMLInputElement>(null);
   const [over, setOver] = useState(false);
+  // The trace whose removal waits for a confirmation.
+  const [confirming, setConfirming] = useState<string | null>(null);
   const picked = useMemo(() => pickedTraceIds(traces.list, form.traceIds), [traces.list, form.traceIds]);
   const full = picked.length >= COMPARISON_MAX_TRACES;
 
@@ -69,6 +71,28 @@ export function TracePicker() {
                     <input type="checkbox" value={t.id} checked={on} disabled={!on && full} onChange={(e) => toggle(t.id, e.target.checked)} />
                     <span className="cmp__check-text">{text}</span>
                   </label>
+                  {confirming === t.id ? (
+                    <span className="cmp__confirm" role="group" aria-label={`Remove ${t.name}?`}>
+                      <span>Remove from the catalog? Past comparisons keep their results.</span>
+                      <button
+                        type="button"
+                        className="cmp__btn cmp__btn--small"
+                        onClick={() => {
+                          setConfirming(null);
+                          void controller.removeTrace(t.id);
+                        }}
+                      >
+                        Remove
+                      </button>
+                      <button type="button" className="cmp__btn cmp__btn--small" onClick={() => setConfirming(null)}>
+                        Keep
+                      </button>
+                    </span>
+                  ) : (
+                    <button type="button" className="cmp__btn cmp__btn--small" disabled={traces.removing === t.id} aria-label={`Remove ${t.name}`} onClick={() => setConfirming(t.id)}>
+                      {traces.removing === t.id ? 'Removing…' : 'Remove'}
+                    </button>
+                  )}
                 </li>
               );
             })}

@@ -62,32 +62,73 @@ export async function chartToPng(svg: SVGSVGElement, o: { title: string; legend:
   await loaded;
 
   const scale = o.scale ?? 2;
-  const top = 28;
-  const bottom = 30;
+  const font = getComputedStyle(root).fontFamily || 'sans-serif';
   const canvas = document.createElement('canvas');
-  canvas.width = Math.ceil(width * scale);
-  canvas.height = Math.ceil((height + top + bottom) * scale);
   const ctx = canvas.getContext('2d');
   if (!ctx) throw new Error('This browser cannot draw on a canvas.');
+  // Lay out first, so the whole figure fits: the title wraps, the legend flows onto more rows.
+  const layout = pngLayout(ctx, { width, title: o.title, legend: o.legend, font });
+  const total = layout.top + height + layout.bottom;
+  canvas.width = Math.ceil(width * scale);
+  canvas.height = Math.ceil(total * scale);
   ctx.scale(scale, scale);
   ctx.fillStyle = css('--panel', '#161a21');
-  ctx.fillRect(0, 0, width, height + top + bottom);
-  const font = getComputedStyle(root).fontFamily || 'sans-serif';
+  ctx.fillRect(0, 0, width, total);
   ctx.fillStyle = css('--text', '#d8dee9');
-  ctx.font = `600 13px ${font}`;
+  ctx.font = TITLE_FONT(font);
   ctx.textBaseline = 'middle';
-  ctx.fillText(o.title, 12, top / 2);
-  ctx.drawImage(image, 0, top, width, height);
-  ctx.font = `12px ${font}`;
-  let x = 12;
-  const y = top + height + bottom / 2;
-  for (const entry of o.legend) {
-    ctx.fillStyle = entry.color;
-    ctx.fillRect(x, y - 2, 14, 4);
-    x += 20;
+  layout.titleLines.forEach((line, i) => ctx.fillText(line, PAD, PAD + LINE / 2 + i * LINE));
+  ctx.drawImage(image, 0, layout.top, width, height);
+  ctx.font = LEGEND_FONT(font);
+  for (const e of layout.legend) {
+    const y = layout.top + height + PAD / 2 + LINE / 2 + e.row * LINE;
+    ctx.fillStyle = e.color;
+    ctx.fillRect(e.x, y - 2, SWATCH, 4);
     ctx.fillStyle = css('--text', '#d8dee9');
-    ctx.fillText(entry.label, x, y);
-    x += ctx.measureText(entry.label).width + 18;
+    ctx.fillText(e.label, e.x + SWATCH + 6, y);
   }
   return canvas.toDataURL('image/png');
+}
+
+const PAD = 12;
+const LINE = 18;
+const SWATCH = 14;
+const TITLE_FONT = (font: string) => `600 13px ${font}`;
+const LEGEND_FONT = (font: string) => `12px ${font}`;
+
+/** What `pngLayout` measures with: a canvas context's font and text width. */
+export interface TextMeasure {
+  font: string;
+  measureText(text: string): { width: number };
+}
+
+/**
+ * Where the PNG's title and legend go (issue 22 item 15): the title wrapped into lines that fit
+ * `width`, the legend entries flowed into rows, and the space above and below the chart they take,
+ * so nothing is cut however narrow the chart or long its title and legend.
+ */
+export function pngLayout(ctx: TextMeasure, o: { width: number; title: string; legend: readonly LegendEntry[]; font: string }) {
+  const room = Math.max(40, o.width - 2 * PAD);
+  ctx.font = TITLE_FONT(o.font);
+  const titleLines: string[] = [];
+  for (const word of o.title.split(/\s+/).filter(Boolean)) {
+    const last = titleLines.at(-1);
+    if (last !== undefined && ctx.measureText(`${last} ${word}`).width <= room) titleLines[titleLines.length - 1] = `${last} ${word}`;
+    else titleLines.push(word);
+  }
+  ctx.font = LEGEND_FONT(o.font);
+  const legend: (LegendEntry & { x: number; row: number })[] = [];
+  let x = PAD;
+  let row = 0;
+  for (const entry of o.legend) {
+    const w = SWATCH + 6 + ctx.measureText(entry.label).width;
+    if (x > PAD && x + w > o.width - PAD) {
+      row++;
+      x = PAD;
+    }
+    legend.push({ ...entry, x, row });
+    x += w + 18;
+  }
+  const rows = o.legend.length === 0 ? 0 : row + 1;
+  return { titleLines, legend, top: PAD + Math.max(1, titleLines.length) * LINE + PAD / 2, bottom: rows * LINE + PAD };
 }

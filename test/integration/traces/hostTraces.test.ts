@@ -15,7 +15,7 @@ import { useTraceHost } from '../../support/traceHost';
 import { SYNTHETIC_TRACE, writeSyntheticTrace, writeTruncatedTrace } from '../../support/traceFixtures';
 
 describe('traces and comparisons through the host', () => {
-  const t = useTraceHost(['trace.imported', 'comparison.progress']);
+  const t = useTraceHost(['trace.imported', 'trace.removed', 'comparison.progress']);
   const value = async <T,>(name: CommandName, args: unknown): Promise<T> => {
     const envelope = await t.host.connect(() => {}).call(name, args);
     if (!envelope.ok) throw new Error(`${name}: ${envelope.error.code} ${envelope.error.message}`);
@@ -65,6 +65,11 @@ describe('traces and comparisons through the host', () => {
     ['a fractional window', { traceIds: ['tr_a'], strategies: ['variable'], budget: 32_000, window: 200_000.5 }, 'window'],
     ['a window as text', { traceIds: ['tr_a'], strategies: ['variable'], budget: 32_000, window: '200000' }, 'window'],
     ['an unknown key', { traceIds: ['tr_a'], strategies: ['variable'], budget: 32_000, limit: 1 }, ''],
+    ['no budget', { traceIds: ['tr_a'], strategies: ['variable'] }, 'budgets'],
+    ['both a budget and budgets', { traceIds: ['tr_a'], strategies: ['variable'], budget: 32_000, budgets: [64_000] }, 'budgets'],
+    ['too many budgets', { traceIds: ['tr_a'], strategies: ['variable'], budgets: [2000, 3000, 4000, 5000, 6000, 7000, 8000] }, 'budgets'],
+    ['a repeated budget', { traceIds: ['tr_a'], strategies: ['variable'], budgets: [32_000, 32_000] }, 'budgets'],
+    ['a budget in the list too small', { traceIds: ['tr_a'], strategies: ['variable'], budgets: [32_000, 999] }, 'budgets.1'],
   ])('[trace-compare] startComparison with %s is invalid_args and starts nothing', async (_what, args, path) => {
     const refused = await error('startComparison', args);
     expect(refused.code).toBe('invalid_args');
@@ -76,6 +81,22 @@ describe('traces and comparisons through the host', () => {
     const { trace } = await value<{ trace: TraceDto }>('importTrace', { path: writeSyntheticTrace(t.tmp.dir) });
     expect(await error('startComparison', { traceIds: [trace.id, 'tr_0000000000000000'], strategies: ['variable'], budget: 32_000 })).toMatchObject({ code: 'not_found', message: expect.stringContaining('tr_0000000000000000') });
     expect(await error('getComparison', { comparisonId: 'cmp-1' })).toMatchObject({ code: 'not_found' });
+  });
+
+  it('[trace-remove] removeTrace deletes the catalog row and announces it; an unknown id is not_found; a trace a running comparison replays is a conflict', async () => {
+    await t.connect();
+    const { trace } = await value<{ trace: TraceDto }>('importTrace', { path: writeSyntheticTrace(t.tmp.dir) });
+    const { comparison } = await value<{ comparison: ComparisonDto }>('startComparison', { traceIds: [trace.id], strategies: ['variable'], budget: 32_000 });
+    expect(await error('removeTrace', { traceId: trace.id })).toMatchObject({ code: 'conflict', message: expect.stringContaining('cancel it') });
+    await value('cancelComparison', { comparisonId: comparison.comparisonId });
+    expect(await value('removeTrace', { traceId: trace.id })).toEqual({ traceId: trace.id });
+    expect(await value('listTraces', {})).toEqual({ traces: [] });
+    expect(t.events.filter((e) => e.name === 'trace.removed')).toEqual([{ name: 'trace.removed', payload: { traceId: trace.id } }]);
+    expect(await error('removeTrace', { traceId: trace.id })).toMatchObject({ code: 'not_found' });
+    // The comparison stays in the history, saying its trace is gone.
+    const { comparison: saved } = await value<{ comparison: ComparisonDto }>('getComparison', { comparisonId: comparison.comparisonId });
+    expect(saved).toMatchObject({ status: 'cancelled', traces: [{ traceId: trace.id, name: trace.name, removed: true }] });
+    expect(await value('listComparisons', {})).toMatchObject({ comparisons: [{ comparisonId: comparison.comparisonId, status: 'cancelled' }] });
   });
 
   const finished = async (comparisonId: string): Promise<ComparisonDto> => {

@@ -66,8 +66,8 @@ describe('imported traces in the workspace catalog', () => {
     raw.prepare('INSERT INTO meta (key, value) VALUES (?, ?)').run('kept', 'yes');
     raw.close();
     catalog = Catalog.open(old);
-    expect(latestSchemaVersion).toBe(3);
-    expect(catalog.schemaVersion()).toBe(3);
+    expect(latestSchemaVersion).toBe(4);
+    expect(catalog.schemaVersion()).toBe(4);
     expect(catalog.getMeta('kept')).toBe('yes');
     expect(catalog.listTraces()).toEqual([]);
     expect(catalog.integrityCheck()).toBe('ok');

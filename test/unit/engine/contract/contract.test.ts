@@ -56,13 +56,16 @@ describe('contract', () => {
       'listTraces',
       'startComparison',
       'getComparison',
+      'listComparisons',
+      'cancelComparison',
+      'removeTrace',
       'listSessions',
       'attachSession',
       'detachSession',
       'listAttached',
       'getSession',
     ]);
-    expect(eventNames).toEqual(['agent.updated', 'log', 'generation.started', 'item.changed', 'memory.changed', 'conversation.changed', 'run.changed', 'run.progress', 'turn.completed', 'generation.created', 'context.refreshed', 'usage.recorded', 'trace.imported', 'comparison.progress', 'session.updated', 'session.detached', 'app.command']);
+    expect(eventNames).toEqual(['agent.updated', 'log', 'generation.started', 'item.changed', 'memory.changed', 'conversation.changed', 'run.changed', 'run.progress', 'turn.completed', 'generation.created', 'context.refreshed', 'usage.recorded', 'trace.imported', 'trace.removed', 'comparison.progress', 'session.updated', 'session.detached', 'app.command']);
   });
 
   it('refuses unknown keys in every command argument object', () => {

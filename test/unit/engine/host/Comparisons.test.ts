@@ -221,15 +221,90 @@ describe('Comparisons', () => {
     expect(progress.at(-1)).toEqual({ comparisonId: 'cmp-2', done: 1, total: 2, status: 'running' });
   });
 
-  it(`[trace-compare] keeps the newest ${COMPARISONS_KEPT} comparisons`, async () => {
+  it(`[trace-compare-history] keeps the newest ${COMPARISONS_KEPT} in memory and reopens older ones from the catalog`, async () => {
     for (let i = 0; i < COMPARISONS_KEPT + 1; i++) {
       comparisons.start({ traceIds: [traceId], strategies: ['variable'], budget: 32_000 });
       batches.at(-1)!.resolve([{ job: batches.at(-1)!.jobs[0]!, error: 'skipped', ms: 0 }]);
       await settle();
     }
-    expect(refusal(() => comparisons.get('cmp-1')).code).toBe('not_found');
-    expect(comparisons.get('cmp-2').comparisonId).toBe('cmp-2');
+    // The first left memory but not the history: reopening shows it as saved.
+    expect(comparisons.get('cmp-1')).toMatchObject({ comparisonId: 'cmp-1', status: 'failed', errors: [{ error: 'skipped' }] });
     expect(comparisons.get(`cmp-${COMPARISONS_KEPT + 1}`).status).toBe('failed');
+    expect(comparisons.list().map((c) => c.comparisonId)).toEqual(Array.from({ length: COMPARISONS_KEPT + 1 }, (_, i) => `cmp-${COMPARISONS_KEPT + 1 - i}`));
+    expect(comparisons.list(2)).toHaveLength(2);
+    expect(refusal(() => comparisons.get('cmp-99')).code).toBe('not_found');
+  });
+
+  it('[trace-compare-history] an ended comparison is saved whole and reopened by a host that starts later; new ids go on after it', async () => {
+    comparisons.start({ traceIds: [traceId], strategies: ['variable', 'full_history_baseline'], budget: 32_000 });
+    const [batch] = batches as [Batch];
+    batch.resolve(replayed(batch.jobs));
+    await settle();
+    const ended = comparisons.get('cmp-1');
+    comparisons.close();
+    const later = new Comparisons({ catalog, clock, scheduler, emit: () => {}, runJobs: (jobs, options = {}) => new Promise((resolve) => batches.push({ jobs, options, resolve })) });
+    expect(later.get('cmp-1')).toEqual(ended);
+    expect(later.list()).toEqual([
+      { comparisonId: 'cmp-1', status: 'finished', traces: [{ traceId, name: catalog.getTrace(traceId)!.name, removed: false }], strategies: ['variable', 'full_history_baseline'], budgets: [32_000], provider: 'anthropic', model: null, startedAt: ended.startedAt, finishedAt: ended.finishedAt, progress: { done: 2, total: 2 } },
+    ]);
+    expect(later.start({ traceIds: [traceId], strategies: ['variable'], budget: 32_000 }).comparisonId).toBe('cmp-2');
+    later.close();
+  });
+
+  it('[trace-compare] replays every engine strategy at each budget and the baselines once', async () => {
+    const started = comparisons.start({ traceIds: [traceId], strategies: ['variable', 'summary', 'full_history_baseline'], budgets: [16_000, 64_000] });
+    expect(started).toMatchObject({ budget: 16_000, budgets: [16_000, 64_000], progress: { done: 0, total: 5 } });
+    const [batch] = batches as [Batch];
+    expect(batch.jobs.map((j) => [j.strategy, j.budget])).toEqual([
+      ['variable', 16_000],
+      ['variable', 64_000],
+      ['summary', 16_000],
+      ['summary', 64_000],
+      ['full_history_baseline', 16_000],
+    ]);
+    batch.resolve(replayed(batch.jobs));
+    await settle();
+    expect(comparisons.get('cmp-1').results.map((r) => [r.strategy, r.budget])).toEqual([
+      ['variable', 16_000],
+      ['variable', 64_000],
+      ['summary', 16_000],
+      ['summary', 64_000],
+      ['full_history_baseline', null],
+    ]);
+  });
+
+  it('[trace-compare-cancel] cancelling stops the replays, keeps the finished ones and ends cancelled; an ended one cannot be cancelled', async () => {
+    comparisons.start({ traceIds: [traceId], strategies: ['variable', 'summary'], budget: 32_000 });
+    const [batch] = batches as [Batch];
+    const first = replayed(batch.jobs.slice(0, 1))[0]!;
+    // The fake worker pool answers an abort as runReplayJobs does: the unfinished jobs are `cancelled`.
+    batch.options.signal?.addEventListener('abort', () => batch.resolve([first, { job: batch.jobs[1]!, error: 'cancelled', ms: 0 }]));
+    const cancelled = await comparisons.cancel('cmp-1');
+    expect(batch.options.signal?.aborted).toBe(true);
+    expect(cancelled).toMatchObject({ status: 'cancelled', errors: [], progress: { done: 1, total: 2 } });
+    expect(cancelled.results.map((r) => r.strategy)).toEqual(['variable']);
+    scheduler.tick();
+    expect(progress.at(-1)).toEqual({ comparisonId: 'cmp-1', done: 1, total: 2, status: 'cancelled' });
+    expect(comparisons.list()[0]).toMatchObject({ comparisonId: 'cmp-1', status: 'cancelled' });
+    await expect(comparisons.cancel('cmp-1')).rejects.toMatchObject({ code: 'conflict' });
+    await expect(comparisons.cancel('cmp-9')).rejects.toMatchObject({ code: 'not_found' });
+  });
+
+  it('[trace-remove] a comparison whose trace was removed keeps its saved result and says the trace is gone', async () => {
+    comparisons.start({ traceIds: [traceId], strategies: ['variable'], budget: 32_000 });
+    expect(comparisons.replaying(traceId)).toBe(true);
+    const [batch] = batches as [Batch];
+    batch.resolve(replayed(batch.jobs));
+    await settle();
+    expect(comparisons.replaying(traceId)).toBe(false);
+    const name = catalog.getTrace(traceId)!.name;
+    expect(catalog.deleteTrace(traceId)).toBe(true);
+    expect(catalog.getTrace(traceId)).toBeUndefined();
+    const after = comparisons.get('cmp-1');
+    expect(after.traces).toEqual([{ traceId, name, removed: true }]);
+    expect(after.results).toHaveLength(1);
+    expect(comparisons.list()[0]!.traces).toEqual([{ traceId, name, removed: true }]);
+    expect(catalog.deleteTrace(traceId)).toBe(false);
   });
 
   it('[trace-compare] closing terminates the running replays and announces nothing more', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { MAX_TRACE_CONTENT_BYTES, type StrataApi } from '../../../../engine/contract';
+import { type ComparisonDto, MAX_TRACE_CONTENT_BYTES, type StrataApi } from '../../../../engine/contract';
 import { ApiError } from '../../../../renderer/api/ApiError';
 import { compareMemoryEvents, createCompareMemoryController } from '../../../../renderer/controller/compareMemoryController';
 import { createController } from '../../../../renderer/controller/controller';
@@ -12,6 +12,9 @@ function fakeApi() {
     importTraceContent: vi.fn<StrataApi['importTraceContent']>(async ({ name }) => ({ trace: makeTrace('tr_up', { name }), alreadyImported: false })),
     startComparison: vi.fn<StrataApi['startComparison']>(async () => ({ comparison: makeComparison({ status: 'running', results: [], progress: { done: 0, total: 2 } }) })),
     getComparison: vi.fn<StrataApi['getComparison']>(async () => ({ comparison: makeComparison() })),
+    listComparisons: vi.fn<StrataApi['listComparisons']>(async () => ({ comparisons: [summaryOf(makeComparison())] })),
+    cancelComparison: vi.fn<StrataApi['cancelComparison']>(async () => ({ comparison: makeComparison({ status: 'cancelled' }) })),
+    removeTrace: vi.fn<StrataApi['removeTrace']>(async ({ traceId }) => ({ traceId })),
     listMemory: vi.fn<StrataApi['listMemory']>(async () => ({ entries: [makeMemoryEntry('m1')] })),
     verifyMemory: vi.fn<StrataApi['verifyMemory']>(async ({ id, revision }) => ({ entry: makeMemoryEntry(id, { revision: revision + 1, state: 'verified', verified: true }) })),
     retireMemory: vi.fn<StrataApi['retireMemory']>(async () => {
@@ -22,6 +25,7 @@ function fakeApi() {
   return api as typeof api & StrataApi;
 }
 const settle = () => new Promise<void>((r) => setTimeout(r, 0));
+const summaryOf = ({ comparisonId, status, traces, strategies, budgets, provider, model, startedAt, finishedAt, progress }: ComparisonDto) => ({ comparisonId, status, traces, strategies, budgets, provider, model, startedAt, finishedAt, progress });
 const file = (name: string, text: string, size = text.length) => ({ name, size, text: async () => text });
 
 describe('compare and memory controller', () => {
@@ -62,7 +66,7 @@ describe('compare and memory controller', () => {
     api.importTraceContent.mockRejectedValueOnce(new ApiError({ code: 'invalid_args', message: 'upload:bad.json:9: unexpected end' }));
     const store = createStrataStore();
     await createCompareMemoryController(api, store).importTraceFile(file('bad.json', '{'));
-    expect(store.getState().traces).toMatchObject({ importing: null, error: 'Could not import bad.json: upload:bad.json:9: unexpected end' });
+    expect(store.getState().traces).toMatchObject({ importing: null, error: 'bad.json is not a trace Strata can read: at line 9, unexpected end.' });
   });
 
   it('starts a comparison, follows its progress, and fetches it when the final progress arrives', async () => {
@@ -78,6 +82,44 @@ describe('compare and memory controller', () => {
     await settle();
     expect(api.getComparison).toHaveBeenCalledWith({ comparisonId: 'cmp-1' });
     expect(store.getState().comparisons.byId['cmp-1']?.results).toHaveLength(2);
+  });
+
+  it('lists the history, reopens a saved comparison, cancels a running one and lists again', async () => {
+    const api = fakeApi();
+    const store = createStrataStore();
+    const c = createCompareMemoryController(api, store);
+    await c.loadComparisons();
+    expect(store.getState().comparisons.history.map((h) => h.comparisonId)).toEqual(['cmp-1']);
+    await c.openComparison('cmp-1');
+    expect(api.getComparison).toHaveBeenCalledWith({ comparisonId: 'cmp-1' });
+    expect(store.getState().comparisons.currentId).toBe('cmp-1');
+    expect(store.getState().comparisons.byId['cmp-1']?.status).toBe('finished');
+    await c.cancelComparison('cmp-1');
+    expect(api.cancelComparison).toHaveBeenCalledWith({ comparisonId: 'cmp-1' });
+    expect(store.getState().comparisons.byId['cmp-1']?.status).toBe('cancelled');
+    expect(api.listComparisons).toHaveBeenCalledTimes(2);
+    api.cancelComparison.mockRejectedValueOnce(new ApiError({ code: 'conflict', message: 'Comparison "cmp-1" has already ended.' }));
+    await c.cancelComparison('cmp-1');
+    expect(store.getState().comparisons.error).toBe('Comparison "cmp-1" has already ended.');
+  });
+
+  it('removes a trace: it leaves the list and the selection, and the comparison shown is fetched again to say so', async () => {
+    const api = fakeApi();
+    const store = createStrataStore();
+    const c = createCompareMemoryController(api, store);
+    await c.loadTraces();
+    store.getState().dispatch({ type: 'compare.form', form: { traceIds: ['tr_a', 'tr_b'] } });
+    store.getState().dispatch({ type: 'compare.loaded', comparison: makeComparison(), current: true });
+    api.getComparison.mockResolvedValueOnce({ comparison: makeComparison({ traces: [{ traceId: 'tr_a', name: 'tr_a.jsonl', removed: true }] }) });
+    await c.removeTrace('tr_a');
+    expect(api.removeTrace).toHaveBeenCalledWith({ traceId: 'tr_a' });
+    expect(store.getState().traces.list.map((t) => t.id)).toEqual(['tr_b']);
+    expect(store.getState().comparisons.form.traceIds).toEqual(['tr_b']);
+    expect(store.getState().comparisons.byId['cmp-1']?.traces[0]?.removed).toBe(true);
+    api.removeTrace.mockRejectedValueOnce(new ApiError({ code: 'conflict', message: 'A running comparison replays tr_b.jsonl; cancel it or wait for it to end, then remove the trace.' }));
+    await c.removeTrace('tr_b');
+    expect(store.getState().traces).toMatchObject({ removing: null, error: expect.stringContaining('cancel it or wait') });
+    expect(store.getState().traces.list.map((t) => t.id)).toEqual(['tr_b']);
   });
 
   it('verifies at a revision, records a conflict on retire, purges and lists again; a purge event lists again', async () => {

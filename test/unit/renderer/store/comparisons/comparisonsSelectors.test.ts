@@ -108,7 +108,7 @@ describe('compare selectors', () => {
 
   it('allTracesTotals leaves a trace without a list price out of the dollars, says how many are in, and groups the TTLs', () => {
     const [a, b] = makeTwoTraceComparison().results;
-    const unpriced = { ...b!, traceId: 'tr_b', strategy: a!.strategy, totals: { ...b!.totals, costUsd: null, cacheTtl: { ttl: '1h' as const, source: 'recording' as const } } };
+    const unpriced = { ...b!, traceId: 'tr_b', strategy: a!.strategy, budget: a!.budget, totals: { ...b!.totals, costUsd: null, cacheTtl: { ttl: '1h' as const, source: 'recording' as const } } };
     const [row] = allTracesTotals([a!, unpriced]);
     expect(row).toMatchObject({ traces: 2, pricedTraces: 1, promptUsd: a!.totals.costUsd!.prompt, ttl: '5m: default ×1; 1h: from the recording ×1' });
     expect(allTracesTotals([unpriced])[0]).toMatchObject({ promptUsd: null, totalUsd: null, pricedTraces: 0 });

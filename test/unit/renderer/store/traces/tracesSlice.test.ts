@@ -43,4 +43,15 @@ describe('root reducer', () => {
     expect(next.agents).toBe(initialRootState.agents);
     expect(next.memory).toBe(initialRootState.memory);
   });
+
+  it('a removed trace leaves the list, by this view or by a trace.removed event', () => {
+    let s = reduceTraces(tracesInitialState, { type: 'traces.snapshot', traces: [makeTrace('tr_b'), makeTrace('tr_a')] });
+    s = reduceTraces(s, { type: 'traces.removing', traceId: 'tr_a' });
+    expect(s.removing).toBe('tr_a');
+    s = reduceTraces(s, { type: 'traces.removed', traceId: 'tr_a' });
+    expect(s).toMatchObject({ removing: null, list: [expect.objectContaining({ id: 'tr_b' })] });
+    s = reduceTraces(s, { type: 'event', event: { name: 'trace.removed', payload: { traceId: 'tr_b' } } });
+    expect(s.list).toEqual([]);
+    expect(reduceTraces(s, { type: 'event', event: { name: 'trace.removed', payload: { traceId: 'tr_b' } } })).toBe(s);
+  });
 });

@@ -10,7 +10,7 @@ import { SkillsView } from '../../../../../renderer/views/skills/SkillsView';
 import { skillsInitialState } from '../../../../../renderer/store/skills/skillsSlice';
 import { renderWithStore } from '../../renderWithStore';
 import { signedPercent } from '../../../../../renderer/views/compare/RecordedTable';
-import { makeComparison, makeRecorded, makeSkills, makeTrace, makeTwoTraceComparison, progressEvent } from '../../compareMemoryFixtures';
+import { makeComparison, makeRecorded, makeResult, makeSkills, makeTrace, makeTwoTraceComparison, progressEvent } from '../../compareMemoryFixtures';
 
 afterEach(cleanup);
 
@@ -29,6 +29,71 @@ describe('compare view', () => {
     fireEvent.change(screen.getByLabelText('Budget (tokens)'), { target: { value: '8000' } });
     fireEvent.click(screen.getByRole('button', { name: 'Run comparison' }));
     expect(controller.startComparison).toHaveBeenCalledWith({ traceIds: ['tr_a'], strategies: ['variable', 'summary', 'full_history_baseline'], budget: 8000 });
+  });
+
+  it('runs several budgets typed with commas, and refuses repeats or too many', () => {
+    const { controller } = renderWithStore(<CompareView />, state());
+    const input = screen.getByLabelText('Budget (tokens)');
+    const run = screen.getByRole('button', { name: 'Run comparison' }) as HTMLButtonElement;
+    fireEvent.change(input, { target: { value: '16000, 64000' } });
+    fireEvent.click(run);
+    expect(controller.startComparison).toHaveBeenCalledWith({ traceIds: ['tr_a'], strategies: ['variable', 'full_history_baseline'], budgets: [16_000, 64_000] });
+    fireEvent.change(input, { target: { value: '16000, 16000' } });
+    expect(run.disabled).toBe(true);
+    fireEvent.change(input, { target: { value: '2000,3000,4000,5000,6000,7000,8000' } });
+    expect(run.disabled).toBe(true);
+    expect(screen.getByText(/or up to 6 different ones separated by commas/)).toBeTruthy();
+  });
+
+  it('[trace-compare-cancel] offers Cancel while the comparison runs', () => {
+    const running = makeComparison({ status: 'running', results: [], progress: { done: 1, total: 2 } });
+    const { controller } = renderWithStore(<CompareView />, state({ comparisons: { ...comparisonsInitialState, currentId: 'cmp-1', byId: { 'cmp-1': running }, progress: { 'cmp-1': { done: 1, total: 2, status: 'running' } } } }));
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel comparison' }));
+    expect(controller.cancelComparison).toHaveBeenCalledWith('cmp-1');
+  });
+
+  it('[trace-compare-history] lists past comparisons to reopen, names removed traces, and says when the one shown lost its trace', () => {
+    const saved = makeComparison({ comparisonId: 'cmp-2', traces: [{ traceId: 'tr_gone', name: 'gone.jsonl', removed: true }], traceIds: ['tr_gone'], results: [makeResult('tr_gone', 'variable', [100, 200])] });
+    const summary = { comparisonId: 'cmp-2', status: 'finished' as const, traces: saved.traces, strategies: saved.strategies, budgets: [32_000], provider: 'anthropic' as const, model: null, startedAt: 1, finishedAt: 2, progress: { done: 2, total: 2 } };
+    const other = { ...summary, comparisonId: 'cmp-1', traces: [{ traceId: 'tr_a', name: 'session.jsonl', removed: false }] };
+    const { controller } = renderWithStore(<CompareView />, state({ comparisons: { ...comparisonsInitialState, currentId: 'cmp-2', byId: { 'cmp-2': saved }, history: [summary, other] } }));
+    expect(controller.loadComparisons).toHaveBeenCalled();
+    const list = screen.getByRole('list', { name: 'Past comparisons' });
+    expect(list.querySelectorAll('li')[0]!.textContent).toMatch(/cmp-2 · .* · gone\.jsonl \(removed\) · variable, baseline \(transcript\) · 32,000 tokens · finished/);
+    expect((screen.getByRole('button', { name: 'Open cmp-2' }) as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.click(screen.getByRole('button', { name: 'Open cmp-1' }));
+    expect(controller.openComparison).toHaveBeenCalledWith('cmp-1');
+    expect(screen.getByRole('status').textContent).toContain('gone.jsonl has been removed from the catalog; the results below are as this comparison saved them');
+    // The saved name still labels its rows.
+    expect(screen.getByRole('table', { name: 'Comparison totals' }).textContent).toContain('variable');
+  });
+
+  it('[trace-remove] removes an imported trace only after a confirmation', () => {
+    const { controller } = renderWithStore(<CompareView />, state());
+    fireEvent.click(screen.getByRole('button', { name: 'Remove session.jsonl' }));
+    const ask = screen.getByRole('group', { name: 'Remove session.jsonl?' });
+    expect(ask.textContent).toContain('Past comparisons keep their results');
+    fireEvent.click(screen.getByRole('button', { name: 'Keep' }));
+    expect(controller.removeTrace).not.toHaveBeenCalled();
+    fireEvent.click(screen.getByRole('button', { name: 'Remove session.jsonl' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Remove' }));
+    expect(controller.removeTrace).toHaveBeenCalledWith('tr_a');
+  });
+
+  it('charts one budget at a time with the baselines, and cost against recall over every budget', () => {
+    const at = (b: number) => ({ ...makeResult('tr_a', 'variable', [100, 200 + b / 1000]), budget: b });
+    const done = makeComparison({ budgets: [16_000, 64_000], budget: 16_000, results: [at(16_000), at(64_000), makeResult('tr_a', 'full_history_baseline', [100, 250])] });
+    const { store } = renderWithStore(<CompareView />, state({ comparisons: { ...comparisonsInitialState, currentId: 'cmp-1', byId: { 'cmp-1': done } } }));
+    expect(screen.getByText(/budgets 16,000, 64,000/)).toBeTruthy();
+    const pick = screen.getByLabelText('Chart budget') as HTMLSelectElement;
+    expect([...pick.options].map((o) => o.value)).toEqual(['16000', '64000']);
+    expect(selectChartData(store.getState())!.results.map((r) => [r.strategy, r.budget])).toEqual([['variable', 16_000], ['full_history_baseline', null]]);
+    act(() => void fireEvent.change(pick, { target: { value: '64000' } }));
+    expect(selectChartData(store.getState())!.results.map((r) => [r.strategy, r.budget])).toEqual([['variable', 64_000], ['full_history_baseline', null]]);
+    expect(selectChartData(store.getState())!.allBudgets).toHaveLength(3);
+    expect(screen.getByRole('figure', { name: 'Cost against recall (top left is best)' })).toBeTruthy();
+    // Each budget has its own row in the totals.
+    expect([...screen.getByRole('table', { name: 'Comparison totals' }).querySelectorAll('tbody tr')].map((r) => r.getAttribute('data-budget'))).toEqual(['16000', '64000', 'none']);
   });
 
   it('[replay-ttl] sends the cache TTL and the model to price when chosen, and leaves them to the recording otherwise', () => {
@@ -115,7 +180,8 @@ describe('compare view', () => {
     });
     renderWithStore(<CompareView />, state({ comparisons: { ...comparisonsInitialState, currentId: 'cmp-1', byId: { 'cmp-1': done } } }));
     const table = screen.getByRole('table', { name: 'Recorded by the provider' });
-    const cells = (tr: Element) => [...tr.querySelectorAll('th, td')].map((c) => c.textContent);
+    // The text a reader sees (the screen-reader "(best)" and the headers' "lower is better" aside).
+    const cells = (tr: Element) => [...tr.querySelectorAll('th, td')].map((c) => c.textContent!.replace(/ \(best\)$/, ''));
     const rows = [...table.querySelectorAll('tbody tr')];
     expect(rows).toHaveLength(2);
     expect(cells(rows[0]!)).toEqual(['session.jsonl', 'claude-sonnet-4-5', '42', '1,234,567', '98,765', '92%', '$1.23', '3', 'anthropic', '1,278,900', '+3.6%', '+3.1%', '1,478,900', '+19.8%', 'recorded · scale 1.10']);
@@ -230,23 +296,46 @@ describe('compare view: several traces', () => {
     const done = makeTwoTraceComparison({ errors: [{ traceId: 'tr_b', strategy: 'summary', error: 'worker crashed' }] });
     renderWithStore(<CompareView />, twoTraces({ comparisons: { ...comparisonsInitialState, currentId: 'cmp-1', byId: { 'cmp-1': done } } }));
     const table = screen.getByRole('table', { name: 'Comparison totals' });
-    const cells = (tr: Element) => [...tr.querySelectorAll('th, td')].map((c) => c.textContent);
+    // The text a reader sees (the screen-reader "(best)" and the headers' "lower is better" aside).
+    const cells = (tr: Element) => [...tr.querySelectorAll('th, td')].map((c) => c.textContent!.replace(/ \(best\)$/, ''));
     expect([...table.querySelectorAll('tbody tr')].map((r) => `${r.getAttribute('data-trace')}/${r.getAttribute('data-strategy')}`)).toEqual(['tr_a/variable', 'tr_a/full_history_baseline', 'tr_b/variable', 'tr_b/full_history_baseline']);
     // Dollars at the fixture's claude-sonnet-4-5 prices: 450 uncached at $3 and 50 read at $0.30 per million.
-    expect(cells(table.querySelectorAll('tbody tr')[2]!)).toEqual(['newer.jsonl', 'variable', '32,000', '2', '500', '450', '$0.0014', '$0.0014', '5m: default', '200,000: model table', '10%', '50%', '20%', '75%', '3', '3', '2', '3']);
+    expect(cells(table.querySelectorAll('tbody tr')[2]!)).toEqual(['newer.jsonl', 'variable', '32,000', '2', '500', '$0.0014', '450', '$0.0014', '5m: default', '200,000: model table', '10%', '50%', '20%', '75%', '3', '3', '2', '3']);
     const all = [...table.querySelectorAll('tfoot tr')];
     expect(all.map(cells)).toEqual([
-      ['all 2 traces', 'variable', '32,000', '5', '1,100', '780', '$0.0024', '$0.0024', '5m: default', '—', '29%', '60%', '47%', '50%', '5', '4', '2', '3'],
-      ['all 2 traces', 'baseline (transcript)', '—', '5', '1,650', '1,650', '$0.0050', '$0.0050', '5m: default', '—', '0%', '50%', '—', '—', '0', '2', '0', '0'],
+      ['all 2 traces', 'variable', '32,000', '5', '1,100', '$0.0024', '780', '$0.0024', '5m: default', '—', '29%', '60%', '47%', '50%', '5', '4', '2', '3'],
+      ['all 2 traces', 'baseline (transcript)', '—', '5', '1,650', '$0.0050', '1,650', '$0.0050', '5m: default', '—', '0%', '50%', '—', '—', '0', '2', '0', '0'],
     ]);
     expect(screen.getByText(/their prefix reuse byte-weighted over every step after each trace’s first/)).toBeTruthy();
-    expect([...table.querySelectorAll('thead th')].map((th) => th.textContent)).toEqual(expect.arrayContaining(['prompt USD', 'total USD', 'cache TTL']));
+    const heads = [...table.querySelectorAll('thead th')].map((th) => th.textContent!.replace(/ [↓↑] (lower|higher) is better$/, ''));
+    expect(heads).toEqual(expect.arrayContaining(['prompt USD', 'total USD', 'cache TTL']));
     // Invalid requests (priced as nothing sent) sit beside the orphans.
-    expect([...table.querySelectorAll('thead th')].map((th) => th.textContent).slice(-3)).toEqual(['refreshes', 'orphans', 'invalid']);
-    expect([...table.querySelectorAll('thead th')].map((th) => th.textContent)).toEqual(expect.arrayContaining(['recall pooled', 'recall per step', 'forced re-reads']));
+    expect(heads.slice(-3)).toEqual(['refreshes', 'orphans', 'invalid']);
+    expect(heads).toEqual(expect.arrayContaining(['recall pooled', 'recall per step', 'forced re-reads']));
     expect(screen.getByText(/a name alone does not count, and a first read is never held/)).toBeTruthy();
     expect(table.textContent).not.toMatch(/cost units|est\. cost/);
     expect(screen.getByRole('alert').textContent).toContain('newer.jsonl, summary: worker crashed');
+  });
+
+  it('highlights the best value of each judged column among one trace’s replays and among the all-traces rows, and says which way is better', () => {
+    const done = makeTwoTraceComparison();
+    renderWithStore(<CompareView />, twoTraces({ comparisons: { ...comparisonsInitialState, currentId: 'cmp-1', byId: { 'cmp-1': done } } }));
+    const table = screen.getByRole('table', { name: 'Comparison totals' });
+    const column = (name: string) => [...table.querySelectorAll('thead th')].findIndex((th) => th.textContent!.startsWith(name));
+    const bestOf = (tr: Element) => [...tr.querySelectorAll('th, td')].flatMap((c, i) => (c.getAttribute('data-best') ? [i] : []));
+    const [aVar, aBase, bVar, bBase] = [...table.querySelectorAll('tbody tr')];
+    // Fewer prompt tokens, fewer dollars and a higher hit rate win; the baseline forces no re-read.
+    for (const row of [aVar!, bVar!]) expect(bestOf(row)).toEqual(expect.arrayContaining([column('prompt tokens'), column('prompt USD'), column('hit rate')]));
+    for (const row of [aBase!, bBase!]) expect(bestOf(row)).toEqual(expect.arrayContaining([column('forced re-reads')]));
+    expect(bestOf(aBase!)).not.toContain(column('prompt tokens'));
+    // A column where every row is the same (prefix reuse, orphans) has no verdict; a value alone (recall beside a baseline's —) neither.
+    for (const row of [aVar!, aBase!, bVar!, bBase!]) expect(bestOf(row)).not.toEqual(expect.arrayContaining([column('prefix reuse')]));
+    expect(bestOf(aVar!)).not.toContain(column('recall pooled'));
+    expect(bestOf(table.querySelector('tfoot tr')!)).toEqual(expect.arrayContaining([column('prompt tokens'), column('hit rate')]));
+    expect(aVar!.querySelector('[data-best]')!.textContent).toMatch(/\(best\)$/);
+    expect(table.querySelectorAll('thead th')[column('prompt tokens')]!.textContent).toContain('lower is better');
+    expect(table.querySelectorAll('thead th')[column('hit rate')]!.textContent).toContain('higher is better');
+    expect(table.querySelectorAll('thead th')[column('steps')]!.textContent).toBe('steps');
   });
 
   it('has no all-traces rows and no chart-trace choice for one trace', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { comparisonCsv, comparisonJson, CSV_COLUMNS, exportName } from '../../../../../renderer/views/compare/exportResults';
-import { makeComparison, makeRecorded, makeTrace } from '../../compareMemoryFixtures';
+import { allTracesTotals } from '../../../../../renderer/store/comparisons/comparisonsSelectors';
+import { comparisonCsv, comparisonJson, CSV_ALL_TRACES_COLUMNS, CSV_COLUMNS, CSV_RECORDED_COLUMNS, exportName } from '../../../../../renderer/views/compare/exportResults';
+import { makeComparison, makeRecorded, makeTrace, makeTwoTraceComparison } from '../../compareMemoryFixtures';
 
 describe('comparison exports', () => {
   const c = makeComparison();
@@ -29,7 +30,7 @@ describe('comparison exports', () => {
 
   it('JSON: the whole comparison with its series, and only the traces it names', () => {
     const parsed = JSON.parse(comparisonJson(c, traces));
-    expect(parsed).toEqual({ format: 'strata-comparison', version: 1, comparison: c, traces: [traces[0]] });
+    expect(parsed).toEqual({ format: 'strata-comparison', version: 1, comparison: c, allTraces: [], traces: [traces[0]] });
     expect(parsed.comparison.results[0].series).toHaveLength(3);
   });
 
@@ -42,6 +43,20 @@ describe('comparison exports', () => {
     expect(parsed.comparison.recorded[1].asRecorded).toBeNull();
     // The CSV keeps its columns.
     expect(comparisonCsv(makeComparison({ recorded }), traces).split('\n')[0]).toBe(CSV_COLUMNS.join(','));
+  });
+
+  it('CSV carries what the JSON does: the all-traces rows and the recorded table, each a section with its own header', () => {
+    const two = makeTwoTraceComparison({ recorded: [makeRecorded('tr_a'), makeRecorded('tr_b', { model: null, asRecorded: null, fullHistory: null })] });
+    const sections = comparisonCsv(two, [makeTrace('tr_a', { name: 'older.jsonl' }), makeTrace('tr_b', { name: 'newer.jsonl' })]).trimEnd().split('\n\n').map((s) => s.split('\n'));
+    expect(sections.map((s) => s[0])).toEqual([CSV_COLUMNS.join(','), CSV_ALL_TRACES_COLUMNS.join(','), CSV_RECORDED_COLUMNS.join(',')]);
+    expect(sections[0]).toHaveLength(1 + two.results.length);
+    const all = allTracesTotals(two.results);
+    expect(sections[1]!.slice(1)).toEqual(all.map((a) => ['all 2 traces', a.strategy, a.budget ?? '', a.traces, a.pricedTraces, a.steps, a.promptTokens, a.uncachedTokens, a.promptUsd, a.totalUsd, a.ttl, a.hitRate, a.prefixReuse, a.neededReferenceRecall ?? '', a.pooledReferenceRecall ?? '', a.rereadsForced, a.orphans, a.invalid, a.refreshes].join(',')));
+    const r = two.recorded[0]!;
+    expect(sections[2]![1]).toBe(['tr_a', 'older.jsonl', r.model, r.calls, r.promptTokens, r.uncachedTokens, r.cacheWriteTokens, r.writesMissing, r.hitRate, r.costUsd, r.rereads, r.asRecorded!.provider, r.asRecorded!.promptTokens, r.asRecorded!.hitRate, r.asRecorded!.promptError, r.asRecorded!.cacheReadError, r.fullHistory!.provider, r.fullHistory!.promptTokens, r.fullHistory!.hitRate, r.fullHistory!.promptError, r.fullHistory!.cacheReadError, r.prefix ? `"${r.prefix.note}"`.replace(/^"([^,"\n]*)"$/, '$1') : '', r.prefix?.estimated ?? '', r.prefix?.tokenScale ?? ''].join(','));
+    // A trace without a recorded model leaves its baselines' cells empty.
+    expect(sections[2]![2]).toMatch(/^tr_b,newer\.jsonl,,\d+,/);
+    expect(JSON.parse(comparisonJson(two, [])).allTraces).toEqual(JSON.parse(JSON.stringify(all)));
   });
 
   it('names files after the comparison', () => {
