@@ -1,0 +1,78 @@
+import { expect, test, type Page } from '@playwright/test';
+import { mkdirSync } from 'node:fs';
+import { startWebHostProcess, type RunningWebHost } from './webHostProcess';
+
+/**
+ * What the agent sees, and controls that can be undone (issue 22 items 8, 9, 10 and 12), against the
+ * real headless host with the demo paused (STRATA_DEMO_TICK_MS=0): only the test's own steps change it.
+ * Screenshots go to /work/shots/u3 (outside the repo), light and dark at 1440, 1280 and 1024 px.
+ */
+let web: RunningWebHost | undefined;
+const SHOTS = process.env['STRATA_SHOTS_DIR'] ?? '/work/shots/u3';
+
+test.afterEach(async () => {
+  await web?.stop();
+  web = undefined;
+});
+
+async function openPausedDemo(page: Page, steps: number): Promise<void> {
+  web = await startWebHostProcess({ STRATA_DEMO_TICK_MS: '0' });
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto(web.url);
+  await expect(page.locator('[data-connection="open"]')).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Agent primary' })).toBeVisible();
+  const bar = page.getByRole('group', { name: 'Run controls' });
+  for (let i = 1; i <= steps; i++) {
+    await bar.getByRole('button', { name: /Step/ }).click();
+    await expect(bar).toContainText(`turn ${i}`);
+  }
+  await expect(page.locator('.inspector__summary[data-generation]')).toBeVisible();
+}
+
+/** Light and dark at three widths; `before` runs after each resize (to scroll something into view). */
+async function shots(page: Page, name: string, before?: () => Promise<void>): Promise<void> {
+  mkdirSync(SHOTS, { recursive: true });
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    for (const width of [1440, 1280, 1024]) {
+      await page.setViewportSize({ width, height: 900 });
+      await before?.();
+      await page.screenshot({ path: `${SHOTS}/${name}-${width}-${scheme}.png` });
+    }
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
+}
+
+const inspector = (page: Page) => page.getByRole('region', { name: 'Context inspector' });
+
+function watchProblems(page: Page): string[] {
+  const problems: string[] = [];
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+  });
+  return problems;
+}
+
+test('the Context tab: categories with free space, an item read whole, search, duplicates grouped', async ({ page }) => {
+  const problems = watchProblems(page);
+  await openPausedDemo(page, 6);
+  const ctx = inspector(page);
+  const categories = ctx.getByRole('table', { name: 'Context categories' });
+  await expect(categories.getByText('Role instructions (L0)')).toBeVisible();
+  await expect(categories.locator('tr[data-category="free"]')).toContainText(/Free space[\d.k]+\d+%/);
+
+  // Open the Objective: its whole text in the content pane.
+  await ctx.getByRole('button', { name: 'Objective', exact: true }).first().click();
+  const pane = ctx.getByRole('complementary', { name: 'Item content' });
+  await expect(pane).toHaveAttribute('data-item-id', 'objective');
+  await expect(pane.getByLabel('Content of Objective')).toContainText('Add refresh-token rotation to the payments API');
+  await shots(page, 'context-item', () => pane.scrollIntoViewIfNeeded());
+
+  // Search within the context: the lists narrow, the open item marks its matches.
+  await ctx.getByRole('searchbox', { name: 'Search the context' }).fill('rotation');
+  await expect(ctx.getByText(/\d+ included and \d+ dropped items? match “rotation”/)).toBeVisible();
+  await expect(pane.locator('mark').first()).toHaveText(/rotation/i);
+  await shots(page, 'context-search', () => ctx.getByRole('searchbox', { name: 'Search the context' }).scrollIntoViewIfNeeded());
+  expect(problems).toEqual([]);
+});
