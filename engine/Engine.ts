@@ -181,6 +181,11 @@ export class Engine {
     return [...this.pool.values()];
   }
 
+  /** True while the pool holds an item with this id (a generation may still list one that left it). */
+  hasItem(id: string): boolean {
+    return this.pool.has(id);
+  }
+
   /** Items removed from the pool by refreshes and expiry (the newest `ARCHIVE_KEPT`), kept for observability. */
   archived(): ContextItem[] {
     return [...this.archive];
@@ -436,6 +441,38 @@ export class Engine {
     const s = this.agent(agentId);
     s.pending = { kind: 'rebuild', reason };
     return this.build(agentId, s.lastRequest ?? { phase: 'start' });
+  }
+
+  /**
+   * `[restore-generation]`: rebuild the agent from one of its generations. The items that
+   * generation included and the pool no longer holds come back (the whole value the archive kept,
+   * or the value the generation showed when it was not clipped or compressed), then the agent
+   * starts a new generation now, reason `restored from generation N`, packed afresh: the returned
+   * items compete like any item; pinned and mandatory ones always enter. Returns the build and the
+   * ids that came back. A generation whose entries were released from memory cannot be restored.
+   */
+  restore(agentId: string, number: number): { result: BuildResult; restored: string[]; missing: string[] } {
+    const s = this.agent(agentId);
+    const g = this.liveGeneration(agentId, number);
+    if (g.released) throw new EngineError('invalid', `Generation ${number} of "${agentId}" is older than the newest generations kept in memory; its items cannot be restored.`);
+    const shortened = new Set(g.compressed.map((c) => c.itemId));
+    const archived = new Map(this.archive.map((i) => [i.id, i]));
+    const restored: string[] = [];
+    const missing: string[] = [];
+    for (const e of g.included) {
+      const id = e.item.id;
+      if (this.pool.has(id)) continue;
+      const whole = archived.get(id) ?? (shortened.has(id) ? undefined : e.item);
+      if (!whole) {
+        missing.push(id);
+        continue;
+      }
+      this.pool.add(whole);
+      restored.push(id);
+      this.emit({ type: 'item.added', item: whole });
+    }
+    s.pending = { kind: 'rebuild', reason: `restored from generation ${number}` };
+    return { result: this.build(agentId, s.lastRequest ?? { phase: 'start' }), restored, missing };
   }
 
   // ---- refresh ------------------------------------------------------------------------------

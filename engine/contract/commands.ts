@@ -88,6 +88,15 @@ export const Commands = {
     args: z.object({ agentId: Id }).strict(),
     result: z.object({ generation: GenerationSummaryDtoSchema }),
   },
+  /**
+   * Rebuild the agent from its generation `number` (`[restore-generation]`): the items it included
+   * that left the pool return (`restored`; `missing` when no whole value was kept), then a new
+   * generation starts now, packed afresh. `invalid_args` for a generation released from memory.
+   */
+  restoreGeneration: {
+    args: z.object({ agentId: Id, number: GenerationNumber }).strict(),
+    result: z.object({ generation: GenerationSummaryDtoSchema, restored: z.array(z.string()), missing: z.array(z.string()) }),
+  },
   /** Refresh the agent now: carry durable state, drop its ephemeral items, start a new generation. */
   refresh: {
     args: z.object({ agentId: Id, reason: z.string().min(1).max(500).optional() }).strict(),

@@ -109,6 +109,8 @@ export const GenerationDtoSchema = GenerationSummaryDtoSchema.extend({
   indicators: IndicatorsDtoSchema,
   /** The composed prompt of the latest build; only for the agent's current generation. */
   prompt: PromptDtoSchema.nullable(),
+  /** Ids of the items listed here (included or dropped) that the pool no longer holds; absent when none. */
+  absent: z.array(z.string()).optional(),
 });
 export type GenerationDto = z.infer<typeof GenerationDtoSchema>;
 

@@ -18,6 +18,8 @@ export interface AgentViewController {
   promote(itemId: string): Promise<void>;
   promoteToMemory(itemId: string): Promise<void>;
   rebuild(agentId: string): Promise<void>;
+  /** Rebuild the selected agent from its generation `number` (`[restore-generation]`), then follow the current one. */
+  restoreGeneration(number: number): Promise<void>;
   refresh(agentId: string, reason?: string): Promise<void>;
   loadRuns(): Promise<void>;
   startRun(): Promise<void>;
@@ -167,6 +169,17 @@ export function createAgentViewController(api: StrataApi, store: StrataStore): A
         await reloadAgent(agentId);
         return `Rebuilt: generation ${generation.number} · ${generation.boundary.reason}`;
       }),
+    async restoreGeneration(number) {
+      const agentId = selected();
+      if (!agentId) return;
+      await control(agentKey(agentId), 'restore', () => api.restoreGeneration({ agentId, number }), async ({ generation, restored, missing }) => {
+        dispatch({ type: 'generation.view', number: null });
+        await reloadAgent(agentId);
+        const back = restored.length === 0 ? 'every item of it was still in the pool' : `${restored.length} item${restored.length === 1 ? '' : 's'} back in the pool`;
+        const lost = missing.length === 0 ? '' : ` · ${missing.length} could not come back whole (${missing.slice(0, 3).join(', ')}${missing.length > 3 ? '…' : ''})`;
+        return `Restored from generation ${number}: generation ${generation.number} started · ${back}${lost}.`;
+      });
+    },
     refresh: (agentId, reason) =>
       control(agentKey(agentId), 'refresh', () => api.refresh(reason ? { agentId, reason } : { agentId }), async (r) => {
         dispatch({ type: 'generation.view', number: null });

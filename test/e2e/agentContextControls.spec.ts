@@ -76,3 +76,33 @@ test('the Context tab: categories with free space, an item read whole, search, d
   await shots(page, 'context-search', () => ctx.getByRole('searchbox', { name: 'Search the context' }).scrollIntoViewIfNeeded());
   expect(problems).toEqual([]);
 });
+
+test('a past generation: a banner, its controls off, the way back, and a restore from it', async ({ page }) => {
+  const problems = watchProblems(page);
+  await openPausedDemo(page, 3);
+  const pane = page.getByRole('region', { name: 'Agent primary' });
+  await pane.getByRole('button', { name: /^Refresh/ }).click();
+  await expect(inspector(page).locator('.inspector__summary')).toHaveAttribute('data-generation', '2');
+
+  await inspector(page).getByRole('combobox').selectOption('1');
+  const banner = inspector(page).getByRole('region', { name: 'Past generation' });
+  await expect(banner).toContainText('You are viewing generation 1 of primary; the agent is on generation 2.');
+  await expect(inspector(page).locator('.inspector__summary')).toHaveAttribute('data-generation', '1');
+  const objective = inspector(page).locator('[data-item-id="objective"]').first();
+  await expect(objective.getByRole('button', { name: /^Verify/ })).toBeDisabled();
+  await expect(objective.getByRole('button', { name: /^Verify/ })).toHaveAttribute('title', /past generation/);
+  await shots(page, 'past-generation', () => banner.scrollIntoViewIfNeeded());
+
+  await banner.getByRole('button', { name: 'Back to current (g2)' }).click();
+  await expect(banner).toHaveCount(0);
+  await expect(objective.getByRole('button', { name: /^Verify/ })).toBeEnabled();
+
+  // Restore from generation 1: a new generation 3, its reason saying where it came from.
+  await inspector(page).getByRole('combobox').selectOption('1');
+  await banner.getByRole('button', { name: 'Restore from g1' }).click();
+  await expect(pane.locator('.agent-controls').getByRole('status')).toContainText(/Restored from generation 1: generation 3 started/);
+  await expect(inspector(page).locator('.inspector__summary')).toHaveAttribute('data-generation', '3');
+  await expect(inspector(page).getByRole('region', { name: 'Past generation' })).toHaveCount(0);
+  await expect(inspector(page).locator('.inspector__summary')).toContainText('rebuild');
+  expect(problems).toEqual([]);
+});

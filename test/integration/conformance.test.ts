@@ -27,6 +27,7 @@ const samples: { [K in CommandName]: CommandArgs<K> } = {
   verify: { itemId: 'objective' },
   promote: { itemId: 'objective', target: 'pool' },
   rebuild: { agentId: 'primary' },
+  restoreGeneration: { agentId: 'primary', number: 1 },
   refresh: { agentId: 'primary', reason: 'conformance' },
   listMemory: {},
   getMemory: { id: 'mem_0000000000000000' },

@@ -72,6 +72,7 @@ const TEMPLATES: { [K in CommandName]: CommandArgs<K> } = {
   verify: { itemId: 'item-1' },
   promote: { itemId: 'item-1', target: 'pool' },
   rebuild: { agentId: 'primary' },
+  restoreGeneration: { agentId: 'primary', number: 1 },
   refresh: { agentId: 'primary', reason: 'fuzz' },
   listMemory: { states: ['verified'] },
   getMemory: { id: 'mem-1' },

@@ -18,11 +18,16 @@ import { groupDuplicates, itemMatches, type EntryGroup } from '../../store/gener
 import { CompositionChart } from './CompositionChart';
 import { ContextCategories } from './ContextCategories';
 import { ItemContent } from './ItemContent';
+import { PastGenerationBanner } from './PastGenerationBanner';
 import { ItemControls } from './ItemControls';
 import { LayerBar } from './LayerBar';
 import { OutcomeLine } from './Outcome';
 import { provenanceLine, utcMinute } from './provenance';
 import { useWidth } from './useWidth';
+
+const selectOutcomes = (s: RootState): Record<string, ControlOutcome> => s.controls.byKey;
+/** The selected agent belongs to an attached session: its items are watched, never changed. */
+const selectReadOnly = (s: RootState): boolean => selectSelectedSessionId(s) !== null;
 
 /** From this inspector width on, the item content pane sits beside the lists. */
 const SIDE_PANE_WIDTH = 900;
@@ -62,7 +67,13 @@ export function ContextInspector() {
   const [query, setQuery] = useState('');
   const [openId, setOpenId] = useState<string | null>(null);
   const [ref, width] = useWidth<HTMLElement>(SIDE_PANE_WIDTH);
+  const numbers = useStrata(selectGenerationNumbers);
+  const viewed = useStrata(selectViewedNumber);
+  const readOnly = useStrata(selectReadOnly);
   const g = detail.value;
+  const current = numbers[0];
+  // A generation older than the current one: its controls would act on today's pool, so they are off.
+  const past = g !== null && current !== undefined && viewed !== null && g.number === viewed && viewed < current ? viewed : null;
   // An agent that has not been built has no generation: the host says not_found; that is a state, not a failure.
   const unbuilt = detail.status === 'error' && list.status === 'ready' && list.value.length === 0;
   return (
@@ -82,6 +93,7 @@ export function ContextInspector() {
           />
         )}
       </div>
+      {g && past !== null && current !== undefined && <PastGenerationBanner agentId={g.agentId} viewed={past} current={current} readOnly={readOnly} />}
       {detail.status === 'error' && !unbuilt && (
         <p className="notice notice--error" role="alert">
           {detail.error}
@@ -89,7 +101,7 @@ export function ContextInspector() {
       )}
       {unbuilt && <p className="empty">No generation yet: the agent has not been built ({detail.error}).</p>}
       {!g && detail.status !== 'error' && <p className="empty">{detail.status === 'loading' ? 'Loading the generation…' : 'No generation yet: the agent has not been built.'}</p>}
-      {g && <GenerationBody g={g} query={query} openId={openId} onOpen={setOpenId} wide={width >= SIDE_PANE_WIDTH} />}
+      {g && <GenerationBody g={g} query={query} openId={openId} onOpen={setOpenId} wide={width >= SIDE_PANE_WIDTH} past={past !== null} />}
     </section>
   );
 }
@@ -102,9 +114,6 @@ function GenerationSummary({ g }: { g: GenerationDto }) {
   );
 }
 
-const selectOutcomes = (s: RootState): Record<string, ControlOutcome> => s.controls.byKey;
-/** The selected agent belongs to an attached session: its items are watched, never changed. */
-const selectReadOnly = (s: RootState): boolean => selectSelectedSessionId(s) !== null;
 
 /**
  * Memoized on the generation: the selected agent's generation reloads every turn, and its load
@@ -117,9 +126,14 @@ interface BodyProps {
   openId: string | null;
   onOpen(itemId: string | null): void;
   wide: boolean;
+  /** A past generation is inspected: no item control applies. */
+  past: boolean;
 }
 
-const GenerationBody = memo(function GenerationBody({ g, query, openId, onOpen, wide }: BodyProps) {
+const PAST_REASON = 'Off while you view a past generation: go back to the current one to change items.';
+const ABSENT_REASON = 'No longer in the pool: this generation listed it, but the pool has let it go (restore from this generation to bring it back).';
+
+const GenerationBody = memo(function GenerationBody({ g, query, openId, onOpen, wide, past }: BodyProps) {
   const removed = useStrata(selectRemovedItems);
   const outcomes = useStrata(selectOutcomes);
   const readOnly = useStrata(selectReadOnly);
@@ -128,7 +142,16 @@ const GenerationBody = memo(function GenerationBody({ g, query, openId, onOpen, 
   const dropped = searching ? g.dropped.filter((d) => itemMatches(d.item, query)) : g.dropped;
   const titleOf = new Map(g.included.map((e) => [e.item.id, e.item.title || e.item.id]));
   const opened = openId === null ? undefined : (g.included.find((e) => e.item.id === openId) ?? g.dropped.find((d) => d.item.id === openId));
-  const rowProps = (itemId: string) => ({ removed: Boolean(removed[itemId]), outcome: outcomes[itemKey(itemId)], readOnly, open: openId === itemId, onOpen });
+  const absent = new Set(g.absent ?? []);
+  const rowProps = (itemId: string): RowProps => ({
+    removed: Boolean(removed[itemId]),
+    outcome: outcomes[itemKey(itemId)],
+    readOnly,
+    open: openId === itemId,
+    onOpen,
+    absent: absent.has(itemId),
+    offReason: past ? PAST_REASON : absent.has(itemId) ? ABSENT_REASON : null,
+  });
   const matched = LAYERS.reduce((n, l) => n + byLayer[l].length, 0);
   const pane = opened ? (
     <ItemContent item={opened.item} tokenCount={opened.tokens} query={query} onClose={() => onOpen(null)} />
@@ -230,7 +253,14 @@ const GenerationBody = memo(function GenerationBody({ g, query, openId, onOpen, 
   );
 });
 
-type RowProps = { removed: boolean; outcome: ControlOutcome | undefined; readOnly: boolean; open: boolean; onOpen(itemId: string | null): void };
+type RowProps = { removed: boolean; outcome: ControlOutcome | undefined; readOnly: boolean; open: boolean; onOpen(itemId: string | null): void; absent: boolean; offReason: string | null };
+
+/** The tag of a listed item the pool no longer holds. */
+const AbsentTag = () => (
+  <span className="tag tag--bad" title={ABSENT_REASON}>
+    not in the pool
+  </span>
+);
 
 /** Copies of the same read (same kind and title) as one row with their count; open it to see each. */
 function GroupRow({ group, rowProps }: { group: EntryGroup; rowProps(itemId: string): RowProps }) {
@@ -265,15 +295,16 @@ function ItemTitle({ item, open, onOpen }: { item: ItemDto; open: boolean; onOpe
   );
 }
 
-const DroppedRow = memo(function DroppedRow({ d, removed, outcome, readOnly, open, onOpen }: { d: DroppedDto } & RowProps) {
+const DroppedRow = memo(function DroppedRow({ d, removed, outcome, readOnly, open, onOpen, absent, offReason }: { d: DroppedDto } & RowProps) {
   return (
     <li className="item" data-item-id={d.item.id}>
       <div className="item__main">
         <ItemTitle item={d.item} open={open} onOpen={onOpen} />
         <span className={`tag tag--${d.item.class}`}>{d.item.class}</span>
         <span className="muted">{d.item.provenance.source}</span>
+        {absent && !removed && <AbsentTag />}
         <span className="item__num">{tokens(d.tokens)} tok</span>
-        {!readOnly && <ItemControls item={d.item} removed={removed} pending={outcome?.status === 'pending'} />}
+        {!readOnly && <ItemControls item={d.item} removed={removed} pending={outcome?.status === 'pending'} offReason={offReason} />}
       </div>
       <div className="item__why">reason: {d.reason}</div>
       <OutcomeLine outcome={outcome} className="item__outcome" />
@@ -281,7 +312,7 @@ const DroppedRow = memo(function DroppedRow({ d, removed, outcome, readOnly, ope
   );
 });
 
-const IncludedRow = memo(function IncludedRow({ e, removed, outcome, readOnly, open, onOpen }: { e: IncludedDto } & RowProps) {
+const IncludedRow = memo(function IncludedRow({ e, removed, outcome, readOnly, open, onOpen, absent, offReason }: { e: IncludedDto } & RowProps) {
   const item = e.item;
   return (
     <li className={`item${removed ? ' item--removed' : ''}`} data-item-id={item.id} data-layer={e.layer} data-pinned={item.pinned}>
@@ -292,13 +323,14 @@ const IncludedRow = memo(function IncludedRow({ e, removed, outcome, readOnly, o
         {item.pinned && <span className="tag tag--pin">pinned</span>}
         {item.mandatory && <span className="tag">mandatory</span>}
         {removed && <span className="tag tag--bad">removed</span>}
+        {absent && !removed && <AbsentTag />}
         <span className="item__num" title="tokens">
           {tokens(e.tokens)} tok
         </span>
         <span className="item__num" title={`score (tier ${e.tier})`}>
           score {e.score.toFixed(2)}
         </span>
-        {!readOnly && <ItemControls item={item} removed={removed} pending={outcome?.status === 'pending'} />}
+        {!readOnly && <ItemControls item={item} removed={removed} pending={outcome?.status === 'pending'} offReason={offReason} />}
       </div>
       <div className="item__why">why: {e.why}</div>
       <div className="item__prov">{provenanceLine(item)}</div>

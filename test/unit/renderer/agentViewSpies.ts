@@ -17,6 +17,7 @@ export function agentViewSpies(): AgentViewSpies {
     promoteToMemory: vi.fn<AgentViewController['promoteToMemory']>(async () => undefined),
     rebuild: vi.fn<AgentViewController['rebuild']>(async () => undefined),
     refresh: vi.fn<AgentViewController['refresh']>(async () => undefined),
+    restoreGeneration: vi.fn<AgentViewController['restoreGeneration']>(async () => undefined),
     loadRuns: vi.fn<AgentViewController['loadRuns']>(async () => undefined),
     startRun: vi.fn<AgentViewController['startRun']>(async () => undefined),
     pauseRun: vi.fn<AgentViewController['pauseRun']>(async () => undefined),

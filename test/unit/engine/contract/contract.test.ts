@@ -33,6 +33,7 @@ describe('contract', () => {
       'verify',
       'promote',
       'rebuild',
+      'restoreGeneration',
       'refresh',
       'listMemory',
       'getMemory',
