@@ -106,3 +106,31 @@ test('a past generation: a banner, its controls off, the way back, and a restore
   await expect(inspector(page).locator('.inspector__summary')).toContainText('rebuild');
   expect(problems).toEqual([]);
 });
+
+test('labels: tree columns with units, controls that say what they do, off on an agent never built', async ({ page }) => {
+  const problems = watchProblems(page);
+  web = await startWebHostProcess({ STRATA_DEMO_TICK_MS: '0' });
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto(web.url);
+  await expect(page.locator('[data-connection="open"]')).toBeVisible();
+  const pane = page.getByRole('region', { name: 'Agent primary' });
+  await expect(pane).toBeVisible();
+  await expect(page.getByRole('group', { name: 'Tree columns' })).toContainText('context %');
+  await expect(page.getByRole('group', { name: 'Tree columns' })).toContainText('hit %');
+
+  // Before its first turn the primary has no generation: refresh and rebuild are off and say why; one message in the inspector.
+  await expect(pane.getByRole('button', { name: 'Refresh context' })).toBeDisabled();
+  await expect(pane.getByRole('button', { name: 'Rebuild context' })).toHaveAttribute('title', /^Not built yet/);
+  await expect(inspector(page).getByText(/No generation yet/)).toHaveCount(1);
+  await shots(page, 'not-built');
+
+  const bar = page.getByRole('group', { name: 'Run controls' });
+  await bar.getByRole('button', { name: /Step/ }).click();
+  await expect(bar).toContainText('turn 1');
+  await expect(pane.getByRole('button', { name: 'Refresh context' })).toBeEnabled();
+  const controls = inspector(page).locator('[data-item-id="objective"]').first().getByRole('group', { name: 'Controls of objective' });
+  await expect(controls.getByRole('button')).toHaveText(['pin', 'verify', 'to finding', 'to memory', 'remove']);
+  await expect(controls.getByRole('button', { name: /to a finding$/ })).toHaveAttribute('title', /^Make it a finding/);
+  await shots(page, 'labels', () => controls.scrollIntoViewIfNeeded());
+  expect(problems).toEqual([]);
+});

@@ -99,7 +99,7 @@ export function ContextInspector() {
           {detail.error}
         </p>
       )}
-      {unbuilt && <p className="empty">No generation yet: the agent has not been built ({detail.error}).</p>}
+      {unbuilt && <p className="empty">No generation yet: the agent has not been built; it builds at its first turn.</p>}
       {!g && detail.status !== 'error' && <p className="empty">{detail.status === 'loading' ? 'Loading the generation…' : 'No generation yet: the agent has not been built.'}</p>}
       {g && <GenerationBody g={g} query={query} openId={openId} onOpen={setOpenId} wide={width >= SIDE_PANE_WIDTH} past={past !== null} />}
     </section>

@@ -64,7 +64,9 @@ describe('ContextInspector', () => {
     // With no generation listed, not_found is the agent's state, not a failure.
     act(() => store.getState().dispatch({ type: 'generations.list', agentId: 'auth-1', generations: [] }));
     expect(screen.queryByRole('alert')).toBeNull();
-    expect(screen.getByText('No generation yet: the agent has not been built (Agent "auth-1" has not been built yet.).')).toBeTruthy();
+    // One message, not the state and the host's words for it twice.
+    expect(screen.getByText('No generation yet: the agent has not been built; it builds at its first turn.')).toBeTruthy();
+    expect(screen.queryByText(/has not been built yet/)).toBeNull();
   });
 
   it('item controls call one controller method each, and show a failure inline as an alert', () => {
@@ -78,8 +80,11 @@ describe('ContextInspector', () => {
     expect(controller.remove).toHaveBeenCalledExactlyOnceWith('finding:1');
     fireEvent.click(within(row).getByRole('button', { name: 'Verify Title of finding:1' }));
     expect(controller.verify).toHaveBeenCalledExactlyOnceWith('finding:1');
-    fireEvent.click(within(row).getByRole('button', { name: 'Promote Title of finding:1' }));
-    expect(controller.promote).toHaveBeenCalledExactlyOnceWith('finding:1');
+    // finding:1 is a finding already: "to finding" does not apply to it; finding:2 (tool output) it does.
+    expect((within(row).getByRole('button', { name: 'Promote Title of finding:1 to a finding' }) as HTMLButtonElement).disabled).toBe(true);
+    const tool = within(screen.getByRole('list', { name: 'Included in L2' })).getByText('Title of finding:2').closest('li') as HTMLElement;
+    fireEvent.click(within(tool).getByRole('button', { name: 'Promote Title of finding:2 to a finding' }));
+    expect(controller.promote).toHaveBeenCalledExactlyOnceWith('finding:2');
     const pinned = screen.getByText('Constraint A').closest('li') as HTMLElement;
     fireEvent.click(within(pinned).getByRole('button', { name: 'Unpin Constraint A' }));
     expect(controller.unpin).toHaveBeenCalledExactlyOnceWith('constraint:a');
@@ -193,9 +198,9 @@ describe('RunBar and agent controls', () => {
   it('the agent view puts refresh and rebuild on the agent, with the reason and the result line', () => {
     const { controller, store } = renderWithStore(<AgentView />, loaded());
     fireEvent.change(screen.getByLabelText('Refresh reason'), { target: { value: 'too many stale reads' } });
-    fireEvent.click(screen.getByRole('button', { name: 'Refresh' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Refresh context' }));
     expect(controller.refresh).toHaveBeenCalledExactlyOnceWith('auth-1', 'too many stale reads');
-    fireEvent.click(screen.getByRole('button', { name: 'Rebuild' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Rebuild context' }));
     expect(controller.rebuild).toHaveBeenCalledExactlyOnceWith('auth-1');
     act(() => store.getState().dispatch({ type: 'control.done', key: 'agent:auth-1', label: 'refresh', message: 'Context refreshed · Generation 2 → 3 · Reason: too many stale reads' }));
     expect(screen.getByRole('status').textContent).toBe('Context refreshed · Generation 2 → 3 · Reason: too many stale reads');
