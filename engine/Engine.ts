@@ -3,6 +3,7 @@ import { appendToGeneration } from './generations/appendToGeneration';
 import { historyToRelease } from './generations/boundedHistory';
 import { buildTokens } from './generations/buildTokens';
 import { carriedLayers } from './generations/carriedLayers';
+import { changeImpact, type AgentImpact, type ItemChange } from './generations/changeImpact';
 import { diffGenerations, type GenerationDiff } from './generations/diffGenerations';
 import type { Boundary, Generation } from './generations/Generation';
 import { droppedLogOf } from './generations/DroppedLog';
@@ -273,6 +274,17 @@ export class Engine {
     }
     this.emit({ type: 'item.removed', itemId: id });
     this.maybeCompact();
+  }
+
+  /**
+   * `[change-preview]`: what an item control would do to the agents' prompt caches, before it is
+   * used: which agents with a current generation start a new one (and when), where they hold the
+   * item, and how many tokens of their cached prompt the change makes the provider miss. Changes nothing.
+   */
+  previewChange(id: string, change: ItemChange): AgentImpact[] {
+    this.item(id);
+    const current = [...this.agents.values()].filter((s) => s.current && !s.ended && s.generations.length > 0);
+    return changeImpact(id, change, current.map((s) => ({ agentId: s.identity.agentId, generation: s.generations.at(-1) as Generation })));
   }
 
   private replace(id: string, patch: Partial<ContextItem>, change: 'pinned' | 'unpinned' | 'verified' | 'promoted', boundary: boolean): ContextItem {

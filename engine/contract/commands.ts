@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AgentDetailDtoSchema, AgentDtoSchema, HealthDtoSchema } from './dto';
-import { GenerationDiffDtoSchema, GenerationDtoSchema, GenerationSummaryDtoSchema, ItemDtoSchema } from './engineDto';
+import { AgentImpactDtoSchema, GenerationDiffDtoSchema, GenerationDtoSchema, GenerationSummaryDtoSchema, ItemControlSchema, ItemDtoSchema } from './engineDto';
 import { MemoryEntryDtoSchema, PurgeReportDtoSchema } from './memoryDto';
 import { ConversationDtoSchema, SkillsDtoSchema } from './conversationDto';
 import { ProviderSettingsDtoSchema, RunDtoSchema, StartRunArgsSchema, UsageDtoSchema } from './runDto';
@@ -82,6 +82,15 @@ export const Commands = {
   promote: {
     args: z.object({ itemId: Id, target: z.enum(['pool', 'memory']) }).strict(),
     result: ItemResult,
+  },
+  /**
+   * What `change` on the item would do before it is used (`[change-preview]`): the agents with a
+   * current generation it makes start a new one (and when) and the tokens of their cached prompt it
+   * makes the provider miss. Changes nothing; `not_found` for an item not in the pool.
+   */
+  previewItemChange: {
+    args: z.object({ itemId: Id, change: ItemControlSchema }).strict(),
+    result: z.object({ itemId: z.string(), change: ItemControlSchema, agents: z.array(AgentImpactDtoSchema) }),
   },
   /** Start a new generation of the agent now, re-packed from the pool. */
   rebuild: {

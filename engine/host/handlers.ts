@@ -148,6 +148,8 @@ export function createHandlers(ctx: HostContext): Handlers {
         return { itemId };
       }),
 
+    previewItemChange: ({ itemId, change }) => ({ itemId, change, agents: ctx.engine().previewChange(nativeItem(itemId), change) }),
+
     rebuild: ({ agentId }) =>
       tx(() => {
         nativeAgent(agentId);

@@ -26,6 +26,7 @@ const samples: { [K in CommandName]: CommandArgs<K> } = {
   remove: { itemId: 'decision:1' },
   verify: { itemId: 'objective' },
   promote: { itemId: 'objective', target: 'pool' },
+  previewItemChange: { itemId: 'acceptance', change: 'remove' },
   rebuild: { agentId: 'primary' },
   restoreGeneration: { agentId: 'primary', number: 1 },
   refresh: { agentId: 'primary', reason: 'conformance' },

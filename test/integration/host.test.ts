@@ -87,6 +87,7 @@ describe('Host over a temp-dir catalog with the demo workspace', () => {
       verify: { itemId: 'objective' },
       promote: { itemId: toolItem, target: 'pool' },
       remove: { itemId: toolItem },
+      previewItemChange: { itemId: 'acceptance', change: 'remove' },
       rebuild: { agentId: 'primary' },
       restoreGeneration: { agentId: 'primary', number: 1 },
       refresh: { agentId: 'primary' },
@@ -380,6 +381,24 @@ describe('Host: the demo agents are built by the real engine', () => {
     expect(events.filter((e) => e.name === 'agent.updated').at(-1)).toMatchObject({ payload: { agent: { agentId: 'primary', generation: 3 } } });
     const diff = await call('diffGenerations', { agentId: 'primary', from: 1, to: 3 });
     expect(diff).toMatchObject({ ok: true, value: { from: 1, to: 3, reason: 'operator asked' } });
+  });
+
+  it('[change-preview] previewItemChange names the agents a remove would rebuild and what their cache loses, and changes nothing', async () => {
+    await play(10);
+    const built = host.engine.agentIds().filter((id) => host.engine.currentGeneration(id) > 0);
+    expect(built.length).toBeGreaterThan(1);
+    const before = built.map((id) => host.engine.currentGeneration(id));
+    const r = await value<{ agents: { agentId: string; layer: string | null; when: string; promptTokens: number; lostTokens: number }[] }>('previewItemChange', { itemId: 'acceptance', change: 'remove' });
+    const holders = built.filter((id) => host.engine.generation(id, host.engine.currentGeneration(id)).included.some((e) => e.item.id === 'acceptance'));
+    expect(r.agents.map((a) => a.agentId).sort()).toEqual(holders.sort());
+    for (const a of r.agents) {
+      expect(a).toMatchObject({ layer: 'L1', when: 'next build' });
+      expect(a.lostTokens).toBeGreaterThan(0);
+      expect(a.lostTokens).toBeLessThan(a.promptTokens);
+    }
+    expect(host.engine.hasItem('acceptance')).toBe(true);
+    expect(built.map((id) => host.engine.currentGeneration(id))).toEqual(before);
+    expect(await call('previewItemChange', { itemId: 'ghost', change: 'verify' })).toMatchObject({ ok: false, error: { code: 'not_found' } });
   });
 
   it('[restore-generation] a removed item shows as absent from the pool, and restoring its generation brings it back in a new one', async () => {

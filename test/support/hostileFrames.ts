@@ -71,6 +71,7 @@ const TEMPLATES: { [K in CommandName]: CommandArgs<K> } = {
   remove: { itemId: 'item-1' },
   verify: { itemId: 'item-1' },
   promote: { itemId: 'item-1', target: 'pool' },
+  previewItemChange: { itemId: 'acceptance', change: 'remove' },
   rebuild: { agentId: 'primary' },
   restoreGeneration: { agentId: 'primary', number: 1 },
   refresh: { agentId: 'primary', reason: 'fuzz' },

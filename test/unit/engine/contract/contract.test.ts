@@ -32,6 +32,7 @@ describe('contract', () => {
       'remove',
       'verify',
       'promote',
+      'previewItemChange',
       'rebuild',
       'restoreGeneration',
       'refresh',
