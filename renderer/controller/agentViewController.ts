@@ -1,4 +1,5 @@
 import type { ItemDto, StrataApi, StrataEvent } from '../../engine/contract';
+import type { AskedControl } from '../store/controls/controlsActions';
 import { agentKey, itemKey, RUN_KEY } from '../store/controls/controlsSlice';
 import type { StrataStore } from '../store/store';
 
@@ -17,6 +18,12 @@ export interface AgentViewController {
   /** Promote an item into the engine pool as a finding. */
   promote(itemId: string): Promise<void>;
   promoteToMemory(itemId: string): Promise<void>;
+  /** Ask before `change` on the item: show which agents it makes start a new generation and what their cache loses (`[change-preview]`). */
+  askChange(itemId: string, change: AskedControl, title: string): Promise<void>;
+  /** Use the control that asked, then close the question. */
+  confirmChange(): Promise<void>;
+  /** Close the question; nothing changes. */
+  cancelChange(): void;
   rebuild(agentId: string): Promise<void>;
   /** Rebuild the selected agent from its generation `number` (`[restore-generation]`), then follow the current one. */
   restoreGeneration(number: number): Promise<void>;
@@ -121,8 +128,31 @@ export function createAgentViewController(api: StrataApi, store: StrataStore): A
     }
   };
 
-  return {
+  const controls: Record<AskedControl, (itemId: string) => Promise<void>> = {
+    remove: (itemId) => self.remove(itemId),
+    verify: (itemId) => self.verify(itemId),
+    promote: (itemId) => self.promote(itemId),
+  };
+
+  const self: AgentViewController = {
     loadGenerations: (agentId) => reloadAgent(agentId),
+
+    async askChange(itemId, change, title) {
+      dispatch({ type: 'control.ask', itemId, change, title });
+      try {
+        const { agents } = await api.previewItemChange({ itemId, change });
+        dispatch({ type: 'control.preview', itemId, change, agents });
+      } catch (err) {
+        dispatch({ type: 'control.previewFailed', itemId, change, message: `The preview failed: ${message(err)}` });
+      }
+    },
+    async confirmChange() {
+      const asked = store.getState().controls.confirm;
+      if (!asked) return;
+      dispatch({ type: 'control.askClose' });
+      await controls[asked.change](asked.itemId);
+    },
+    cancelChange: () => dispatch({ type: 'control.askClose' }),
 
     async viewGeneration(number) {
       dispatch({ type: 'generation.view', number });
@@ -231,4 +261,5 @@ export function createAgentViewController(api: StrataApi, store: StrataStore): A
       }
     },
   };
+  return self;
 }

@@ -134,3 +134,41 @@ test('labels: tree columns with units, controls that say what they do, off on an
   await shots(page, 'labels', () => controls.scrollIntoViewIfNeeded());
   expect(problems).toEqual([]);
 });
+
+test('remove, verify and Stop ask first, showing the agents that refresh and what their cache loses', async ({ page }) => {
+  const problems = watchProblems(page);
+  await openPausedDemo(page, 4);
+  const acceptance = inspector(page).getByRole('list', { name: 'Included in L1' }).locator('[data-item-id="acceptance"]');
+  await acceptance.getByRole('button', { name: /^Remove/ }).click();
+  const dialog = acceptance.getByRole('alertdialog', { name: 'Remove “Acceptance” from the pool?' });
+  await expect(dialog.getByRole('status')).toContainText(/\d+ agents? affected; their caches lose [\d.k]+ tokens in all\./);
+  const primary = dialog.getByRole('table', { name: 'Agents affected' }).locator('[data-agent-id="primary"]');
+  await expect(primary).toContainText('L1');
+  await expect(primary).toContainText('new generation at its next build');
+  await shots(page, 'confirm-remove', () => dialog.scrollIntoViewIfNeeded());
+
+  // Cancel: nothing changed, the item is still there and still in L1.
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(acceptance).toHaveAttribute('data-layer', 'L1');
+
+  // Verify asks too; on yes it runs.
+  await acceptance.getByRole('button', { name: /^Verify/ }).click();
+  const verify = acceptance.getByRole('alertdialog', { name: 'Verify “Acceptance”?' });
+  await expect(verify.getByRole('status')).toContainText(/affected|No agent/);
+  await verify.getByRole('button', { name: 'Verify', exact: true }).click();
+  await expect(acceptance.getByRole('status')).toContainText('Verified.');
+
+  // Stop asks first; Cancel leaves the run as it was.
+  const bar = page.getByRole('group', { name: 'Run controls' });
+  await bar.getByRole('button', { name: /Stop$/ }).click();
+  const stop = bar.getByRole('alertdialog', { name: 'Stop run demo?' });
+  await expect(stop).toContainText('The turn in flight is cancelled and commits nothing');
+  await shots(page, 'confirm-stop');
+  await stop.getByRole('button', { name: 'Cancel' }).click();
+  await expect(bar.locator('[data-run-status]')).not.toHaveText('stopped');
+  await bar.getByRole('button', { name: /Stop$/ }).click();
+  await bar.getByRole('button', { name: 'Stop the run' }).click();
+  await expect(bar.locator('[data-run-status]')).toHaveText('stopped');
+  expect(problems).toEqual([]);
+});

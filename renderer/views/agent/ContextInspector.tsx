@@ -16,6 +16,7 @@ import type { RootState } from '../../store/reduce';
 import { selectSelectedSessionId } from '../../store/sessions/sessionsSelectors';
 import { groupDuplicates, itemMatches, type EntryGroup } from '../../store/generations/groupDuplicates';
 import { CompositionChart } from './CompositionChart';
+import { ConfirmChange } from './ConfirmChange';
 import { ContextCategories } from './ContextCategories';
 import { ItemContent } from './ItemContent';
 import { PastGenerationBanner } from './PastGenerationBanner';
@@ -137,6 +138,7 @@ const GenerationBody = memo(function GenerationBody({ g, query, openId, onOpen, 
   const removed = useStrata(selectRemovedItems);
   const outcomes = useStrata(selectOutcomes);
   const readOnly = useStrata(selectReadOnly);
+  const confirmId = useStrata(selectConfirmId);
   const searching = query.trim() !== '';
   const byLayer = includedByLayer({ included: searching ? g.included.filter((e) => itemMatches(e.item, query)) : g.included });
   const dropped = searching ? g.dropped.filter((d) => itemMatches(d.item, query)) : g.dropped;
@@ -151,6 +153,7 @@ const GenerationBody = memo(function GenerationBody({ g, query, openId, onOpen, 
     onOpen,
     absent: absent.has(itemId),
     offReason: past ? PAST_REASON : absent.has(itemId) ? ABSENT_REASON : null,
+    asking: confirmId === itemId,
   });
   const matched = LAYERS.reduce((n, l) => n + byLayer[l].length, 0);
   const pane = opened ? (
@@ -253,7 +256,9 @@ const GenerationBody = memo(function GenerationBody({ g, query, openId, onOpen, 
   );
 });
 
-type RowProps = { removed: boolean; outcome: ControlOutcome | undefined; readOnly: boolean; open: boolean; onOpen(itemId: string | null): void; absent: boolean; offReason: string | null };
+type RowProps = { removed: boolean; outcome: ControlOutcome | undefined; readOnly: boolean; open: boolean; onOpen(itemId: string | null): void; absent: boolean; offReason: string | null; asking: boolean };
+
+const selectConfirmId = (s: RootState): string | null => s.controls.confirm?.itemId ?? null;
 
 /** The tag of a listed item the pool no longer holds. */
 const AbsentTag = () => (
@@ -295,7 +300,7 @@ function ItemTitle({ item, open, onOpen }: { item: ItemDto; open: boolean; onOpe
   );
 }
 
-const DroppedRow = memo(function DroppedRow({ d, removed, outcome, readOnly, open, onOpen, absent, offReason }: { d: DroppedDto } & RowProps) {
+const DroppedRow = memo(function DroppedRow({ d, removed, outcome, readOnly, open, onOpen, absent, offReason, asking }: { d: DroppedDto } & RowProps) {
   return (
     <li className="item" data-item-id={d.item.id}>
       <div className="item__main">
@@ -306,13 +311,14 @@ const DroppedRow = memo(function DroppedRow({ d, removed, outcome, readOnly, ope
         <span className="item__num">{tokens(d.tokens)} tok</span>
         {!readOnly && <ItemControls item={d.item} removed={removed} pending={outcome?.status === 'pending'} offReason={offReason} />}
       </div>
+      {asking && !readOnly && <ConfirmChange />}
       <div className="item__why">reason: {d.reason}</div>
       <OutcomeLine outcome={outcome} className="item__outcome" />
     </li>
   );
 });
 
-const IncludedRow = memo(function IncludedRow({ e, removed, outcome, readOnly, open, onOpen, absent, offReason }: { e: IncludedDto } & RowProps) {
+const IncludedRow = memo(function IncludedRow({ e, removed, outcome, readOnly, open, onOpen, absent, offReason, asking }: { e: IncludedDto } & RowProps) {
   const item = e.item;
   return (
     <li className={`item${removed ? ' item--removed' : ''}`} data-item-id={item.id} data-layer={e.layer} data-pinned={item.pinned}>
@@ -332,6 +338,7 @@ const IncludedRow = memo(function IncludedRow({ e, removed, outcome, readOnly, o
         </span>
         {!readOnly && <ItemControls item={item} removed={removed} pending={outcome?.status === 'pending'} offReason={offReason} />}
       </div>
+      {asking && !readOnly && <ConfirmChange />}
       <div className="item__why">why: {e.why}</div>
       <div className="item__prov">{provenanceLine(item)}</div>
       <OutcomeLine outcome={outcome} className="item__outcome" />

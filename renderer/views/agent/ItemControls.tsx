@@ -3,7 +3,8 @@ import { useController } from '../../controller/StoreContext';
 
 /**
  * Pin/unpin, verify, make a finding, propose to memory and remove for one pool item; each is one
- * command, and each says what it does on its face and in its tooltip. `pending`: a control on this
+ * command, and each says what it does on its face and in its tooltip. Verify, make a finding and
+ * remove cannot be taken back: they ask first, showing the agents they touch (`ConfirmChange`). `pending`: a control on this
  * item is in flight (the list selects the outcomes once for all rows). `offReason`: why no control
  * applies (a past generation, an item the pool let go): all are off and say so.
  */
@@ -27,7 +28,7 @@ export function ItemControls({ item, removed, pending, offReason = null }: { ite
       <button
         className="btn btn--small"
         disabled={off || item.provenance.verified}
-        onClick={() => void controller.verify(item.id)}
+        onClick={() => void controller.askChange(item.id, 'verify', name)}
         aria-label={`Verify ${name}`}
         title={why(item.provenance.verified ? 'Already verified' : 'Verify: mark exactly this item verified in the pool (prompts show it from the next boundary)')}
       >
@@ -36,7 +37,7 @@ export function ItemControls({ item, removed, pending, offReason = null }: { ite
       <button
         className="btn btn--small"
         disabled={off || finding}
-        onClick={() => void controller.promote(item.id)}
+        onClick={() => void controller.askChange(item.id, 'promote', name)}
         aria-label={`Promote ${name} to a finding`}
         title={why(finding ? 'Already a finding' : 'Make it a finding: the pool keeps it as a task finding (class and kind change; it may leave L1 at the next boundary)')}
       >
@@ -45,7 +46,7 @@ export function ItemControls({ item, removed, pending, offReason = null }: { ite
       <button className="btn btn--small" disabled={off} onClick={() => void controller.promoteToMemory(item.id)} aria-label={`Promote ${name} to memory`} title={why('Propose to project memory: an unverified candidate you verify in the Memory view')}>
         to memory
       </button>
-      <button className="btn btn--small btn--danger" disabled={off} onClick={() => void controller.remove(item.id)} aria-label={`Remove ${name}`} title={why('Remove from the pool: agents holding it rebuild at their next build')}>
+      <button className="btn btn--small btn--danger" disabled={off} onClick={() => void controller.askChange(item.id, 'remove', name)} aria-label={`Remove ${name}`} title={why('Remove from the pool: agents holding it rebuild at their next build')}>
         remove
       </button>
     </span>

@@ -41,3 +41,29 @@ describe('restoreGeneration', () => {
     expect(store.getState().controls.byKey['agent:auth-1']).toMatchObject({ status: 'error', message: 'restore failed: Generation 1 of "auth-1" is older than the newest generations kept in memory; its items cannot be restored.' });
   });
 });
+
+describe('askChange and confirmChange', () => {
+  it('[change-preview] asks the host for the preview, then runs the control only when confirmed; cancel changes nothing', async () => {
+    const api = {
+      ...fakeApi(),
+      previewItemChange: vi.fn<StrataApi['previewItemChange']>(async ({ itemId, change }) => ({ itemId, change, agents: [{ agentId: 'primary', generation: 2, layer: 'L1', when: 'next build', promptTokens: 900, lostTokens: 800 }] })),
+      remove: vi.fn<StrataApi['remove']>(async ({ itemId }) => ({ itemId })),
+    } as unknown as StrataApi & { previewItemChange: ReturnType<typeof vi.fn>; remove: ReturnType<typeof vi.fn> };
+    const store = createStrataStore(reduce(stateWithAgents(demoTree()), { type: 'agent.select', agentId: 'auth-1' }));
+    const c = createAgentViewController(api, store);
+    await c.askChange('acceptance', 'remove', 'Acceptance');
+    expect(api.previewItemChange).toHaveBeenCalledExactlyOnceWith({ itemId: 'acceptance', change: 'remove' });
+    expect(store.getState().controls.confirm).toMatchObject({ itemId: 'acceptance', change: 'remove', status: 'ready', agents: [{ agentId: 'primary', lostTokens: 800 }] });
+    expect(api.remove).not.toHaveBeenCalled();
+    c.cancelChange();
+    expect(store.getState().controls.confirm).toBeNull();
+    await c.confirmChange();
+    expect(api.remove).not.toHaveBeenCalled();
+
+    await c.askChange('acceptance', 'remove', 'Acceptance');
+    await c.confirmChange();
+    expect(api.remove).toHaveBeenCalledExactlyOnceWith({ itemId: 'acceptance' });
+    expect(store.getState().controls.confirm).toBeNull();
+    expect(store.getState().controls.byKey['item:acceptance']).toMatchObject({ status: 'ok', label: 'remove' });
+  });
+});

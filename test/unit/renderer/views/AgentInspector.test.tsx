@@ -76,15 +76,18 @@ describe('ContextInspector', () => {
     expect(controller.pin).toHaveBeenCalledExactlyOnceWith('finding:1');
     fireEvent.click(within(row).getByRole('button', { name: 'Promote Title of finding:1 to memory' }));
     expect(controller.promoteToMemory).toHaveBeenCalledExactlyOnceWith('finding:1');
+    // Remove and verify cannot be taken back: they ask first (the preview), and change nothing yet.
     fireEvent.click(within(row).getByRole('button', { name: 'Remove Title of finding:1' }));
-    expect(controller.remove).toHaveBeenCalledExactlyOnceWith('finding:1');
+    expect(controller.askChange).toHaveBeenLastCalledWith('finding:1', 'remove', 'Title of finding:1');
     fireEvent.click(within(row).getByRole('button', { name: 'Verify Title of finding:1' }));
-    expect(controller.verify).toHaveBeenCalledExactlyOnceWith('finding:1');
+    expect(controller.askChange).toHaveBeenLastCalledWith('finding:1', 'verify', 'Title of finding:1');
+    expect(controller.remove).not.toHaveBeenCalled();
+    expect(controller.verify).not.toHaveBeenCalled();
     // finding:1 is a finding already: "to finding" does not apply to it; finding:2 (tool output) it does.
     expect((within(row).getByRole('button', { name: 'Promote Title of finding:1 to a finding' }) as HTMLButtonElement).disabled).toBe(true);
     const tool = within(screen.getByRole('list', { name: 'Included in L2' })).getByText('Title of finding:2').closest('li') as HTMLElement;
     fireEvent.click(within(tool).getByRole('button', { name: 'Promote Title of finding:2 to a finding' }));
-    expect(controller.promote).toHaveBeenCalledExactlyOnceWith('finding:2');
+    expect(controller.askChange).toHaveBeenLastCalledWith('finding:2', 'promote', 'Title of finding:2');
     const pinned = screen.getByText('Constraint A').closest('li') as HTMLElement;
     fireEvent.click(within(pinned).getByRole('button', { name: 'Unpin Constraint A' }));
     expect(controller.unpin).toHaveBeenCalledExactlyOnceWith('constraint:a');
@@ -185,7 +188,14 @@ describe('RunBar and agent controls', () => {
     expect(controller.pauseRun).toHaveBeenCalledExactlyOnceWith('demo');
     fireEvent.click(button(/Step/));
     expect(controller.stepRun).toHaveBeenCalledExactlyOnceWith('demo');
+    // Stop asks first; Cancel changes nothing, "Stop the run" stops it.
     fireEvent.click(button(/Stop/));
+    expect(screen.getByRole('alertdialog', { name: 'Stop run demo?' }).textContent).toContain('The turn in flight is cancelled and commits nothing');
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(controller.stopRun).not.toHaveBeenCalled();
+    fireEvent.click(button(/Stop/));
+    fireEvent.click(screen.getByRole('button', { name: 'Stop the run' }));
     expect(controller.stopRun).toHaveBeenCalledExactlyOnceWith('demo');
     act(() => store.getState().dispatch({ type: 'control.failed', key: 'run', label: 'stop', message: 'stop failed: No active run "demo".' }));
     expect(screen.getByRole('alert').textContent).toBe('stop failed: No active run "demo".');
