@@ -58,6 +58,9 @@ export function reduceControls(state: ControlsState, action: Action): ControlsSt
       return sameAsk(state.confirm, action) ? { ...state, confirm: { ...(state.confirm as PendingConfirm), status: 'ready', agents: action.agents, error: null } } : state;
     case 'control.previewFailed':
       return sameAsk(state.confirm, action) ? { ...state, confirm: { ...(state.confirm as PendingConfirm), status: 'error', error: action.message } } : state;
+    // A question belongs to the agent view it was asked in.
+    case 'agent.select':
+      return state.confirm === null ? state : { ...state, confirm: null };
     case 'control.askClose':
       return state.confirm === null ? state : { ...state, confirm: null };
     default:

@@ -44,10 +44,12 @@ function ImpactRow({ a }: { a: AgentImpactDto }) {
 export function ConfirmChange() {
   const confirm = useStrata(selectConfirm);
   const controller = useController();
-  const yes = useRef<HTMLButtonElement>(null);
+  // Focus goes to Cancel, the choice that changes nothing; Enter on it never removes by accident.
+  const cancel = useRef<HTMLButtonElement>(null);
+  const asked = confirm ? `${confirm.itemId}\u0000${confirm.change}` : null;
   useEffect(() => {
-    if (confirm?.status === 'ready') yes.current?.focus();
-  }, [confirm?.status]);
+    if (asked !== null) cancel.current?.focus();
+  }, [asked]);
   if (!confirm) return null;
   const { change, title, agents, status } = confirm;
   const lost = agents.reduce((n, a) => n + a.lostTokens, 0);
@@ -95,10 +97,10 @@ export function ConfirmChange() {
           </>
         ))}
       <div className="confirm__actions">
-        <button ref={yes} className={`btn btn--small${change === 'remove' ? ' btn--danger' : ''}`} disabled={status === 'loading'} onClick={() => void controller.confirmChange()}>
+        <button className={`btn btn--small${change === 'remove' ? ' btn--danger' : ''}`} disabled={status === 'loading'} onClick={() => void controller.confirmChange()}>
           {ACTION[change]}
         </button>
-        <button className="btn btn--small" onClick={() => controller.cancelChange()}>
+        <button ref={cancel} className="btn btn--small" onClick={() => controller.cancelChange()}>
           Cancel
         </button>
       </div>
