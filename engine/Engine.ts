@@ -3,6 +3,7 @@ import { appendToGeneration } from './generations/appendToGeneration';
 import { historyToRelease } from './generations/boundedHistory';
 import { buildTokens } from './generations/buildTokens';
 import { carriedLayers } from './generations/carriedLayers';
+import { changeImpact, type AgentImpact, type ItemChange } from './generations/changeImpact';
 import { diffGenerations, type GenerationDiff } from './generations/diffGenerations';
 import type { Boundary, Generation } from './generations/Generation';
 import { droppedLogOf } from './generations/DroppedLog';
@@ -173,6 +174,11 @@ export class Engine {
     return [...this.pool.values()];
   }
 
+  /** True while the pool holds an item with this id (a generation may still list one that left it). */
+  hasItem(id: string): boolean {
+    return this.pool.has(id);
+  }
+
   /** Items removed from the pool by refreshes and expiry (the newest `ARCHIVE_KEPT`), kept for observability. */
   archived(): ContextItem[] {
     return [...this.archive];
@@ -260,6 +266,17 @@ export class Engine {
     }
     this.emit({ type: 'item.removed', itemId: id });
     this.maybeCompact();
+  }
+
+  /**
+   * `[change-preview]`: what an item control would do to the agents' prompt caches, before it is
+   * used: which agents with a current generation start a new one (and when), where they hold the
+   * item, and how many tokens of their cached prompt the change makes the provider miss. Changes nothing.
+   */
+  previewChange(id: string, change: ItemChange): AgentImpact[] {
+    this.item(id);
+    const current = [...this.agents.values()].filter((s) => s.current && !s.ended && s.generations.length > 0);
+    return changeImpact(id, change, current.map((s) => ({ agentId: s.identity.agentId, generation: s.generations.at(-1) as Generation })));
   }
 
   private replace(id: string, patch: Partial<ContextItem>, change: 'pinned' | 'unpinned' | 'verified' | 'promoted', boundary: boolean): ContextItem {
@@ -425,6 +442,38 @@ export class Engine {
     const s = this.agent(agentId);
     s.pending = { kind: 'rebuild', reason };
     return this.build(agentId, s.lastRequest ?? { phase: 'start' });
+  }
+
+  /**
+   * `[restore-generation]`: rebuild the agent from one of its generations. The items that
+   * generation included and the pool no longer holds come back (the whole value the archive kept,
+   * or the value the generation showed when it was not clipped or compressed), then the agent
+   * starts a new generation now, reason `restored from generation N`, packed afresh: the returned
+   * items compete like any item; pinned and mandatory ones always enter. Returns the build and the
+   * ids that came back. A generation whose entries were released from memory cannot be restored.
+   */
+  restore(agentId: string, number: number): { result: BuildResult; restored: string[]; missing: string[] } {
+    const s = this.agent(agentId);
+    const g = this.liveGeneration(agentId, number);
+    if (g.released) throw new EngineError('invalid', `Generation ${number} of "${agentId}" is older than the newest generations kept in memory; its items cannot be restored.`);
+    const shortened = new Set(g.compressed.map((c) => c.itemId));
+    const archived = new Map(this.archive.map((i) => [i.id, i]));
+    const restored: string[] = [];
+    const missing: string[] = [];
+    for (const e of g.included) {
+      const id = e.item.id;
+      if (this.pool.has(id)) continue;
+      const whole = archived.get(id) ?? (shortened.has(id) ? undefined : e.item);
+      if (!whole) {
+        missing.push(id);
+        continue;
+      }
+      this.pool.add(whole);
+      restored.push(id);
+      this.emit({ type: 'item.added', item: whole });
+    }
+    s.pending = { kind: 'rebuild', reason: `restored from generation ${number}` };
+    return { result: this.build(agentId, s.lastRequest ?? { phase: 'start' }), restored, missing };
   }
 
   // ---- refresh ------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AgentDetailDtoSchema, AgentDtoSchema, HealthDtoSchema } from './dto';
-import { GenerationDiffDtoSchema, GenerationDtoSchema, GenerationSummaryDtoSchema, ItemDtoSchema } from './engineDto';
+import { AgentImpactDtoSchema, GenerationDiffDtoSchema, GenerationDtoSchema, GenerationSummaryDtoSchema, ItemControlSchema, ItemDtoSchema } from './engineDto';
 import { MemoryEntryDtoSchema, PurgeReportDtoSchema } from './memoryDto';
 import { ConversationDtoSchema, SkillsDtoSchema } from './conversationDto';
 import { ProviderSettingsDtoSchema, RunDtoSchema, StartRunArgsSchema, UsageDtoSchema } from './runDto';
@@ -83,10 +83,28 @@ export const Commands = {
     args: z.object({ itemId: Id, target: z.enum(['pool', 'memory']) }).strict(),
     result: ItemResult,
   },
+  /**
+   * What `change` on the item would do before it is used (`[change-preview]`): the agents with a
+   * current generation it makes start a new one (and when) and the tokens of their cached prompt it
+   * makes the provider miss. Changes nothing; `not_found` for an item not in the pool.
+   */
+  previewItemChange: {
+    args: z.object({ itemId: Id, change: ItemControlSchema }).strict(),
+    result: z.object({ itemId: z.string(), change: ItemControlSchema, agents: z.array(AgentImpactDtoSchema) }),
+  },
   /** Start a new generation of the agent now, re-packed from the pool. */
   rebuild: {
     args: z.object({ agentId: Id }).strict(),
     result: z.object({ generation: GenerationSummaryDtoSchema }),
+  },
+  /**
+   * Rebuild the agent from its generation `number` (`[restore-generation]`): the items it included
+   * that left the pool return (`restored`; `missing` when no whole value was kept), then a new
+   * generation starts now, packed afresh. `invalid_args` for a generation released from memory.
+   */
+  restoreGeneration: {
+    args: z.object({ agentId: Id, number: GenerationNumber }).strict(),
+    result: z.object({ generation: GenerationSummaryDtoSchema, restored: z.array(z.string()), missing: z.array(z.string()) }),
   },
   /** Refresh the agent now: carry durable state, drop its ephemeral items, start a new generation. */
   refresh: {

@@ -109,6 +109,8 @@ export const GenerationDtoSchema = GenerationSummaryDtoSchema.extend({
   indicators: IndicatorsDtoSchema,
   /** The composed prompt of the latest build; only for the agent's current generation. */
   prompt: PromptDtoSchema.nullable(),
+  /** Ids of the items listed here (included or dropped) that the pool no longer holds; absent when none. */
+  absent: z.array(z.string()).optional(),
 });
 export type GenerationDto = z.infer<typeof GenerationDtoSchema>;
 
@@ -124,5 +126,22 @@ export const GenerationDiffDtoSchema = z.object({
   reason: z.string(),
 });
 export type GenerationDiffDto = z.infer<typeof GenerationDiffDtoSchema>;
+
+export const ItemControlSchema = z.enum(['remove', 'pin', 'unpin', 'verify', 'promote']);
+export type ItemControl = z.infer<typeof ItemControlSchema>;
+
+/** What one agent's cached prompt loses when an item changes (`[change-preview]`). */
+export const AgentImpactDtoSchema = z.object({
+  agentId: z.string(),
+  generation: z.number().int().positive(),
+  /** Where the agent's current generation holds the item; null when it does not. */
+  layer: z.enum(['L1', 'L2']).nullable(),
+  /** `next build`: a new generation is forced at its next build; `next boundary`: shown when its next generation begins. */
+  when: z.enum(['next build', 'next boundary']),
+  promptTokens: z.number().int().nonnegative(),
+  /** Tokens of its latest prompt past the first byte the change alters: what the provider's cache stops serving. */
+  lostTokens: z.number().int().nonnegative(),
+});
+export type AgentImpactDto = z.infer<typeof AgentImpactDtoSchema>;
 
 export const ItemChangeSchema = z.enum(['added', 'pinned', 'unpinned', 'verified', 'promoted', 'removed']);

@@ -124,7 +124,10 @@ export function createHandlers(ctx: HostContext): Handlers {
       const parts = wanted === current ? engine.lastPromptParts(agentId) : undefined;
       const limit = droppedLimit ?? DROPPED_LIMIT;
       const shown = withoutPurgedRecall(withStoredEntries(engine.generation(agentId, wanted), catalog, limit), parts?.layers, memoryExists);
-      return toGenerationDto(shown.generation, limit, parts && shown.layers ? { ...shown.layers, prefixHash: parts.prefixHash } : null);
+      const dto = toGenerationDto(shown.generation, limit, parts && shown.layers ? { ...shown.layers, prefixHash: parts.prefixHash } : null);
+      // A listed item the pool let go cannot take a control: the views say so instead of offering it.
+      const absent = [...new Set([...dto.included, ...dto.dropped].map((e) => e.item.id))].filter((id) => !engine.hasItem(id));
+      return absent.length > 0 ? { ...dto, absent } : dto;
     },
 
     diffGenerations: ({ agentId, from, to }) => {
@@ -147,12 +150,22 @@ export function createHandlers(ctx: HostContext): Handlers {
         return { itemId };
       }),
 
+    previewItemChange: ({ itemId, change }) => ({ itemId, change, agents: ctx.engine().previewChange(nativeItem(itemId), change) }),
+
     rebuild: ({ agentId }) =>
       tx(() => {
         nativeAgent(agentId);
         const r = ctx.engine().rebuild(agentId, 'manual rebuild by an operator');
         ctx.syncAgent(agentId);
         return { generation: toGenerationSummary(r.generation) };
+      }),
+
+    restoreGeneration: ({ agentId, number }) =>
+      tx(() => {
+        nativeAgent(agentId);
+        const r = ctx.engine().restore(agentId, number);
+        ctx.syncAgent(agentId);
+        return { generation: toGenerationSummary(r.result.generation), restored: r.restored, missing: r.missing };
       }),
 
     refresh: ({ agentId, reason }) =>

@@ -1,4 +1,5 @@
 import type { ItemDto, StrataApi, StrataEvent } from '../../engine/contract';
+import type { AskedControl } from '../store/controls/controlsActions';
 import { agentKey, itemKey, RUN_KEY } from '../store/controls/controlsSlice';
 import type { StrataStore } from '../store/store';
 
@@ -17,7 +18,15 @@ export interface AgentViewController {
   /** Promote an item into the engine pool as a finding. */
   promote(itemId: string): Promise<void>;
   promoteToMemory(itemId: string): Promise<void>;
+  /** Ask before `change` on the item: show which agents it makes start a new generation and what their cache loses (`[change-preview]`). */
+  askChange(itemId: string, change: AskedControl, title: string): Promise<void>;
+  /** Use the control that asked, then close the question. */
+  confirmChange(): Promise<void>;
+  /** Close the question; nothing changes. */
+  cancelChange(): void;
   rebuild(agentId: string): Promise<void>;
+  /** Rebuild the selected agent from its generation `number` (`[restore-generation]`), then follow the current one. */
+  restoreGeneration(number: number): Promise<void>;
   refresh(agentId: string, reason?: string): Promise<void>;
   loadRuns(): Promise<void>;
   startRun(): Promise<void>;
@@ -128,8 +137,31 @@ export function createAgentViewController(api: StrataApi, store: StrataStore): A
     }
   };
 
-  return {
+  const controls: Record<AskedControl, (itemId: string) => Promise<void>> = {
+    remove: (itemId) => self.remove(itemId),
+    verify: (itemId) => self.verify(itemId),
+    promote: (itemId) => self.promote(itemId),
+  };
+
+  const self: AgentViewController = {
     loadGenerations: (agentId) => reloadAgent(agentId),
+
+    async askChange(itemId, change, title) {
+      dispatch({ type: 'control.ask', itemId, change, title });
+      try {
+        const { agents } = await api.previewItemChange({ itemId, change });
+        dispatch({ type: 'control.preview', itemId, change, agents });
+      } catch (err) {
+        dispatch({ type: 'control.previewFailed', itemId, change, message: `The preview failed: ${message(err)}` });
+      }
+    },
+    async confirmChange() {
+      const asked = store.getState().controls.confirm;
+      if (!asked) return;
+      dispatch({ type: 'control.askClose' });
+      await controls[asked.change](asked.itemId);
+    },
+    cancelChange: () => dispatch({ type: 'control.askClose' }),
 
     async viewGeneration(number) {
       dispatch({ type: 'generation.view', number });
@@ -176,6 +208,17 @@ export function createAgentViewController(api: StrataApi, store: StrataStore): A
         await reloadAgent(agentId);
         return `Rebuilt: generation ${generation.number} · ${generation.boundary.reason}`;
       }),
+    async restoreGeneration(number) {
+      const agentId = selected();
+      if (!agentId) return;
+      await control(agentKey(agentId), 'restore', () => api.restoreGeneration({ agentId, number }), async ({ generation, restored, missing }) => {
+        dispatch({ type: 'generation.view', number: null });
+        await reloadAgent(agentId);
+        const back = restored.length === 0 ? 'every item of it was still in the pool' : `${restored.length} item${restored.length === 1 ? '' : 's'} back in the pool`;
+        const lost = missing.length === 0 ? '' : ` · ${missing.length} could not come back whole (${missing.slice(0, 3).join(', ')}${missing.length > 3 ? '…' : ''})`;
+        return `Restored from generation ${number}: generation ${generation.number} started · ${back}${lost}.`;
+      });
+    },
     refresh: (agentId, reason) =>
       control(agentKey(agentId), 'refresh', () => api.refresh(reason ? { agentId, reason } : { agentId }), async (r) => {
         dispatch({ type: 'generation.view', number: null });
@@ -234,4 +277,5 @@ export function createAgentViewController(api: StrataApi, store: StrataStore): A
       }
     },
   };
+  return self;
 }

@@ -150,6 +150,14 @@ export function AgentTree() {
           </button>
         )}
       </div>
+      <div className="tree__head" role="group" aria-label="Tree columns">
+        <span title="Agent id">agent</span>
+        <span title="Role">role</span>
+        <span title="Status">status</span>
+        <span title="Context generation number">gen</span>
+        <span title="Tokens in context, as a percent of the agent's budget">context %</span>
+        <span title="Provider cache hit rate: CacheRead / (Input + CacheRead + CacheWrite), percent">hit %</span>
+      </div>
       <div className="tree__viewport" ref={viewport} onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}>
         <ul className="tree__list" role="tree" aria-label="Agent tree" style={{ height: rows.length * TREE_ROW_HEIGHT }} onKeyDown={onKey}>
           {rows.slice(start, end).map((row, k) => (

@@ -52,7 +52,7 @@ test('a pinned constraint survives a refresh into the next generation, in L1', a
   // Refresh the agent: a new generation, with the constraint carried whole into L1.
   const pane = page.getByRole('region', { name: 'Agent primary' });
   await pane.getByLabel('Refresh reason').fill('checking the pinned constraint');
-  await pane.getByRole('button', { name: 'Refresh', exact: true }).click();
+  await pane.getByRole('button', { name: 'Refresh context', exact: true }).click();
   await expect(pane.locator('.agent-controls').getByRole('status')).toContainText('Context refreshed · Generation 1 → 2 · Reason: checking the pinned constraint');
   await expect(inspector(page).locator('.inspector__summary')).toHaveAttribute('data-generation', '2');
   const after = inspector(page).getByRole('list', { name: 'Included in L1' }).locator('[data-item-id="constraint:no-downtime"]');
@@ -83,7 +83,7 @@ test('a pinned constraint survives a refresh into the next generation, in L1', a
 test('a generation diff after a refresh shows what was added and dropped, and why', async ({ page }, testInfo) => {
   await openPausedDemo(page, 3);
   const pane = page.getByRole('region', { name: 'Agent primary' });
-  await pane.getByRole('button', { name: 'Refresh', exact: true }).click();
+  await pane.getByRole('button', { name: 'Refresh context', exact: true }).click();
   await expect(pane.locator('.agent-controls').getByRole('status')).toContainText('Context refreshed · Generation 1 → 2 · Reason: manual refresh by an operator');
 
   await page.getByRole('tab', { name: 'Diff' }).click();

@@ -88,7 +88,9 @@ describe('Host over a temp-dir catalog with the demo workspace', () => {
       verify: { itemId: 'objective' },
       promote: { itemId: toolItem, target: 'pool' },
       remove: { itemId: toolItem },
+      previewItemChange: { itemId: 'acceptance', change: 'remove' },
       rebuild: { agentId: 'primary' },
+      restoreGeneration: { agentId: 'primary', number: 1 },
       refresh: { agentId: 'primary' },
       listMemory: {},
       promoteToMemory: { itemId: 'objective' },
@@ -393,6 +395,11 @@ describe('Host: the demo agents are built by the real engine', () => {
   const play = async (n: number) => {
     for (let i = 0; i < n; i++) await host.stepDemo();
   };
+  const value = async <T,>(name: CommandName, args: unknown): Promise<T> => {
+    const r = await call(name, args);
+    if (!r.ok) throw new Error(`${name} failed: ${JSON.stringify(r)}`);
+    return r.value as T;
+  };
 
   it('gives the primary a generation with the task items in L1 and the pinned constraints', async () => {
     await play(1);
@@ -446,6 +453,39 @@ describe('Host: the demo agents are built by the real engine', () => {
     expect(events.filter((e) => e.name === 'agent.updated').at(-1)).toMatchObject({ payload: { agent: { agentId: 'primary', generation: 3 } } });
     const diff = await call('diffGenerations', { agentId: 'primary', from: 1, to: 3 });
     expect(diff).toMatchObject({ ok: true, value: { from: 1, to: 3, reason: 'operator asked' } });
+  });
+
+  it('[change-preview] previewItemChange names the agents a remove would rebuild and what their cache loses, and changes nothing', async () => {
+    await play(10);
+    const built = host.engine.agentIds().filter((id) => host.engine.currentGeneration(id) > 0);
+    expect(built.length).toBeGreaterThan(1);
+    const before = built.map((id) => host.engine.currentGeneration(id));
+    const r = await value<{ agents: { agentId: string; layer: string | null; when: string; promptTokens: number; lostTokens: number }[] }>('previewItemChange', { itemId: 'acceptance', change: 'remove' });
+    const holders = built.filter((id) => host.engine.generation(id, host.engine.currentGeneration(id)).included.some((e) => e.item.id === 'acceptance'));
+    expect(r.agents.map((a) => a.agentId).sort()).toEqual(holders.sort());
+    for (const a of r.agents) {
+      expect(a).toMatchObject({ layer: 'L1', when: 'next build' });
+      expect(a.lostTokens).toBeGreaterThan(0);
+      expect(a.lostTokens).toBeLessThan(a.promptTokens);
+    }
+    expect(host.engine.hasItem('acceptance')).toBe(true);
+    expect(built.map((id) => host.engine.currentGeneration(id))).toEqual(before);
+    expect(await call('previewItemChange', { itemId: 'ghost', change: 'verify' })).toMatchObject({ ok: false, error: { code: 'not_found' } });
+  });
+
+  it('[restore-generation] a removed item shows as absent from the pool, and restoring its generation brings it back in a new one', async () => {
+    await play(2);
+    const g1 = await value<{ number: number; included: { item: { id: string } }[]; absent?: string[] }>('getGeneration', { agentId: 'primary' });
+    expect(g1.absent).toBeUndefined();
+    const itemId = g1.included.map((e) => e.item.id).find((id) => id.startsWith('tool:'))!;
+    expect((await call('remove', { itemId })).ok).toBe(true);
+    const shown = await value<{ absent?: string[] }>('getGeneration', { agentId: 'primary', number: g1.number });
+    expect(shown.absent).toEqual([itemId]);
+    const r = await value<{ generation: { number: number; boundary: { reason: string } }; restored: string[]; missing: string[] }>('restoreGeneration', { agentId: 'primary', number: g1.number });
+    expect(r).toMatchObject({ generation: { number: g1.number + 1, boundary: { reason: `restored from generation ${g1.number}` } }, restored: [itemId], missing: [] });
+    expect(host.engine.hasItem(itemId)).toBe(true);
+    expect((await value<{ absent?: string[] }>('getGeneration', { agentId: 'primary', number: g1.number })).absent).toBeUndefined();
+    expect(await call('restoreGeneration', { agentId: 'primary', number: 99 })).toMatchObject({ ok: false, error: { code: 'not_found' } });
   });
 
   it('[history-from-catalog] [bounded-history] an old generation the engine released still shows whole, read back from the catalog', async () => {

@@ -1,11 +1,13 @@
+import { useState } from 'react';
 import { useController, useStrata } from '../../controller/StoreContext';
 import { RUN_KEY } from '../../store/controls/controlsSlice';
 import { selectActiveRun } from '../../store/runs/runsSelectors';
 import { selectControl } from '../../store/controls/controlsSelectors';
 import { Outcome } from './Outcome';
 
-/** The run bar: the active run's status, turns and agents as they move, with start, pause or resume, step and stop. */
+/** The run bar: the active run's status, turns and agents as they move, with start, pause or resume, step and stop (which asks first: it cannot be undone). */
 export function RunBar() {
+  const [askStop, setAskStop] = useState(false);
   const run = useStrata(selectActiveRun);
   const selected = useStrata((s) => s.ui.selectedAgentId);
   const pending = useStrata((s) => selectControl(s, RUN_KEY)?.status === 'pending');
@@ -37,9 +39,38 @@ export function RunBar() {
       <button className="btn" disabled={pending || !active} onClick={() => run && void controller.stepRun(run.runId)} title="Run exactly one turn now">
         Step
       </button>
-      <button className="btn" disabled={pending || !active} onClick={() => run && void controller.stopRun(run.runId)}>
+      <button className="btn" disabled={pending || !active} onClick={() => setAskStop(true)} aria-expanded={askStop} title="End the run (asks first)">
         ■ Stop
       </button>
+      {askStop && run && active && (
+        <div
+          className="confirm runbar__confirm"
+          role="alertdialog"
+          aria-label={`Stop run ${run.runId}?`}
+          onKeyDown={(e) => {
+            if (e.key === 'Escape') setAskStop(false);
+          }}
+        >
+          <p className="confirm__question">
+            <b>Stop run {run.runId}?</b> The turn in flight is cancelled and commits nothing, and its {run.agents} agent{run.agents === 1 ? '' : 's'} take no more turns. A stopped run does not resume: Start begins a new one.
+          </p>
+          <div className="confirm__actions">
+            <button
+              className="btn btn--small btn--danger"
+              autoFocus
+              onClick={() => {
+                setAskStop(false);
+                void controller.stopRun(run.runId);
+              }}
+            >
+              Stop the run
+            </button>
+            <button className="btn btn--small" onClick={() => setAskStop(false)}>
+              Cancel
+            </button>
+          </div>
+        </div>
+      )}
       <Outcome target={RUN_KEY} className="runbar__outcome" />
       {selected && run && <span className="runbar__hint">{run.label}</span>}
     </div>

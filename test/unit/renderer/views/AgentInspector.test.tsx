@@ -64,7 +64,9 @@ describe('ContextInspector', () => {
     // With no generation listed, not_found is the agent's state, not a failure.
     act(() => store.getState().dispatch({ type: 'generations.list', agentId: 'auth-1', generations: [] }));
     expect(screen.queryByRole('alert')).toBeNull();
-    expect(screen.getByText('No generation yet: the agent has not been built (Agent "auth-1" has not been built yet.).')).toBeTruthy();
+    // One message, not the state and the host's words for it twice.
+    expect(screen.getByText('No generation yet: the agent has not been built; it builds at its first turn.')).toBeTruthy();
+    expect(screen.queryByText(/has not been built yet/)).toBeNull();
   });
 
   it('item controls call one controller method each, and show a failure inline as an alert', () => {
@@ -74,12 +76,18 @@ describe('ContextInspector', () => {
     expect(controller.pin).toHaveBeenCalledExactlyOnceWith('finding:1');
     fireEvent.click(within(row).getByRole('button', { name: 'Promote Title of finding:1 to memory' }));
     expect(controller.promoteToMemory).toHaveBeenCalledExactlyOnceWith('finding:1');
+    // Remove and verify cannot be taken back: they ask first (the preview), and change nothing yet.
     fireEvent.click(within(row).getByRole('button', { name: 'Remove Title of finding:1' }));
-    expect(controller.remove).toHaveBeenCalledExactlyOnceWith('finding:1');
+    expect(controller.askChange).toHaveBeenLastCalledWith('finding:1', 'remove', 'Title of finding:1');
     fireEvent.click(within(row).getByRole('button', { name: 'Verify Title of finding:1' }));
-    expect(controller.verify).toHaveBeenCalledExactlyOnceWith('finding:1');
-    fireEvent.click(within(row).getByRole('button', { name: 'Promote Title of finding:1' }));
-    expect(controller.promote).toHaveBeenCalledExactlyOnceWith('finding:1');
+    expect(controller.askChange).toHaveBeenLastCalledWith('finding:1', 'verify', 'Title of finding:1');
+    expect(controller.remove).not.toHaveBeenCalled();
+    expect(controller.verify).not.toHaveBeenCalled();
+    // finding:1 is a finding already: "to finding" does not apply to it; finding:2 (tool output) it does.
+    expect((within(row).getByRole('button', { name: 'Promote Title of finding:1 to a finding' }) as HTMLButtonElement).disabled).toBe(true);
+    const tool = within(screen.getByRole('list', { name: 'Included in L2' })).getByText('Title of finding:2').closest('li') as HTMLElement;
+    fireEvent.click(within(tool).getByRole('button', { name: 'Promote Title of finding:2 to a finding' }));
+    expect(controller.askChange).toHaveBeenLastCalledWith('finding:2', 'promote', 'Title of finding:2');
     const pinned = screen.getByText('Constraint A').closest('li') as HTMLElement;
     fireEvent.click(within(pinned).getByRole('button', { name: 'Unpin Constraint A' }));
     expect(controller.unpin).toHaveBeenCalledExactlyOnceWith('constraint:a');
@@ -180,7 +188,14 @@ describe('RunBar and agent controls', () => {
     expect(controller.pauseRun).toHaveBeenCalledExactlyOnceWith('demo');
     fireEvent.click(button(/Step/));
     expect(controller.stepRun).toHaveBeenCalledExactlyOnceWith('demo');
+    // Stop asks first; Cancel changes nothing, "Stop the run" stops it.
     fireEvent.click(button(/Stop/));
+    expect(screen.getByRole('alertdialog', { name: 'Stop run demo?' }).textContent).toContain('The turn in flight is cancelled and commits nothing');
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(controller.stopRun).not.toHaveBeenCalled();
+    fireEvent.click(button(/Stop/));
+    fireEvent.click(screen.getByRole('button', { name: 'Stop the run' }));
     expect(controller.stopRun).toHaveBeenCalledExactlyOnceWith('demo');
     act(() => store.getState().dispatch({ type: 'control.failed', key: 'run', label: 'stop', message: 'stop failed: No active run "demo".' }));
     expect(screen.getByRole('alert').textContent).toBe('stop failed: No active run "demo".');
@@ -193,9 +208,9 @@ describe('RunBar and agent controls', () => {
   it('the agent view puts refresh and rebuild on the agent, with the reason and the result line', () => {
     const { controller, store } = renderWithStore(<AgentView />, loaded());
     fireEvent.change(screen.getByLabelText('Refresh reason'), { target: { value: 'too many stale reads' } });
-    fireEvent.click(screen.getByRole('button', { name: 'Refresh' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Refresh context' }));
     expect(controller.refresh).toHaveBeenCalledExactlyOnceWith('auth-1', 'too many stale reads');
-    fireEvent.click(screen.getByRole('button', { name: 'Rebuild' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Rebuild context' }));
     expect(controller.rebuild).toHaveBeenCalledExactlyOnceWith('auth-1');
     act(() => store.getState().dispatch({ type: 'control.done', key: 'agent:auth-1', label: 'refresh', message: 'Context refreshed · Generation 2 → 3 · Reason: too many stale reads' }));
     expect(screen.getByRole('status').textContent).toBe('Context refreshed · Generation 2 → 3 · Reason: too many stale reads');

@@ -31,7 +31,7 @@ function selected(agentId: string): RootState {
   return reduce(s, { type: 'generation.detail', detail: makeGeneration(agentId, 2) });
 }
 
-const MUTATING = [/^Pin /, /^Unpin /, /^Verify /, /^Promote /, /^Remove /, /^Refresh$/, /^Rebuild$/, /Start$/, /Pause$/, /^Step$/, /Stop$/];
+const MUTATING = [/^Pin /, /^Unpin /, /^Verify /, /^Promote /, /^Remove /, /^Refresh context$/, /^Rebuild context$/, /Start$/, /Pause$/, /^Step$/, /Stop$/];
 
 describe('session agents are read-only', () => {
   it('a session agent shows the read-only note and the Real vs Strata panel, and no control that would change it', () => {
@@ -53,7 +53,7 @@ describe('session agents are read-only', () => {
     const row = within(screen.getByRole('list', { name: 'Included in L2' })).getByText('Title of finding:1').closest('li') as HTMLElement;
     fireEvent.click(within(row).getByRole('button', { name: 'Pin Title of finding:1' }));
     expect(controller.pin).toHaveBeenCalledExactlyOnceWith('finding:1');
-    expect(screen.getByRole('button', { name: 'Refresh' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Refresh context' })).toBeTruthy();
     expect(screen.getByRole('group', { name: 'Run controls' })).toBeTruthy();
   });
 

@@ -13,4 +13,18 @@ describe('reduceControls', () => {
     expect(Object.keys(s.byKey)).toEqual(['agent:x']);
     expect(reduceControls(s, { type: 'control.dismiss', key: 'nope' })).toBe(s);
   });
+
+  it('[change-preview] holds one question at a time: a new ask replaces it, a late preview of another is ignored, selecting an agent closes it', () => {
+    let s = reduceControls(controlsInitialState, { type: 'control.ask', itemId: 'a', change: 'remove', title: 'A' });
+    expect(s.confirm).toEqual({ itemId: 'a', change: 'remove', title: 'A', status: 'loading', agents: [], error: null });
+    s = reduceControls(s, { type: 'control.ask', itemId: 'b', change: 'verify', title: 'B' });
+    const late = reduceControls(s, { type: 'control.preview', itemId: 'a', change: 'remove', agents: [] });
+    expect(late).toBe(s);
+    s = reduceControls(s, { type: 'control.preview', itemId: 'b', change: 'verify', agents: [{ agentId: 'p', generation: 1, layer: 'L2', when: 'next boundary', promptTokens: 10, lostTokens: 4 }] });
+    expect(s.confirm).toMatchObject({ itemId: 'b', status: 'ready', agents: [{ agentId: 'p' }] });
+    s = reduceControls(s, { type: 'control.pending', key: 'item:b', label: 'verify' });
+    expect(s.confirm?.itemId).toBe('b');
+    expect(reduceControls(s, { type: 'agent.select', agentId: 'x' }).confirm).toBeNull();
+    expect(reduceControls(s, { type: 'control.askClose' }).confirm).toBeNull();
+  });
 });
