@@ -12,7 +12,7 @@ import { intIn, pick, seededRandom } from './seededRandom';
 /** Commands that change nothing (a session's own subscriptions aside): they may answer `ok`. */
 export const READ_ONLY: ReadonlySet<CommandName> = new Set<CommandName>([
   'health', 'listAgents', 'getAgent', 'subscribe', 'listGenerations', 'getGeneration', 'diffGenerations', 'listMemory', 'getMemory',
-  'getConversation', 'listSkills', 'listRuns', 'getUsage', 'getProviderSettings', 'listTraces', 'getComparison', 'listSessions', 'listAttached', 'getSession',
+  'getConversation', 'listSkills', 'listRuns', 'getUsage', 'getProviderSettings', 'listTraces', 'getComparison', 'listSessions', 'listAttached', 'getSession', 'listComparisons', 'previewItemChange',
 ]);
 
 /** Frames per category (10,121 in all). */
