@@ -64,7 +64,9 @@ test('[run-follow] [run-progress] [run-resume] the run bar, tree and header foll
 
   // Stop → Start: a new run with the same ids, its revisions after the old run's; the views show it.
   const before = await tree.getByRole('treeitem').count();
-  await bar.getByRole('button', { name: /Stop/ }).click();
+  // Stop asks first (it cannot be undone); confirm it.
+  await bar.getByRole('button', { name: /Stop$/ }).click();
+  await bar.getByRole('button', { name: 'Stop the run' }).click();
   await expect(bar.locator('[data-run-status="stopped"]')).toBeVisible();
   await bar.getByRole('button', { name: /Start/ }).click();
   await expect(bar.locator('[data-run-status="running"]')).toBeVisible();
