@@ -58,6 +58,21 @@ export const AgentDtoSchema = z.object({
    * id. They are watched, never driven: commands that change an agent or its items refuse them (`conflict`).
    */
   sessionId: z.string().optional(),
+  /**
+   * Only on an attached session's agents, whose `tokens` / `budget` are Strata's replay of it (its
+   * current generation against the replay budget): the real client's own context, never measured
+   * against Strata's budget (`[live-windows]`). `tokens` is its prompt at its latest recorded call;
+   * `window` the context window it ran with, from the file (`recorded`), the model's standard one
+   * (`model`) or the only one that takes a prompt that large (`inferred`); null when unknown.
+   */
+  recorded: z
+    .object({
+      client: z.enum(['Claude Code', 'Codex']).nullable(),
+      tokens: z.number().int().nonnegative(),
+      window: z.number().int().positive().nullable(),
+      windowSource: z.enum(['recorded', 'model', 'inferred']).nullable(),
+    })
+    .optional(),
 });
 export type AgentDto = z.infer<typeof AgentDtoSchema>;
 
