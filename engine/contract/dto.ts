@@ -93,7 +93,8 @@ export type LogEntry = z.infer<typeof LogEntrySchema>;
 export const HealthDtoSchema = z.object({
   ok: z.literal(true),
   version: z.string(),
-  workspace: z.object({ name: z.string(), catalogPath: z.string() }),
+  /** `projectFolder`: a workspace of the user's own folder (not the bundled demo), whose runs are model runs (`[run-project-folder]`). */
+  workspace: z.object({ name: z.string(), catalogPath: z.string(), projectFolder: z.boolean().optional() }),
   catalog: z.object({ schemaVersion: z.number().int().nonnegative(), journalMode: z.string() }),
   agents: z.number().int().nonnegative(),
   uptimeMs: z.number().nonnegative(),
