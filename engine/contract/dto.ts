@@ -58,6 +58,21 @@ export const AgentDtoSchema = z.object({
    * id. They are watched, never driven: commands that change an agent or its items refuse them (`conflict`).
    */
   sessionId: z.string().optional(),
+  /**
+   * Only on an attached session's agents, whose `tokens` / `budget` are Strata's replay of it (its
+   * current generation against the replay budget): the real client's own context, never measured
+   * against Strata's budget (`[live-windows]`). `tokens` is its prompt at its latest recorded call;
+   * `window` the context window it ran with, from the file (`recorded`), the model's standard one
+   * (`model`) or the only one that takes a prompt that large (`inferred`); null when unknown.
+   */
+  recorded: z
+    .object({
+      client: z.enum(['Claude Code', 'Codex']).nullable(),
+      tokens: z.number().int().nonnegative(),
+      window: z.number().int().positive().nullable(),
+      windowSource: z.enum(['recorded', 'model', 'inferred']).nullable(),
+    })
+    .optional(),
 });
 export type AgentDto = z.infer<typeof AgentDtoSchema>;
 
@@ -78,7 +93,8 @@ export type LogEntry = z.infer<typeof LogEntrySchema>;
 export const HealthDtoSchema = z.object({
   ok: z.literal(true),
   version: z.string(),
-  workspace: z.object({ name: z.string(), catalogPath: z.string() }),
+  /** `projectFolder`: a workspace of the user's own folder (not the bundled demo), whose runs are model runs (`[run-project-folder]`). */
+  workspace: z.object({ name: z.string(), catalogPath: z.string(), projectFolder: z.boolean().optional() }),
   catalog: z.object({ schemaVersion: z.number().int().nonnegative(), journalMode: z.string() }),
   agents: z.number().int().nonnegative(),
   uptimeMs: z.number().nonnegative(),

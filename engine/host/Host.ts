@@ -106,6 +106,7 @@ export class Host {
       },
       newEngine: (c) => this.newEngine(tokenizer, c),
       demoScript: services.demoScript,
+      projectFolder: services.demo === undefined && settingsDir !== undefined,
       turnScope: {
         open: () => {
           this.held = [];
@@ -140,6 +141,7 @@ export class Host {
       catalog,
       version: services.version,
       workspaceName: services.workspaceName,
+      projectFolder: services.demo === undefined && settingsDir !== undefined,
       uptimeMs: () => clock.now() - startedAt,
       engine: () => this.engine,
       syncAgent: (agentId) => this.syncAgent(agentId),

@@ -3,7 +3,8 @@ import { statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { type AgentDetailDto, type AgentDto, type AgentStatus, type CallDto, type GenerationDiffDto, type GenerationDto, type GenerationSummaryDto, type LiveSessionDetailDto, type LiveSessionDto, StrataError, type StrataEvent, type UsageDto } from '../contract';
 import { diffGenerations } from '../generations/diffGenerations';
-import type { Generation } from '../generations/Generation';
+import { type Generation, generationTokens } from '../generations/Generation';
+import { clientContextWindow } from '../traces/clientContextWindow';
 import type { ContextItem } from '../items/ContextItem';
 import { cacheHitRate } from '../metrics/cacheHitRate';
 import { costUsd, listPriceOf, priceNote, type BilledTokens } from '../pricing/costUsd';
@@ -26,6 +27,8 @@ export const ATTACHED_MAX = 8;
 export const SESSION_EVENT_MS = 100;
 /** A session whose last line is older than this is shown as waiting rather than running. */
 export const SESSION_ACTIVE_MS = 60_000;
+/** A session whose last turn ended and whose file got no line for this long is done (`[live-done]`). */
+export const SESSION_SETTLED_MS = 10_000;
 /** How often the attached sessions' agent statuses are looked at again. */
 export const STATUS_CHECK_MS = 5_000;
 /** Recorded calls `getUsage` returns at most for a session agent, as for a native one. */
@@ -347,22 +350,35 @@ export class LiveSessions {
     if (g.done) return 'done';
     if (s.status === 'truncated' || s.status === 'rotated') return 'refreshing';
     const now = this.#clock.now();
-    return s.lastLineAt !== null && now - s.lastLineAt < SESSION_ACTIVE_MS ? 'running' : 'waiting';
+    const quiet = s.lastLineAt === null ? Infinity : now - s.lastLineAt;
+    // The main agent is done once its last turn ended and its file stopped growing; a new line opens it again.
+    if (g.parent === null && s.turnEnded && quiet >= SESSION_SETTLED_MS) return 'done';
+    return quiet < SESSION_ACTIVE_MS ? 'running' : 'waiting';
   }
 
   private agentDto(a: Attached, g: SessionAgent): AgentDto {
     const last = g.real.perStep.at(-1);
+    const model = g.real.model ?? a.last.real.model ?? null;
+    const window = clientContextWindow({ recorded: a.last.contextWindow, model, largestPrompt: Math.max(0, ...g.real.perStep.map((r) => r.prompt)) });
+    const current = g.shadow?.capture?.generations.at(-1);
     const figures = {
       agentId: g.agentId,
       parent: g.parent,
       role: g.parent === null ? ('primary' as const) : ('worker' as const),
       task: maskSecrets((g.task || (g.parent === null ? basename(a.live.path) : `subagent ${g.key}`)).slice(0, 500)),
-      model: g.real.model ?? a.last.real.model ?? 'unknown',
+      model: model ?? 'unknown',
       status: this.status(a, g),
       generation: Math.max(1, g.shadow?.totals.generations ?? 1),
-      // The real context's size at its latest call, against the budget the session is replayed under.
-      tokens: last?.prompt ?? 0,
+      // Strata's figures (its replay's current generation against the replay budget), as the Context tab shows them;
+      // the real client's context is apart, against its own window.
+      tokens: current ? generationTokens(current) : 0,
       budget: a.budget,
+      recorded: {
+        client: a.last.client === 'claude' ? ('Claude Code' as const) : a.last.client === 'codex' ? ('Codex' as const) : null,
+        tokens: last?.prompt ?? 0,
+        window: window?.tokens ?? null,
+        windowSource: window?.source ?? null,
+      },
       usage: { input: g.real.input, cacheRead: g.real.cacheRead, cacheWrite: g.real.cacheWrite, output: g.real.output },
       cacheHitRate: g.real.hitRate,
       sessionId: a.id,

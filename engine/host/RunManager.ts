@@ -55,7 +55,13 @@ export interface RunManagerDeps {
   providerSettings?: () => ProviderSettingsDto[];
   /** The demo's script, generated afresh for each demo run (the bundled demo, or scaled for load tests). */
   demoScript: () => DemoRunScript;
+  /** A project folder of the user's own: the demo is never played into its catalog (`[run-project-folder]`). */
+  projectFolder?: boolean;
 }
+
+/** What a project folder needs for a run of its own, in words (`[run-project-folder]`); the views say the same. */
+export const PROJECT_RUN_NEEDS =
+  'A run of its own is a model run (startRun with driver "model", a provider, a model and a task): it needs a provider key in the environment (ANTHROPIC_API_KEY, or OPENAI_API_KEY with OPENAI_BASE_URL) and, for the agents to run commands, an allowlist in the folder\'s strata.toml ([tools] allow = ["npm test"]).';
 
 /**
  * The host's runs: at most one active (running or paused) at a time, on its own engine. The demo
@@ -152,6 +158,7 @@ export class RunManager {
     }
     this.#cancelRestart();
     if (args.driver === 'trace') {
+      if (this.deps.projectFolder) throw new StrataError('unavailable', `This workspace is a project folder, not the demo: Start does not play the demo into its catalog. ${PROJECT_RUN_NEEDS}`);
       const run = this.#demoRun(args.tickMs ?? 1500);
       this.deps.catalog.transaction(() => {
         this.#clearAgents();

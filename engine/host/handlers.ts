@@ -29,6 +29,8 @@ export interface HostContext {
   catalog: Catalog;
   version: string;
   workspaceName: string;
+  /** The workspace is a project folder of the user's own, not the demo (`[run-project-folder]`). */
+  projectFolder?: boolean;
   uptimeMs(): number;
   /** The workspace's context engine (the demo replaces it when its scenario starts over). */
   engine(): Engine;
@@ -89,7 +91,7 @@ export function createHandlers(ctx: HostContext): Handlers {
     health: () => ({
       ok: true,
       version: ctx.version,
-      workspace: { name: ctx.workspaceName, catalogPath: catalog.path },
+      workspace: { name: ctx.workspaceName, catalogPath: catalog.path, projectFolder: ctx.projectFolder === true },
       catalog: { schemaVersion: catalog.schemaVersion(), journalMode: catalog.journalMode() },
       agents: catalog.countAgents(),
       uptimeMs: ctx.uptimeMs(),

@@ -6,6 +6,7 @@ import { UtilizationBar } from '../components/UtilizationBar';
 import { percent, timeOfDay, tokens } from '../components/format';
 import { selectChildren, selectSelectedAgent } from '../store/agents/agentsSelectors';
 import { selectLog } from '../store/log/logSelectors';
+import { clientName, recordedContextText, SessionAgentMeters } from './attach/SessionAgentFigures';
 
 /** The selected agent: identity, live figures, children and its own log; `actions` go in its header, `inspector` above the log. */
 export function AgentPane({ actions, inspector }: { actions?: ReactNode; inspector?: ReactNode } = {}) {
@@ -22,9 +23,11 @@ export function AgentPane({ actions, inspector }: { actions?: ReactNode; inspect
         <h2>{agent.agentId}</h2>
         <span className="pane__role">{agent.role}</span>
         <StatusBadge status={agent.status} />
-        <span className="pane__gen">generation {agent.generation}</span>
-        <UtilizationBar used={agent.tokens} budget={agent.budget} />
-        <span title="CacheRead / (Input + CacheRead + CacheWrite)">hit {percent(agent.cacheHitRate)}</span>
+        <span className="pane__gen" title={agent.recorded ? "The generation Strata's replay of the session is in" : undefined}>
+          {agent.recorded ? 'Strata ' : ''}generation {agent.generation}
+        </span>
+        {agent.recorded ? <SessionAgentMeters agent={agent} recorded={agent.recorded} /> : <UtilizationBar used={agent.tokens} budget={agent.budget} />}
+        <span title="CacheRead / (Input + CacheRead + CacheWrite)">{agent.recorded ? `${clientName(agent.recorded)} hit` : 'hit'} {percent(agent.cacheHitRate)}</span>
         {actions}
       </header>
       <p className="pane__task">{agent.task}</p>
@@ -33,11 +36,24 @@ export function AgentPane({ actions, inspector }: { actions?: ReactNode; inspect
         <dd>{agent.model}</dd>
         <dt>parent</dt>
         <dd>{agent.parent ? <button className="link" onClick={() => void controller.select(agent.parent)}>{agent.parent}</button> : '—'}</dd>
-        <dt>context</dt>
-        <dd>
-          {tokens(agent.tokens)} / {tokens(agent.budget)} tokens
-        </dd>
-        <dt>usage</dt>
+        {agent.recorded ? (
+          <>
+            <dt>{clientName(agent.recorded)} context</dt>
+            <dd data-figure="recorded">{recordedContextText(agent.recorded)}</dd>
+            <dt>Strata replay</dt>
+            <dd data-figure="strata">
+              generation {agent.generation} · {tokens(agent.tokens)} / {tokens(agent.budget)} tokens of the replay budget
+            </dd>
+          </>
+        ) : (
+          <>
+            <dt>context</dt>
+            <dd>
+              {tokens(agent.tokens)} / {tokens(agent.budget)} tokens
+            </dd>
+          </>
+        )}
+        <dt>{agent.recorded ? `${clientName(agent.recorded)} usage` : 'usage'}</dt>
         <dd>
           input {tokens(u.input)} · cache read {tokens(u.cacheRead)} · cache write {tokens(u.cacheWrite)} · output {tokens(u.output)}
         </dd>

@@ -246,8 +246,8 @@ const TreeItem = memo(function TreeItem(p: TreeItemProps) {
           <span className="tree__gen" title="generation">
             g{agent.generation}
           </span>
-          <UtilizationBar used={agent.tokens} budget={agent.budget} compact />
-          <span className="tree__hit" title="provider cache hit rate">
+          <UtilizationBar used={agent.tokens} budget={agent.budget} compact label={agent.recorded ? "Strata's replay context against the replay budget" : undefined} />
+          <span className="tree__hit" title={agent.recorded ? `${agent.recorded.client ?? 'the recording agent'}'s provider cache hit rate (real)` : 'provider cache hit rate'}>
             {percent(agent.cacheHitRate)}
           </span>
         </span>

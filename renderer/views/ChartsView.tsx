@@ -17,6 +17,7 @@ import {
 } from '../store/usage/usageSelectors';
 import { usageWindow } from '../store/usage/usageSlice';
 import { useFrameLag } from './useFrameLag';
+import { selectProjectFolder } from './agent/ProjectRunNote';
 
 export interface ChartsViewProps {
   /** Fixed chart width in pixels (tests: jsdom has no layout); charts follow the pane otherwise. */
@@ -42,6 +43,7 @@ export function ChartsView({ chartWidth }: ChartsViewProps) {
   const byAgent = useStrata(selectUsageByAgent);
   const markers = useStrata(selectMarkers);
   const loading = useStrata((s) => selectUsageLoading(s, agentId));
+  const projectFolder = useStrata(selectProjectFolder);
 
   useEffect(() => {
     if (agentId) void controller.loadUsage(agentId);
@@ -101,7 +103,9 @@ export function ChartsView({ chartWidth }: ChartsViewProps) {
           ? data.hasModel
             ? 'Solid: provider figures. Dashed: cache-model estimates beside them.'
             : 'Provider figures (solid).'
-          : 'Cache model only (dashed): this run has no provider calls; the demo replays a recording through the provider cache model.'}
+          : projectFolder
+            ? 'Cache model only (dashed): this run has no provider calls; its calls are priced by the provider cache model.'
+            : 'Cache model only (dashed): this run has no provider calls; the demo replays a recording through the provider cache model.'}
       </p>
       {points.length === 0 ? (
         <p className="charts__empty" role="status">

@@ -4,6 +4,7 @@ import { RUN_KEY } from '../../store/controls/controlsSlice';
 import { selectActiveRun } from '../../store/runs/runsSelectors';
 import { selectControl } from '../../store/controls/controlsSelectors';
 import { Outcome } from './Outcome';
+import { ProjectRunNote, selectProjectFolder } from './ProjectRunNote';
 
 /** The run bar: the active run's status, turns and agents as they move, with start, pause or resume, step and stop (which asks first: it cannot be undone). */
 export function RunBar() {
@@ -12,6 +13,7 @@ export function RunBar() {
   const selected = useStrata((s) => s.ui.selectedAgentId);
   const pending = useStrata((s) => selectControl(s, RUN_KEY)?.status === 'pending');
   const controller = useController();
+  const projectFolder = useStrata(selectProjectFolder);
   const active = run && (run.status === 'running' || run.status === 'paused' || run.status === 'idle');
   return (
     <div className="runbar" role="group" aria-label="Run controls">
@@ -24,9 +26,15 @@ export function RunBar() {
           'No run yet'
         )}
       </span>
-      <button className="btn" disabled={pending || Boolean(active)} onClick={() => void controller.startRun()} title="Start the demo run (stop the active run first)">
+      <button
+        className="btn"
+        disabled={pending || Boolean(active) || projectFolder}
+        onClick={() => void controller.startRun()}
+        title={projectFolder ? 'A project folder does not play the demo: see below how to start a run of its own' : 'Start the demo run (stop the active run first)'}
+      >
         ▶ Start
       </button>
+      {projectFolder && !run && <ProjectRunNote />}
       {run?.status === 'paused' ? (
         <button className="btn btn--primary" disabled={pending} onClick={() => void controller.resumeRun(run.runId)} title="Tick again from where the run paused">
           ▶ Resume

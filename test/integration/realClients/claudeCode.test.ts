@@ -10,6 +10,9 @@ import { asRecordedAgainstServer, expectedUsage, figuresKey, importedCalls, sort
 import { describeAttempts, runRealClient, turnFailure, type HarnessCall, type RealClientRun } from '../../support/realClients/realClientHarness';
 import { isLoopback } from '../../support/realClients/straceNetwork';
 import { claudeSessionFiles, type ClaudeSessionFiles } from '../../support/realClients/sessionFiles';
+import { sessionTask } from '../../../engine/node/traces/live/sessionThreads';
+import { parseJsonLines } from '../../../engine/traces/jsonText';
+import { turnEnded } from '../../../engine/traces/turnEnded';
 
 // The real Claude Code CLI (test/realClients, 2.1.332), offline against the scripted server: three
 // `claude -p` turns with Read, Bash, a foreground subagent and a manual /compact
@@ -74,6 +77,14 @@ describe('[real-client-harness] Claude Code 2.1.332 through the scripted loopbac
     const main = readFileSync(files.session, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(main.filter((l) => l['type'] === 'system' && l['subtype'] === 'compact_boundary')).toHaveLength(1);
     expect(main.filter((l) => l['type'] === 'user' && l['isCompactSummary'] === true)).toHaveLength(1);
+  });
+
+  it('[real-client-session-files] [live-title] [live-done] the finished session is titled by its first request, not /compact\'s wrapper, and its last turn ended', () => {
+    expect(sessionTask(imported.events)).toMatch(/^H2-TURN-1: read notes\.txt/);
+    const records = parseJsonLines(readFileSync(files.session, 'utf8'), files.session);
+    expect(turnEnded(records, 'claude-code-jsonl')).toBe(true);
+    const call = records.findIndex((r) => JSON.stringify(r.value).includes('"type":"tool_use"'));
+    expect(turnEnded(records.slice(0, call + 1), 'claude-code-jsonl')).toBe(false);
   });
 
   it('[real-client-subagents] [trace-claude-subagents] a subagent file imported on its own holds exactly that subagent\'s calls and usage, as its own run', () => {

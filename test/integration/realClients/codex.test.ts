@@ -1,6 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importTraceFile } from '../../../engine/node/traces/importTraceFile';
+import { sessionTask } from '../../../engine/node/traces/live/sessionThreads';
+import { parseJsonLines } from '../../../engine/traces/jsonText';
+import { turnEnded } from '../../../engine/traces/turnEnded';
 import { recordedTruth } from '../../../engine/traces/replay/recordedTruth';
 import { mainThread, traceSteps } from '../../../engine/traces/traceSteps';
 import type { TraceImport } from '../../../engine/traces/TraceEvent';
@@ -83,6 +86,14 @@ describe('[real-client-harness] Codex 0.171.0 through the scripted loopback serv
     expect(ids(main.path)).toEqual(agentCalls('main', 'compaction').map((c) => `resp_h${c.index}`));
     expect(ids(child.path)).toEqual(agentCalls('subagent').map((c) => `resp_h${c.index}`));
     expect(records(main.path).filter((r) => r.type === 'compacted')).toHaveLength(1);
+  });
+
+  it('[real-client-session-files] [live-title] [live-done] the finished rollout is titled by its first request, not its preambles, and its last turn ended', () => {
+    expect(sessionTask(imported.events)).toMatch(/^CX-TURN-1: read notes\.txt/);
+    const lines = parseJsonLines(readFileSync(main.path, 'utf8'), main.path);
+    expect(turnEnded(lines, 'codex-rollout-jsonl')).toBe(true);
+    const call = lines.findIndex((r) => JSON.stringify(r.value).includes('"type":"function_call"'));
+    expect(turnEnded(lines.slice(0, call + 1), 'codex-rollout-jsonl')).toBe(false);
   });
 
   it('[real-client-usage-exact] the main rollout\'s usage events are exactly the main-thread calls\' usage, the compaction call\'s included', () => {

@@ -74,7 +74,7 @@ describe('[live-agents] an attached session in the agent tree, inspector, diff a
     tmp.remove();
   });
 
-  it('[live-agents] the session and its subagent are agents of the tree, announced as they change', async () => {
+  it('[live-agents] [live-windows] the session and its subagent are agents of the tree, announced as they change', async () => {
     const { agents } = await value<{ agents: AgentDto[] }>('listAgents', {});
     const main = agents.find((a) => a.agentId === 'ses-1');
     const sub = agents.find((a) => a.agentId === 'ses-1/explorer');
@@ -82,7 +82,10 @@ describe('[live-agents] an attached session in the agent tree, inspector, diff a
     const whole = recordedTruth(importTraceText(text, file).events);
     expect(main).toMatchObject({ parent: null, role: 'primary', sessionId: 'ses-1', model: 'claude-made-up-1', budget: 4_000, status: 'running', cacheHitRate: whole.hitRate });
     expect(main?.usage).toEqual({ input: whole.input, cacheRead: whole.cacheRead, cacheWrite: whole.cacheWrite, output: whole.output });
-    expect(main?.tokens).toBe(whole.perStep.at(-1)?.prompt);
+    // [live-windows] Strata's figures against the replay budget, as the Context tab has them; the real client's apart, against its own window.
+    const current = await value<GenerationDto>('getGeneration', { agentId: 'ses-1' });
+    expect(main?.tokens).toBe(current.tokens);
+    expect(main?.recorded).toEqual({ client: 'Claude Code', tokens: whole.perStep.at(-1)?.prompt, window: 200_000, windowSource: 'model' });
     const subTruth = recordedTruth(threads[0]!.events);
     expect(sub).toMatchObject({ parent: 'ses-1', role: 'worker', sessionId: 'ses-1', task: 'find where sessions expire', status: 'done', cacheHitRate: subTruth.hitRate });
     expect(subTruth.steps).toBe(2);

@@ -7,7 +7,7 @@ import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AgentDto, StrataEvent } from '../../../engine/contract';
-import { LiveSessions, SESSION_ACTIVE_MS, SESSION_EVENT_MS, STATUS_CHECK_MS } from '../../../engine/host/LiveSessions';
+import { LiveSessions, SESSION_ACTIVE_MS, SESSION_EVENT_MS, SESSION_SETTLED_MS, STATUS_CHECK_MS } from '../../../engine/host/LiveSessions';
 import { manualClock } from '../../../engine/ports/Clock';
 import { manualScheduler } from '../../../engine/ports/Scheduler';
 import { replayTrace } from '../../../engine/traces/replay/replayTrace';
@@ -65,7 +65,8 @@ describe('[live-agents] session agent statuses over time', () => {
     const file = join(tmp.dir, 'session.jsonl');
     writeFileSync(file, '');
     const t = attached(file);
-    appendFileSync(file, `${madeUpSession(3).join('\n')}\n`);
+    // Stopped inside a turn (a tool's result is the last line): the agent may be thinking, never done.
+    appendFileSync(file, `${madeUpSession(3).slice(0, -1).join('\n')}\n`);
     // The first poll reads the lines, the throttle converts them, the replay follows.
     t.scheduler.advance(POLL_MS);
     const lastLineAt = t.attachedAt + POLL_MS;
@@ -73,7 +74,7 @@ describe('[live-agents] session agent statuses over time', () => {
     await t.run(SESSION_EVENT_MS);
     expect(t.main().status).toBe('running');
     expect(t.announced().at(-1)?.status).toBe('running');
-    expect(t.main().tokens).toBeGreaterThan(0);
+    expect(t.main().recorded?.tokens).toBeGreaterThan(0);
 
     // Running up to the last millisecond of SESSION_ACTIVE_MS, waiting from then on.
     await t.run(lastLineAt + SESSION_ACTIVE_MS - 1 - t.clock.now());
@@ -96,6 +97,39 @@ describe('[live-agents] session agent statuses over time', () => {
     await t.run(THROTTLE_MS + SESSION_EVENT_MS);
     expect(t.main().status).toBe('failed');
     expect(t.announced().at(-1)?.status).toBe('failed');
+  });
+});
+
+describe('[live-done] a finished session is done', () => {
+  it('[live-done] a session whose last turn ended is done SESSION_SETTLED_MS after its last line, announced by the next status check; a new line opens it again', async () => {
+    const file = join(tmp.dir, 'finished.jsonl');
+    const lines = madeUpSession(3);
+    // Ends with the closing answer: an assistant message with no tool call.
+    writeFileSync(file, '');
+    const t = attached(file);
+    appendFileSync(file, `${lines.join('\n')}\n`);
+    t.scheduler.advance(POLL_MS);
+    const lastLineAt = t.attachedAt + POLL_MS;
+    await t.run(THROTTLE_MS);
+    await t.run(SESSION_EVENT_MS);
+    expect(t.main().status).toBe('running');
+    await t.run(lastLineAt + SESSION_SETTLED_MS - 1 - t.clock.now());
+    expect(t.main().status).toBe('running');
+    await t.run(1);
+    expect(t.main().status).toBe('done');
+    const check = t.attachedAt + Math.ceil((lastLineAt + SESSION_SETTLED_MS - t.attachedAt) / STATUS_CHECK_MS) * STATUS_CHECK_MS;
+    await t.run(check - t.clock.now());
+    expect(t.announced().at(-1)?.status).toBe('done');
+    // It stays done (never waiting) however long the file stays quiet.
+    await t.run(2 * SESSION_ACTIVE_MS);
+    expect(t.main().status).toBe('done');
+
+    // The user asks again: a new turn is under way.
+    appendFileSync(file, `${JSON.stringify({ type: 'user', timestamp: '2026-11-30T09:30:00.000Z', message: { role: 'user', content: 'and add a test' } })}\n`);
+    t.scheduler.advance(POLL_MS);
+    await t.run(THROTTLE_MS + SESSION_EVENT_MS);
+    expect(t.main().status).toBe('running');
+    expect(t.announced().at(-1)?.status).toBe('running');
   });
 });
 

@@ -12,6 +12,7 @@ import { recordedTruth, type RecordedTruth } from '../../../traces/replay/record
 import type { ReplayResult } from '../../../traces/replay/ReplayTypes';
 import { LiveTail, type LiveTailOptions, type TailStatus } from './LiveTail';
 import { ParsedLines } from './ParsedLines';
+import { turnEnded } from '../../../traces/turnEnded';
 import { compactionSteps, sessionTask, subagentThreads } from './sessionThreads';
 
 /** A subagent of the session as the views show it: its task, whether it ended, what its provider billed. */
@@ -35,8 +36,14 @@ export interface LiveSessionSnapshot {
   events: number;
   /** When the last complete line arrived (ms since the epoch), null before the first. */
   lastLineAt: number | null;
-  /** The main agent's first input (raw: views mask it), '' when none yet. */
+  /** The main agent's first real request (raw: views mask it), '' when none yet. */
   task: string;
+  /** The tool that wrote the file, once its lines tell. */
+  client: 'claude' | 'codex' | null;
+  /** The last turn in the file has ended (`turnEnded`): with the file quiet, the session is done. */
+  turnEnded: boolean;
+  /** The context window the file records the client ran with (Codex), null when it records none. */
+  contextWindow: number | null;
   /** The session's subagents, in order of first appearance. */
   subagents: LiveSubagent[];
   /** The recorded compactions of the main agent: the first step after each (`compactionSteps`). */
@@ -96,6 +103,9 @@ export class LiveSession {
   private events: TraceEvent[] = [];
   private real: RecordedTruth = recordedTruth([]);
   private task = '';
+  private client: 'claude' | 'codex' | null = null;
+  private ended = false;
+  private contextWindow: number | null = null;
   private subagents: LiveSubagent[] = [];
   private compactions: number[] = [];
   private lastLineAt: number | null = null;
@@ -265,6 +275,9 @@ export class LiveSession {
       events: this.events.length,
       lastLineAt: this.lastLineAt,
       task: this.task,
+      client: this.client,
+      turnEnded: this.ended,
+      contextWindow: this.contextWindow,
       subagents: this.subagents,
       compactions: this.compactions,
       real: this.real,
@@ -341,6 +354,9 @@ export class LiveSession {
     this.lastImportMs = this.clock.now() - started;
     this.real = recordedTruth(this.events);
     this.task = sessionTask(this.events);
+    this.client = this.tool() ?? null;
+    this.ended = this.client === null ? false : turnEnded(this.main.records, this.client === 'claude' ? 'claude-code-jsonl' : 'codex-rollout-jsonl');
+    this.contextWindow = lastContextWindow(this.events);
     this.compactions = compactionSteps(this.events);
     this.subagents = subagentThreads(this.events).map((t) => ({ key: t.key, task: t.task, done: t.done, real: recordedTruth(t.events) }));
     this.o.onUpdate(this.snapshot());
@@ -388,4 +404,13 @@ export class LiveSession {
         this.settle();
       });
   }
+}
+
+/** The context window the main thread's latest usage record names, null when none does. */
+function lastContextWindow(events: readonly TraceEvent[]): number | null {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i]!;
+    if (e.type === 'usage' && e.agentId === undefined && e.contextWindow !== undefined) return e.contextWindow;
+  }
+  return null;
 }

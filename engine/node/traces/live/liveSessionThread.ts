@@ -61,7 +61,7 @@ type FromWorker =
 
 /** A snapshot before the thread has said anything. */
 function firstSnapshot(path: string): LiveSessionSnapshot {
-  return { path, status: 'waiting', message: '', lines: 0, skippedLines: [], events: 0, lastLineAt: null, task: '', subagents: [], compactions: [], real: recordedTruth([]), shadow: null, shadowEvents: 0, shadowError: null };
+  return { path, status: 'waiting', message: '', lines: 0, skippedLines: [], events: 0, lastLineAt: null, task: '', client: null, turnEnded: false, contextWindow: null, subagents: [], compactions: [], real: recordedTruth([]), shadow: null, shadowEvents: 0, shadowError: null };
 }
 
 /** The host's handle on a session followed in its own worker thread. */

@@ -5,6 +5,7 @@
  * events are returned as a main thread of their own (without `agentId`), which is what the
  * replay and `recordedTruth` read. Pure.
  */
+import { requestText } from '../../../traces/requestText';
 import { mainThread, traceSteps } from '../../../traces/traceSteps';
 import type { TraceEvent } from '../../../traces/TraceEvent';
 
@@ -22,10 +23,14 @@ export interface SubagentThread {
   events: TraceEvent[];
 }
 
-/** The first non-empty user input of the main thread ('' when there is none). */
+/** The first real user request of the main thread, the client's own turns skipped (`requestText`; '' when there is none). */
 export function sessionTask(events: readonly TraceEvent[]): string {
-  const first = events.find((e) => e.type === 'user_input' && e.agentId === undefined && e.text.trim() !== '');
-  return first?.type === 'user_input' ? first.text.trim() : '';
+  for (const e of events) {
+    if (e.type !== 'user_input' || e.agentId !== undefined) continue;
+    const text = requestText(e.text);
+    if (text !== '') return text;
+  }
+  return '';
 }
 
 /** The session's subagents in order of first appearance. */
@@ -52,7 +57,7 @@ export function subagentThreads(events: readonly TraceEvent[]): SubagentThread[]
     }
     const { agentId: _agent, ...own } = e;
     t.events.push(own as TraceEvent);
-    if (e.type === 'user_input' && t.task === '' && e.text.trim() !== '') t.task = e.text.trim();
+    if (e.type === 'user_input' && t.task === '') t.task = requestText(e.text);
   });
   return [...threads.values()];
 }
