@@ -147,3 +147,35 @@ describe('App: resizable, collapsible panes', () => {
     expect(store.getState().ui.layout.stripHeight).toBe(120);
   });
 });
+
+describe('App: keyboard shortcuts', () => {
+  afterEach(cleanup);
+  const keydown = (target: EventTarget, key: string, o: KeyboardEventInit = {}) => act(() => void target.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true, ...o })));
+
+  it('"?" lists the shortcuts in a dialog, Escape closes it and focus goes back; the top bar button opens it too', () => {
+    const { store } = renderWithStore(<App />);
+    const opener = screen.getByRole('button', { name: 'Keyboard shortcuts' });
+    opener.focus();
+    keydown(opener, '?', { shiftKey: true });
+    const dialog = screen.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    expect(dialog.textContent).toContain('Show the Charts view');
+    expect(dialog.textContent).toContain('Ctrl+Shift+Backspace');
+    expect(document.activeElement?.textContent).toBe('Close');
+    keydown(document.activeElement as Element, 'Escape');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(document.activeElement).toBe(opener);
+    act(() => opener.click());
+    expect(store.getState().ui.shortcutsDialog).toBe(true);
+  });
+
+  it('a digit switches the view from anywhere but a text field', () => {
+    const { store } = renderWithStore(<App />, stateWithAgents(demoTree()));
+    keydown(document.body, '2', { code: 'Digit2' });
+    expect(store.getState().ui.view).toBe('charts');
+    const filter = screen.getByLabelText('Filter agents');
+    keydown(filter, '5', { code: 'Digit5' });
+    expect(store.getState().ui.view).toBe('charts');
+    keydown(document.body, '5', { code: 'Digit5', ctrlKey: true });
+    expect(store.getState().ui.view).toBe('skills');
+  });
+});
