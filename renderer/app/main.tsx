@@ -3,12 +3,24 @@ import { createRoot } from 'react-dom/client';
 import { createApi } from '../api/createApi';
 import { pickBridge } from '../api/pickBridge';
 import { createStrataStore } from '../store/store';
+import { initialRootState } from '../store/reduce';
+import { persistLayout, withStoredLayout } from './layoutStorage';
 import { App } from './App';
 import { createController } from '../controller/controller';
 import { ControllerContext, StoreContext } from '../controller/StoreContext';
 import './styles.css';
 
-const store = createStrataStore();
+/** The page's storage, or none where it is refused (a sandboxed frame throws on the property). */
+const storage = (() => {
+  try {
+    return window.localStorage;
+  } catch {
+    return undefined;
+  }
+})();
+// The panes' sizes and the hidden event kinds come back as they were left (the web page and the desktop app alike).
+const store = createStrataStore(withStoredLayout(initialRootState, storage));
+persistLayout(store, storage);
 const { dispatch } = store.getState();
 let controller: ReturnType<typeof createController> | undefined;
 

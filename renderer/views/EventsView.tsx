@@ -1,5 +1,5 @@
 import { memo, useDeferredValue, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { useStrata } from '../controller/StoreContext';
+import { useDispatch, useStrata } from '../controller/StoreContext';
 import { timeOfDay } from '../components/format';
 import { EVENT_KINDS, type EventEntry, type EventKind } from '../store/events/eventsSlice';
 import { countByKind, eventAgents, type EventFilter, filterEvents, selectEventEntries } from '../store/events/eventsSelectors';
@@ -37,6 +37,16 @@ const EventRow = memo(function EventRow({ e }: { e: EventEntry }) {
   );
 });
 
+/** One click leaves compactions (about a third of all events) out of this view and the log strip; remembered. */
+function HideCompactions({ hidden, count, onChange }: { hidden: EventKind[]; count: number; onChange(kinds: EventKind[]): void }) {
+  const on = hidden.includes('compaction');
+  return (
+    <button type="button" className="events__chip events__hide" aria-pressed={on} onClick={() => onChange(on ? hidden.filter((k) => k !== 'compaction') : [...hidden, 'compaction'])} title="Leave compactions out of the Events view and the log strip">
+      hide compactions <span className="events__n">{count}</span>
+    </button>
+  );
+}
+
 /** The same array while its contents are the same, so the agent options do not re-render per event. */
 function useStableList(list: string[]): string[] {
   const ref = useRef(list);
@@ -49,7 +59,9 @@ export function EventsView() {
   // Deferred: a burst of events re-renders the list at low priority, never blocking a frame.
   const entries = useDeferredValue(useStrata(selectEventEntries));
   const [filter, setFilter] = useState<EventFilter>({ kinds: [], agentId: null, text: '' });
-  const rows = useMemo(() => filterEvents(entries, filter, eventsShown), [entries, filter]);
+  const hidden = useStrata((s) => s.ui.hiddenKinds);
+  const dispatch = useDispatch();
+  const rows = useMemo(() => filterEvents(entries, { ...filter, hidden }, eventsShown), [entries, filter, hidden]);
   const counts = useMemo(() => countByKind(entries), [entries]);
   const agents = useStableList(useMemo(() => eventAgents(entries), [entries]));
   const agentOptions = useMemo(
@@ -78,6 +90,7 @@ export function EventsView() {
             </button>
           ))}
         </div>
+        <HideCompactions hidden={hidden} count={counts.compaction ?? 0} onChange={(kinds) => dispatch({ type: 'events.hideKinds', kinds })} />
         <label className="events__field">
           <span>Agent</span>
           <select aria-label="Filter by agent" value={filter.agentId ?? ''} onChange={(e) => setFilter((f) => ({ ...f, agentId: e.target.value || null }))}>

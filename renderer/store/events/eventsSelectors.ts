@@ -8,6 +8,8 @@ export interface EventFilter {
   agentId: string | null;
   /** Case-insensitive substring of the text or the agent id. */
   text: string;
+  /** Kinds left out whatever `kinds` says (the ui slice's hidden kinds: compactions in one click). */
+  hidden?: EventKind[];
 }
 
 export const selectEventEntries = (s: RootState): EventEntry[] => s.events.entries;
@@ -16,10 +18,12 @@ export const selectEventEntries = (s: RootState): EventEntry[] => s.events.entri
 export function filterEvents(entries: EventEntry[], filter: EventFilter, limit: number): EventEntry[] {
   const text = filter.text.trim().toLowerCase();
   const kinds = filter.kinds.length > 0 ? new Set(filter.kinds) : null;
+  const hidden = filter.hidden && filter.hidden.length > 0 ? new Set(filter.hidden) : null;
   const out: EventEntry[] = [];
   for (let i = entries.length - 1; i >= 0 && out.length < limit; i--) {
     const e = entries[i] as EventEntry;
     if (kinds && !kinds.has(e.kind)) continue;
+    if (hidden?.has(e.kind)) continue;
     if (filter.agentId !== null && e.agentId !== filter.agentId) continue;
     if (text && !e.text.toLowerCase().includes(text) && !(e.agentId ?? '').toLowerCase().includes(text)) continue;
     out.push(e);

@@ -1,12 +1,11 @@
 import type { LogEntry, StrataEvent } from '../../../engine/contract';
 import type { Action } from '../actions';
+import type { EventKind } from './eventKinds';
+
+export { EVENT_KINDS, type EventKind } from './eventKinds';
 
 /** Host events the event log shows besides `log` lines (the controller subscribes to them). */
 export const EVENT_LOG_EVENTS = ['memory.changed', 'run.changed', 'conversation.changed'] as const;
-
-/** What an entry of the event log is about; the view filters on it. */
-export const EVENT_KINDS = ['refresh', 'compaction', 'hook', 'error', 'memory', 'run', 'turn', 'log'] as const;
-export type EventKind = (typeof EVENT_KINDS)[number];
 
 export interface EventEntry {
   /** Unique and stable: `log:<seq>` for log lines, `<event>:<n>` for typed events. */

@@ -1,4 +1,5 @@
 import type { AgentStatus } from '../../../engine/contract';
+import type { EventKind } from '../events/eventKinds';
 
 /** The main area's views (what `view.select` picks); the agent tree stays on the left in every one. */
 export const VIEWS = ['agent', 'charts', 'compare', 'memory', 'skills', 'events'] as const;
@@ -12,4 +13,22 @@ export type UiAction =
   | { type: 'purge.dialog'; open: boolean }
   | { type: 'tree.toggle'; agentId: string }
   | { type: 'tree.filter'; text: string }
-  | { type: 'tree.statusFilter'; statuses: AgentStatus[] };
+  | { type: 'tree.statusFilter'; statuses: AgentStatus[] }
+  /** Resize or collapse the panes (the rail, the log strip); the shell stores the layout (layoutStorage). */
+  | { type: 'layout.set'; layout: Partial<PaneLayout> }
+  /** Event kinds hidden from the Events view and the log strip (one click hides compactions). */
+  | { type: 'events.hideKinds'; kinds: EventKind[] }
+  /** Open or close the keyboard shortcut list ("?"). */
+  | { type: 'shortcuts.dialog'; open: boolean };
+
+/** The panes' sizes and collapsed states; null sizes follow the window (the CSS default). */
+export interface PaneLayout {
+  /** The agent rail's width in CSS pixels. */
+  railWidth: number | null;
+  railCollapsed: boolean;
+  /** The log strip's height in CSS pixels (expanded). */
+  stripHeight: number | null;
+  stripCollapsed: boolean;
+}
+
+export const defaultPaneLayout: PaneLayout = { railWidth: null, railCollapsed: false, stripHeight: null, stripCollapsed: false };

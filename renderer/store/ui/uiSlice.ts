@@ -1,6 +1,7 @@
 import type { AgentStatus, AppCommand } from '../../../engine/contract';
 import type { Action } from '../actions';
-import type { ViewName } from './uiActions';
+import type { EventKind } from '../events/eventKinds';
+import { defaultPaneLayout, type PaneLayout, type ViewName } from './uiActions';
 
 export interface UiState {
   view: ViewName;
@@ -12,6 +13,12 @@ export interface UiState {
   statusFilter: AgentStatus[];
   /** The purge-memory confirmation is open (only ever in the Memory view). */
   purgeDialog: boolean;
+  /** The panes' sizes and collapsed states (remembered across loads by the shell). */
+  layout: PaneLayout;
+  /** Event kinds the Events view and the log strip leave out. */
+  hiddenKinds: EventKind[];
+  /** The keyboard shortcut list is open. */
+  shortcutsDialog: boolean;
 }
 
 /** The view each desktop menu command shows. */
@@ -25,7 +32,7 @@ const COMMAND_VIEW: Record<AppCommand, ViewName> = {
   'purge-memory': 'memory',
 };
 
-export const uiInitialState: UiState = { view: 'agent', selectedAgentId: null, collapsed: {}, filter: '', statusFilter: [], purgeDialog: false };
+export const uiInitialState: UiState = { view: 'agent', selectedAgentId: null, collapsed: {}, filter: '', statusFilter: [], purgeDialog: false, layout: defaultPaneLayout, hiddenKinds: [], shortcutsDialog: false };
 
 export function reduceUi(state: UiState, action: Action): UiState {
   switch (action.type) {
@@ -52,6 +59,14 @@ export function reduceUi(state: UiState, action: Action): UiState {
       return { ...state, filter: action.text };
     case 'tree.statusFilter':
       return { ...state, statusFilter: [...action.statuses] };
+    case 'layout.set': {
+      const layout = { ...state.layout, ...action.layout };
+      return (Object.keys(layout) as (keyof PaneLayout)[]).every((k) => layout[k] === state.layout[k]) ? state : { ...state, layout };
+    }
+    case 'events.hideKinds':
+      return { ...state, hiddenKinds: [...new Set(action.kinds)] };
+    case 'shortcuts.dialog':
+      return state.shortcutsDialog === action.open ? state : { ...state, shortcutsDialog: action.open };
     default:
       return state;
   }

@@ -1,4 +1,4 @@
-import { act, cleanup, screen } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { App } from '../../../../renderer/app/App';
 import { demoTree, makeAgent, makeHealth, stateWithAgents } from '../fixtures';
@@ -107,5 +107,75 @@ describe('[host-lost] the disconnected state', () => {
     expect(banner.textContent).toContain('Open the address it printed in its terminal');
     expect(banner.textContent).toContain('The desktop app reloads itself');
     expect(screen.getByRole('button', { name: 'Try this address again' })).toBeTruthy();
+  });
+});
+
+describe('App: resizable, collapsible panes', () => {
+  afterEach(cleanup);
+
+  it('the rail separator resizes by keys within bounds, and Enter collapses the rail; the top bar brings it back', () => {
+    const { store, container } = renderWithStore(<App />, stateWithAgents(demoTree(), { layout: { railWidth: 400, railCollapsed: false, stripHeight: null, stripCollapsed: false } }));
+    const sep = screen.getByRole('separator', { name: 'Resize the agent rail' });
+    expect(sep.getAttribute('aria-valuenow')).toBe('400');
+    // jsdom lays nothing out: the rail measures 0 wide, so a key starts from the bound.
+    const key = (k: string, shiftKey = false) => act(() => void fireEvent.keyDown(sep, { key: k, shiftKey }));
+    key('End');
+    expect(store.getState().ui.layout.railWidth).toBe(Number(sep.getAttribute('aria-valuemax')));
+    key('Home');
+    expect(store.getState().ui.layout.railWidth).toBe(260);
+    expect((container.firstElementChild as HTMLElement).style.getPropertyValue('--rail-w')).toBe('260px');
+    key('Enter');
+    expect(store.getState().ui.layout.railCollapsed).toBe(true);
+    expect(container.querySelector('#rail')?.hasAttribute('hidden')).toBe(true);
+    expect(screen.queryByRole('separator', { name: 'Resize the agent rail' })).toBeNull();
+    const agents = screen.getByRole('button', { name: 'Agents' });
+    expect(agents.getAttribute('aria-pressed')).toBe('false');
+    act(() => agents.click());
+    expect(store.getState().ui.layout.railCollapsed).toBe(false);
+    expect(screen.getAllByRole('treeitem')).toHaveLength(5);
+  });
+
+  it('dragging the log separator up makes the strip taller', () => {
+    const { store } = renderWithStore(<App />);
+    const sep = screen.getByRole('separator', { name: 'Resize the log strip' });
+    act(() => {
+      fireEvent.pointerDown(sep, { button: 0, clientY: 500, pointerId: 1 });
+      fireEvent.pointerMove(sep, { clientY: 380, pointerId: 1 });
+      fireEvent.pointerUp(sep, { pointerId: 1 });
+    });
+    // From the strip's measured height (0 in jsdom, so the 60 px floor) plus 120 px.
+    expect(store.getState().ui.layout.stripHeight).toBe(120);
+  });
+});
+
+describe('App: keyboard shortcuts', () => {
+  afterEach(cleanup);
+  const keydown = (target: EventTarget, key: string, o: KeyboardEventInit = {}) => act(() => void target.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true, ...o })));
+
+  it('"?" lists the shortcuts in a dialog, Escape closes it and focus goes back; the top bar button opens it too', () => {
+    const { store } = renderWithStore(<App />);
+    const opener = screen.getByRole('button', { name: 'Keyboard shortcuts' });
+    opener.focus();
+    keydown(opener, '?', { shiftKey: true });
+    const dialog = screen.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    expect(dialog.textContent).toContain('Show the Charts view');
+    expect(dialog.textContent).toContain('Ctrl+Shift+Backspace');
+    expect(document.activeElement?.textContent).toBe('Close');
+    keydown(document.activeElement as Element, 'Escape');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(document.activeElement).toBe(opener);
+    act(() => opener.click());
+    expect(store.getState().ui.shortcutsDialog).toBe(true);
+  });
+
+  it('a digit switches the view from anywhere but a text field', () => {
+    const { store } = renderWithStore(<App />, stateWithAgents(demoTree()));
+    keydown(document.body, '2', { code: 'Digit2' });
+    expect(store.getState().ui.view).toBe('charts');
+    const filter = screen.getByLabelText('Filter agents');
+    keydown(filter, '5', { code: 'Digit5' });
+    expect(store.getState().ui.view).toBe('charts');
+    keydown(document.body, '5', { code: 'Digit5', ctrlKey: true });
+    expect(store.getState().ui.view).toBe('skills');
   });
 });

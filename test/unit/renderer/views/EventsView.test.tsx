@@ -62,4 +62,26 @@ describe('EventsView', () => {
     renderWithStore(<EventsView />, { ...initialRootState, events: { entries: [], next: 1, maxSeq: 0 } });
     expect(screen.getByRole('button', { name: /^hook denials/ }).textContent).toBe('hook denials 0');
   });
+
+  it('hides compactions in one click, whatever kinds are picked, and the log strip with it', () => {
+    const r = renderWithStore(
+      <>
+        <EventsView />
+        <LogStrip />
+      </>,
+    );
+    act(() => {
+      for (const e of lines) r.store.getState().dispatch({ type: 'event', event: logEvent(e) });
+    });
+    const hide = screen.getAllByRole('button', { name: /^hide compactions/ })[0] as HTMLElement;
+    expect(hide.textContent).toBe('hide compactions 1');
+    fireEvent.click(hide);
+    expect(hide.getAttribute('aria-pressed')).toBe('true');
+    expect(rowTexts()).toEqual([lines[3]?.message, lines[1]?.message, lines[0]?.message]);
+    expect(within(screen.getByRole('contentinfo', { name: 'Event log' })).getAllByRole('listitem')).toHaveLength(3);
+    fireEvent.click(screen.getByRole('button', { name: /^compactions/ }));
+    expect(screen.getByText('No event matches the filter.')).toBeTruthy();
+    fireEvent.click(hide);
+    expect(rowTexts()).toEqual([lines[2]?.message]);
+  });
 });

@@ -60,3 +60,20 @@ describe('reduceUi', () => {
     expect(reduceUi(uiInitialState, log)).toBe(uiInitialState);
   });
 });
+
+describe('reduceUi: panes, hidden kinds, the shortcut list', () => {
+  it('layout.set merges a change and keeps the state when nothing changed', () => {
+    const wide = reduceUi(uiInitialState, { type: 'layout.set', layout: { railWidth: 320 } });
+    expect(wide.layout).toEqual({ ...uiInitialState.layout, railWidth: 320 });
+    expect(reduceUi(wide, { type: 'layout.set', layout: { railWidth: 320 } })).toBe(wide);
+    expect(reduceUi(wide, { type: 'layout.set', layout: { stripCollapsed: true } }).layout).toEqual({ ...wide.layout, stripCollapsed: true });
+  });
+
+  it('events.hideKinds holds each kind once; shortcuts.dialog opens and closes', () => {
+    expect(reduceUi(uiInitialState, { type: 'events.hideKinds', kinds: ['compaction', 'compaction', 'turn'] }).hiddenKinds).toEqual(['compaction', 'turn']);
+    const open = reduceUi(uiInitialState, { type: 'shortcuts.dialog', open: true });
+    expect(open.shortcutsDialog).toBe(true);
+    expect(reduceUi(open, { type: 'shortcuts.dialog', open: true })).toBe(open);
+    expect(reduceUi(open, { type: 'shortcuts.dialog', open: false }).shortcutsDialog).toBe(false);
+  });
+});

@@ -1,0 +1,165 @@
+import { join } from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { startWebHostProcess, type RunningWebHost } from './webHostProcess';
+
+/**
+ * Everyone's journeys (issue 22 items 17 and 19): panes that resize, collapse and stay so after a
+ * reload, a quiet log strip that leads to its agent, compactions hidden in one click, and the
+ * desktop menu's shortcuts (plus a "?" list) in the web control room.
+ */
+const SHOTS = '/work/shots/u7';
+let web: RunningWebHost;
+
+test.beforeAll(async () => {
+  web = await startWebHostProcess();
+});
+test.afterAll(async () => {
+  await web?.stop();
+});
+
+/** Screenshots of what is on screen now, dark and light, at 1440, 1280 and 1024 px wide. */
+async function shoot(page: Page, name: string): Promise<void> {
+  for (const scheme of ['dark', 'light'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    for (const width of [1440, 1280, 1024]) {
+      await page.setViewportSize({ width, height: 800 });
+      await page.screenshot({ path: join(SHOTS, `${name}-${scheme}-${width}.png`) });
+    }
+  }
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
+async function openLive(page: Page): Promise<void> {
+  await page.goto(web.url);
+  await expect(page.locator('[data-connection="open"]')).toBeVisible();
+  await expect(page.getByRole('tree').getByRole('treeitem')).toHaveCount(8, { timeout: 20_000 });
+}
+
+const railWidth = async (page: Page) => (await page.locator('#rail').boundingBox())?.width ?? 0;
+
+test('the rail and the log strip resize and collapse, and stay so after a reload; a log line opens its agent; compactions hide in one click', async ({ page }) => {
+  const problems: string[] = [];
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  await page.setViewportSize({ width: 1024, height: 800 });
+  await openLive(page);
+  // At 1024 px the rail no longer takes 460 px.
+  expect(await railWidth(page)).toBeLessThan(430);
+
+  // Drag the rail's separator 80 px right.
+  const sep = page.getByRole('separator', { name: 'Resize the agent rail' });
+  const box = (await sep.boundingBox())!;
+  const before = await railWidth(page);
+  await page.mouse.move(box.x + box.width / 2, box.y + 200);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width / 2 + 40, box.y + 200, { steps: 4 });
+  await page.mouse.move(box.x + box.width / 2 + 80, box.y + 200, { steps: 4 });
+  await page.mouse.up();
+  await expect.poll(() => railWidth(page)).toBeGreaterThan(before + 70);
+  const dragged = await railWidth(page);
+  // And by keys: two steps left.
+  await sep.focus();
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowLeft');
+  await expect.poll(() => railWidth(page)).toBeLessThan(dragged - 25);
+  const sized = Math.round(await railWidth(page));
+
+  // The log strip collapses to one line; only its summary is a live region.
+  const strip = page.getByRole('contentinfo', { name: 'Event log' });
+  await expect(strip.locator('[aria-live]')).toHaveCount(1);
+  await expect(strip.locator('.log [aria-live], .log[aria-live]')).toHaveCount(0);
+  await strip.getByRole('button', { name: /Log/ }).click();
+  await expect(strip.getByRole('list')).toHaveCount(0);
+  await expect(strip.locator('.strip__latest')).toBeVisible();
+  await shoot(page, 'strip-collapsed');
+
+  // A reload keeps the rail's width and the collapsed strip.
+  await openLive(page);
+  expect(Math.abs(Math.round(await railWidth(page)) - sized)).toBeLessThanOrEqual(1);
+  await expect(strip.getByRole('button', { name: /Log/ })).toHaveAttribute('aria-expanded', 'false');
+  await strip.getByRole('button', { name: /Log/ }).click();
+  await expect(strip.getByRole('list')).toBeVisible();
+
+  // The rail collapses from the top bar, the main area takes the room, and a reload keeps it so.
+  await page.getByRole('button', { name: 'Agents' }).click();
+  await expect(page.locator('#rail')).toBeHidden();
+  await shoot(page, 'rail-collapsed');
+  await page.reload();
+  await expect(page.locator('[data-connection="open"]')).toBeVisible();
+  await expect(page.locator('#rail')).toBeHidden();
+  await page.getByRole('button', { name: 'Agents' }).click();
+  await expect(page.getByRole('tree').getByRole('treeitem')).toHaveCount(8, { timeout: 20_000 });
+
+  // A log line leads to its agent (and the generation it names).
+  const open = strip.getByRole('button', { name: /^Open worker-/ }).last();
+  await expect(open).toBeVisible({ timeout: 20_000 });
+  const agentId = /^Open (\S+)/.exec((await open.getAttribute('aria-label')) ?? '')?.[1] ?? '';
+  await page.getByRole('tab', { name: 'Events' }).click();
+  await open.click();
+  await expect(page.getByRole('tab', { name: 'Agent' })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByRole('region', { name: `Agent ${agentId}` })).toBeVisible();
+  await expect(page.getByRole('tree').locator(`[data-agent-id="${agentId}"]`)).toHaveAttribute('aria-selected', 'true');
+
+  // Compactions hidden in one click, in the Events view and the strip; remembered.
+  await page.getByRole('tab', { name: 'Events' }).click();
+  const hide = page.locator('.events').getByRole('button', { name: /^hide compactions/ });
+  await hide.click();
+  await expect(hide).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.locator('.events__row[data-kind="compaction"]')).toHaveCount(0);
+  await expect(strip.getByRole('button', { name: 'hide compactions' })).toHaveAttribute('aria-pressed', 'true');
+  await shoot(page, 'events-hidden-compactions');
+  await page.reload();
+  await expect(page.locator('[data-connection="open"]')).toBeVisible();
+  await expect(strip.getByRole('button', { name: 'hide compactions' })).toHaveAttribute('aria-pressed', 'true');
+  expect(problems).toEqual([]);
+});
+
+test('the desktop menu shortcuts work in the web control room, "?" lists them, and text fields keep their keys', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await openLive(page);
+  const selected = (name: string) => expect(page.getByRole('tab', { name })).toHaveAttribute('aria-selected', 'true');
+
+  await page.locator('body').press('2');
+  await selected('Charts');
+  await page.keyboard.press('Control+6');
+  await selected('Events');
+  await page.keyboard.press('Control+Shift+C');
+  await selected('Compare');
+  await page.keyboard.press('Control+Shift+Backspace');
+  await selected('Memory');
+  await expect(page.getByRole('dialog', { name: /Purge project memory/ })).toBeVisible();
+  // Keys belong to the open confirmation: a digit types into its field, the view stays.
+  await page.keyboard.press('1');
+  await selected('Memory');
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+
+  // Typing in a field never switches views.
+  await page.getByLabel('Filter agents').fill('');
+  await page.getByLabel('Filter agents').press('3');
+  await expect(page.getByLabel('Filter agents')).toHaveValue('3');
+  await selected('Memory');
+  await page.getByLabel('Filter agents').fill('');
+
+  // [ and ] collapse the rail and the strip.
+  await page.getByRole('tab', { name: 'Memory' }).focus();
+  await page.keyboard.press('[');
+  await expect(page.locator('#rail')).toBeHidden();
+  await page.keyboard.press('[');
+  await expect(page.locator('#rail')).toBeVisible();
+  await page.keyboard.press(']');
+  await expect(page.getByRole('contentinfo', { name: 'Event log' }).getByRole('button', { name: /Log/ })).toHaveAttribute('aria-expanded', 'false');
+  await page.keyboard.press(']');
+
+  // "?" lists the shortcuts; Escape closes the list.
+  await page.keyboard.press('1');
+  await selected('Agent');
+  await page.keyboard.press('Shift+Slash');
+  const dialog = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+  await expect(dialog).toBeVisible();
+  await expect(dialog).toContainText('Ctrl+Shift+C');
+  await expect(dialog).toContainText('Show the Events view');
+  await shoot(page, 'shortcuts-dialog');
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+});
