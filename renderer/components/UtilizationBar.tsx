@@ -1,3 +1,4 @@
+import { budgetLabel } from '../store/agents/budgets';
 import { percent, tokens } from './format';
 
 /** Tokens in context against the budget; over budget is marked, never clipped silently. */
@@ -12,7 +13,7 @@ export function UtilizationBar({ used, budget, compact = false }: { used: number
       aria-valuemin={0}
       aria-valuemax={budget}
       aria-valuenow={used}
-      title={`${tokens(used)} of ${tokens(budget)} tokens${over ? ' (over budget)' : ''}`}
+      title={`${tokens(used)} of ${tokens(budget)} tokens, ${budgetLabel('engine')}${over ? ' (over budget)' : ''}`}
     >
       <span className="util__track">
         <span className="util__fill" style={{ width: `${Math.min(ratio, 1) * 100}%` }} />

@@ -12,4 +12,15 @@ export type UiAction =
   | { type: 'purge.dialog'; open: boolean }
   | { type: 'tree.toggle'; agentId: string }
   | { type: 'tree.filter'; text: string }
-  | { type: 'tree.statusFilter'; statuses: AgentStatus[] };
+  | { type: 'tree.statusFilter'; statuses: AgentStatus[] }
+  /** What the charts draw: the selected agent, the mean of all, or each agent on its own line. */
+  | { type: 'charts.scope'; scope: ChartScope }
+  /** Open the Events view on one agent's events of these kinds (a tree flag's cause). */
+  | { type: 'events.focus'; agentId: string; kinds: EventFocusKind[] }
+  /** The Events view took the focus filter over (it is not applied again when the view opens later). */
+  | { type: 'events.focusTaken' };
+
+/** Which calls the charts show: one agent's, all agents' in time slices, or each agent's line. */
+export type ChartScope = 'agent' | 'overall' | 'each';
+/** Event kinds a tree flag can open the Events view on. */
+export type EventFocusKind = 'error' | 'refresh' | 'turn';

@@ -1,6 +1,6 @@
 import type { AgentStatus, AppCommand } from '../../../engine/contract';
 import type { Action } from '../actions';
-import type { ViewName } from './uiActions';
+import type { ChartScope, EventFocusKind, ViewName } from './uiActions';
 
 export interface UiState {
   view: ViewName;
@@ -12,6 +12,10 @@ export interface UiState {
   statusFilter: AgentStatus[];
   /** The purge-memory confirmation is open (only ever in the Memory view). */
   purgeDialog: boolean;
+  /** What the charts draw. */
+  chartScope: ChartScope;
+  /** A filter the Events view takes over once (`n` tells a new request from the one applied). */
+  eventsFocus: { agentId: string; kinds: EventFocusKind[]; n: number } | null;
 }
 
 /** The view each desktop menu command shows. */
@@ -25,7 +29,7 @@ const COMMAND_VIEW: Record<AppCommand, ViewName> = {
   'purge-memory': 'memory',
 };
 
-export const uiInitialState: UiState = { view: 'agent', selectedAgentId: null, collapsed: {}, filter: '', statusFilter: [], purgeDialog: false };
+export const uiInitialState: UiState = { view: 'agent', selectedAgentId: null, collapsed: {}, filter: '', statusFilter: [], purgeDialog: false, chartScope: 'agent', eventsFocus: null };
 
 export function reduceUi(state: UiState, action: Action): UiState {
   switch (action.type) {
@@ -52,6 +56,12 @@ export function reduceUi(state: UiState, action: Action): UiState {
       return { ...state, filter: action.text };
     case 'tree.statusFilter':
       return { ...state, statusFilter: [...action.statuses] };
+    case 'charts.scope':
+      return state.chartScope === action.scope ? state : { ...state, chartScope: action.scope };
+    case 'events.focus':
+      return { ...state, eventsFocus: { agentId: action.agentId, kinds: [...action.kinds], n: (state.eventsFocus?.n ?? 0) + 1 } };
+    case 'events.focusTaken':
+      return state.eventsFocus === null ? state : { ...state, eventsFocus: null };
     default:
       return state;
   }
