@@ -47,8 +47,9 @@ describe('timeTicks', () => {
 
   it('names its clock in the axis label', () => {
     const data = [{ at: t0 + 7 * MIN }, { at: t0 + 170 * MIN }];
-    expect(renderHook(() => useTimeAxis(data, 'recording time')).result.current.props.label).toMatchObject({ value: 'time of call (recording time)' });
-    expect(renderHook(() => useTimeAxis(data, 'wall clock')).result.current.props.label).toMatchObject({ value: 'time of call (wall clock)' });
+    const label = (clock: 'recording time' | 'wall clock') => (renderHook(() => useTimeAxis(data, clock)).result.current.props as { label?: unknown }).label;
+    expect(label('recording time')).toMatchObject({ value: 'time of call (recording time)' });
+    expect(label('wall clock')).toMatchObject({ value: 'time of call (wall clock)' });
   });
 });
 
