@@ -1,7 +1,10 @@
 import { type ReactElement, useRef } from 'react';
 import { ReferenceLine, XAxis } from 'recharts';
 import type { ChartMarker } from '../store/usage/usageSelectors';
+import type { ClockName } from '../store/usage/runClock';
 import { axisStyle, clockTick } from './chartFormat';
+
+export type { ClockName };
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -27,8 +30,8 @@ export function timeTicks(first: number, last: number, most = 6): number[] | und
   return undefined;
 }
 
-/** The time axis every usage chart shares (run clock, time of day), with `ticks` (see timeTicks) or recharts' own. */
-function timeAxis(ticks?: number[]) {
+/** The time axis every usage chart shares (time of day on `clock`, which its label names), with `ticks` (see timeTicks) or recharts' own. */
+function timeAxis(ticks: number[] | undefined, clock: ClockName) {
   return (
     <XAxis
       key="time"
@@ -40,7 +43,7 @@ function timeAxis(ticks?: number[]) {
       minTickGap={48}
       tick={axisStyle}
       stroke="var(--muted)"
-      label={{ value: 'time of call (run clock)', position: 'insideBottom', offset: -10, fill: 'var(--muted)', fontSize: 11 }}
+      label={{ value: `time of call (${clock})`, position: 'insideBottom', offset: -10, fill: 'var(--muted)', fontSize: 11 }}
     />
   );
 }
@@ -50,13 +53,13 @@ function timeAxis(ticks?: number[]) {
  * its ticks do not change: a recharts axis re-registers its settings in the chart's store (a
  * recompute of every selector) each time it renders.
  */
-export function useTimeAxis(data: readonly { at: number }[]): ReactElement {
+export function useTimeAxis(data: readonly { at: number }[], clock: ClockName): ReactElement {
   const first = data[0]?.at;
   const last = data.at(-1)?.at;
   const ticks = first === undefined || last === undefined ? undefined : timeTicks(first, last);
-  const key = ticks?.join(',') ?? '';
+  const key = `${clock}:${ticks?.join(',') ?? ''}`;
   const axis = useRef<{ key: string; element: ReactElement } | null>(null);
-  if (axis.current?.key !== key) axis.current = { key, element: timeAxis(ticks) };
+  if (axis.current?.key !== key) axis.current = { key, element: timeAxis(ticks, clock) };
   return axis.current.element;
 }
 

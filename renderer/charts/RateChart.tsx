@@ -2,7 +2,7 @@ import { memo, useMemo } from 'react';
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, YAxis } from 'recharts';
 import type { ChartMarker, RatePoint } from '../store/usage/usageSelectors';
 import { axisStyle, chartMargin, gridStroke, legendStyle, pct, pointLabel, tooltipStyle } from './chartFormat';
-import { useMarkerLines, useTimeAxis } from './Markers';
+import { type ClockName, useMarkerLines, useTimeAxis } from './Markers';
 
 /** What the rate chart reads of a point: a call's (RatePoint) or a time slice's (BucketRate). */
 type RateRow = Pick<RatePoint, 'at' | 'hitProvider' | 'hitModel' | 'reuse'>;
@@ -15,6 +15,8 @@ export interface RateChartProps {
   hasProvider?: boolean;
   hasModel?: boolean;
   /** Fixed width in pixels (tests); the chart follows its container otherwise. */
+  /** The clock of the time axis (its label names it). */
+  clock?: ClockName;
   width?: number;
   height?: number;
 }
@@ -58,10 +60,10 @@ function series(hasProvider: boolean, hasModel: boolean) {
  * dashed; prefix reuse is measured on the prompt bytes, whichever priced the call. Memoized: it
  * redraws when its data or markers change, not when the view around it renders.
  */
-export const RateChart = memo(function RateChart({ data, markers, labelMarkers, hasProvider = true, hasModel = true, width, height = 250 }: RateChartProps) {
+export const RateChart = memo(function RateChart({ data, markers, labelMarkers, hasProvider = true, hasModel = true, clock = 'wall clock', width, height = 250 }: RateChartProps) {
   const lines = useMemo(() => series(hasProvider, hasModel), [hasProvider, hasModel]);
   const markerLines = useMarkerLines(markers, labelMarkers);
-  const xAxis = useTimeAxis(data);
+  const xAxis = useTimeAxis(data, clock);
   const chart = (
     <LineChart data={data} width={width} height={width ? height : undefined} margin={chartMargin}>
       {GRID}

@@ -2,7 +2,7 @@ import { memo, useMemo } from 'react';
 import { Area, AreaChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, YAxis } from 'recharts';
 import type { ChartMarker, TokenPoint } from '../store/usage/usageSelectors';
 import { axisStyle, chartMargin, gridStroke, legendStyle, pointLabel, tok, tooltipStyle } from './chartFormat';
-import { useMarkerLines, useTimeAxis } from './Markers';
+import { type ClockName, useMarkerLines, useTimeAxis } from './Markers';
 
 /** What the tokens chart reads of a point: a call's (TokenPoint) or a time slice's (BucketTokens). */
 type TokenRow = Pick<TokenPoint, 'at' | 'readP' | 'writeP' | 'uncachedP' | 'readM' | 'writeM' | 'uncachedM'>;
@@ -18,6 +18,8 @@ export interface TokensChartProps {
    * of equal time slices, each value held across its slice.
    */
   curve?: 'stepAfter' | 'step';
+  /** The clock of the time axis (its label names it). */
+  clock?: ClockName;
   width?: number;
   height?: number;
 }
@@ -74,10 +76,10 @@ function areas(hasProvider: boolean, hasModel: boolean, curve: 'stepAfter' | 'st
  * cache model's when there is nothing yet, so the legend says what will appear). Memoized: it
  * redraws when its data, markers or sources change.
  */
-export const TokensChart = memo(function TokensChart({ data, markers, labelMarkers, hasProvider, hasModel, curve = 'stepAfter', width, height = 250 }: TokensChartProps) {
+export const TokensChart = memo(function TokensChart({ data, markers, labelMarkers, hasProvider, hasModel, curve = 'stepAfter', clock = 'wall clock', width, height = 250 }: TokensChartProps) {
   const series = useMemo(() => areas(hasProvider, hasModel, curve), [hasProvider, hasModel, curve]);
   const lines = useMarkerLines(markers, labelMarkers);
-  const xAxis = useTimeAxis(data);
+  const xAxis = useTimeAxis(data, clock);
   const chart = (
     <AreaChart data={data} width={width} height={width ? height : undefined} margin={chartMargin}>
       {GRID}

@@ -1,3 +1,4 @@
+import { budgetLabel } from '../store/agents/budgets';
 import { percent, tokens } from './format';
 
 /** Tokens in context against the budget; over budget is marked, never clipped silently. `label` says whose context against which window. */
@@ -12,7 +13,7 @@ export function UtilizationBar({ used, budget, compact = false, label }: { used:
       aria-valuemin={0}
       aria-valuemax={budget}
       aria-valuenow={used}
-      title={`${label ? `${label}: ` : ''}${tokens(used)} of ${tokens(budget)} tokens${over ? ' (over budget)' : ''}`}
+      title={`${label ? `${label}: ` : ''}${tokens(used)} of ${tokens(budget)} tokens${label ? '' : `, ${budgetLabel('engine')}`}${over ? ' (over budget)' : ''}`}
     >
       <span className="util__track">
         <span className="util__fill" style={{ width: `${Math.min(ratio, 1) * 100}%` }} />

@@ -2,6 +2,9 @@ import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, type K
 import { useShallow } from 'zustand/react/shallow';
 import type { AgentStatus } from '../../engine/contract';
 import { selectStatusCounts, selectTreeRows, type TreeRow } from '../store/agents/agentsSelectors';
+import { type AgentFlag, agentFlags, type FlagCause, flagsKey, flagsTitle, selectAgentFacts, selectRunRunning } from '../store/agents/agentFlags';
+import { openFlagCause } from '../controller/openFlagCause';
+import { useNow } from './useNow';
 import { selectStatusFilter } from '../store/ui/uiSelectors';
 import { useController, useDispatch, useStrata } from '../controller/StoreContext';
 import { StatusBadge } from '../components/StatusBadge';
@@ -16,6 +19,9 @@ export const TREE_ROW_HEIGHT = 44;
 const FALLBACK_VIEWPORT = 640;
 const STATUSES: AgentStatus[] = ['running', 'waiting', 'paused', 'refreshing', 'done', 'failed'];
 const selectCounts = selectStatusCounts(STATUSES);
+/** How often the tree looks again for stalled agents (a stall is counted in tens of seconds). */
+const STALL_CHECK_MS = 5_000;
+const NO_FLAGS: AgentFlag[] = [];
 
 /**
  * The live agent tree: primary -> workers -> probes/reviewers, with status, generation,
@@ -30,6 +36,9 @@ export function AgentTree() {
   const counts = useStrata(useShallow(selectCounts));
   const dispatch = useDispatch();
   const controller = useController();
+  const facts = useStrata(selectAgentFacts);
+  const runRunning = useStrata(selectRunRunning);
+  const now = useNow(STALL_CHECK_MS);
   // Stable handlers, so a row re-renders only when its own agent or place changes.
   const onToggle = useCallback((agentId: string) => dispatch({ type: 'tree.toggle', agentId }), [dispatch]);
   const onSelect = useCallback(
@@ -39,6 +48,17 @@ export function AgentTree() {
     },
     [controller],
   );
+  const onFlag = useCallback(
+    (cause: FlagCause) => {
+      setActiveId(cause.agentId);
+      void openFlagCause(controller, dispatch, cause);
+    },
+    [controller, dispatch],
+  );
+  const flagsOf = (agent: TreeRow['agent']): AgentFlag[] => {
+    const flags = agentFlags(agent, { ...facts[agent.agentId], runRunning, now });
+    return flags.length === 0 ? NO_FLAGS : flags;
+  };
 
   const viewport = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
@@ -118,6 +138,13 @@ export function AgentTree() {
       case ' ':
         void controller.select(active.agent.agentId);
         break;
+      case 'f': {
+        // The first (worst) flag's cause, as a click on it would.
+        const first = flagsOf(active.agent)[0];
+        if (!first) return;
+        onFlag(first.cause);
+        break;
+      }
       default:
         return;
     }
@@ -155,7 +182,7 @@ export function AgentTree() {
         <span title="Role">role</span>
         <span title="Status">status</span>
         <span title="Context generation number">gen</span>
-        <span title="Tokens in context, as a percent of the agent's budget">context %</span>
+        <span title="Tokens in context, as a percent of the agent's engine budget (what Strata packs; not the provider's window)">context %</span>
         <span title="Provider cache hit rate: CacheRead / (Input + CacheRead + CacheWrite), percent">hit %</span>
       </div>
       <div className="tree__viewport" ref={viewport} onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}>
@@ -170,6 +197,8 @@ export function AgentTree() {
               onFocus={setActiveId}
               onToggle={onToggle}
               onSelect={onSelect}
+              flags={flagsOf(row.agent)}
+              onFlag={onFlag}
             />
           ))}
         </ul>
@@ -187,6 +216,9 @@ interface TreeItemProps {
   onFocus(agentId: string): void;
   onToggle(agentId: string): void;
   onSelect(agentId: string): void;
+  /** What is wrong with the agent (see agentFlags), worst first. */
+  flags: AgentFlag[];
+  onFlag(cause: FlagCause): void;
 }
 
 /** Rows are rebuilt whenever any agent changes; a row whose agent and place did not change keeps its render. */
@@ -200,24 +232,29 @@ const sameItem = (a: TreeItemProps, b: TreeItemProps) =>
   a.active === b.active &&
   a.onFocus === b.onFocus &&
   a.onToggle === b.onToggle &&
-  a.onSelect === b.onSelect;
+  a.onSelect === b.onSelect &&
+  a.onFlag === b.onFlag &&
+  (a.flags === b.flags || flagsKey(a.flags) === flagsKey(b.flags));
 
 const TreeItem = memo(function TreeItem(p: TreeItemProps) {
   const { agent, depth, hasChildren, collapsed } = p.row;
+  const flagged = p.flags.length > 0;
+  const flagText = flagged ? `, flagged: ${p.flags.map((f) => f.label).join(', ')}` : '';
   return (
     <li
       role="treeitem"
       aria-level={depth + 1}
       aria-selected={p.selected}
       aria-expanded={hasChildren ? !collapsed : undefined}
-      aria-label={`${agent.agentId}, ${agent.role}, ${agent.status}, generation ${agent.generation}${agent.sessionId ? `, live session ${agent.sessionId}, read-only` : ''}`}
+      aria-label={`${agent.agentId}, ${agent.role}, ${agent.status}, generation ${agent.generation}${agent.sessionId ? `, live session ${agent.sessionId}, read-only` : ''}${flagText}`}
       data-agent-id={agent.agentId}
       data-status={agent.status}
+      data-flags={flagged ? p.flags.map((f) => f.kind).join(' ') : undefined}
       tabIndex={p.active ? 0 : -1}
       onFocus={(e) => {
         if (e.target === e.currentTarget) p.onFocus(agent.agentId);
       }}
-      className={`tree__row${p.selected ? ' tree__row--selected' : ''}`}
+      className={`tree__row${p.selected ? ' tree__row--selected' : ''}${flagged ? ' tree__row--flagged' : ''}`}
       style={{ top: p.top, height: TREE_ROW_HEIGHT, paddingLeft: `${0.5 + depth * 1.1}rem` }}
     >
       <button
@@ -229,7 +266,7 @@ const TreeItem = memo(function TreeItem(p: TreeItemProps) {
       >
         {hasChildren ? (collapsed ? '▸' : '▾') : ''}
       </button>
-      <button className="tree__select" tabIndex={-1} onClick={() => p.onSelect(agent.agentId)} title={agent.task}>
+      <button className="tree__select" tabIndex={-1} onClick={() => p.onSelect(agent.agentId)} title={flagged ? `${agent.task}\n\n${flagsTitle(p.flags)}` : agent.task}>
         <span className="tree__line">
           {agent.sessionId ? (
             <span className="tree__id">
@@ -251,8 +288,22 @@ const TreeItem = memo(function TreeItem(p: TreeItemProps) {
             {percent(agent.cacheHitRate)}
           </span>
         </span>
-        <span className="tree__task">{agent.task}</span>
+        <span className="tree__task" style={flagged ? { paddingRight: flagsWidth(p.flags) } : undefined}>
+          {agent.task}
+        </span>
       </button>
+      {flagged && (
+        <span className="tree__flags" role="group" aria-label={`Flags of ${agent.agentId}`}>
+          {p.flags.map((f) => (
+            <button key={f.kind} type="button" tabIndex={-1} className={`tree__flag tree__flag--${f.kind}`} data-flag={f.kind} title={`${f.detail}\nClick to open the cause.`} onClick={() => p.onFlag(f.cause)}>
+              {f.label}
+            </button>
+          ))}
+        </span>
+      )}
     </li>
   );
 }, sameItem);
+
+/** Room the flag chips take on the task line, so the task's ellipsis ends before them. */
+const flagsWidth = (flags: readonly AgentFlag[]): string => `${flags.reduce((w, f) => w + f.label.length * 0.42 + 1.1, 0).toFixed(1)}rem`;

@@ -1,5 +1,7 @@
-import { useDeferredValue, useEffect, useMemo, useState } from 'react';
-import { useController, useStrata } from '../controller/StoreContext';
+import { useDeferredValue, useEffect, useMemo } from 'react';
+import { useController, useDispatch, useStrata } from '../controller/StoreContext';
+import { AgentLinesChart } from '../charts/AgentLinesChart';
+import { agentLineLimit, buildAgentLines } from '../charts/agentLines';
 import { clockTick } from '../charts/chartFormat';
 import { RateChart } from '../charts/RateChart';
 import { type BucketChartData, bucketSpan, buildBucketData } from '../charts/timeBuckets';
@@ -8,7 +10,6 @@ import '../charts/charts.css';
 import {
   buildChartData,
   type ChartData,
-  type ChartScope,
   selectAgentCalls,
   selectMarkers,
   selectOverallCalls,
@@ -16,6 +17,8 @@ import {
   selectUsageLoading,
 } from '../store/usage/usageSelectors';
 import { usageWindow } from '../store/usage/usageSlice';
+import { type ClockName, clockNote, selectChartClock } from '../store/usage/runClock';
+import type { ChartScope } from '../store/ui/uiActions';
 import { useFrameLag } from './useFrameLag';
 import { selectProjectFolder } from './agent/ProjectRunNote';
 
@@ -30,10 +33,18 @@ const sliceOf = (d: ViewData): number | null => ('width' in d ? d.width : null);
 
 const selectAgentIds = (s: { agents: { order: string[] } }) => s.agents.order;
 const selectSelectedId = (s: { ui: { selectedAgentId: string | null } }) => s.ui.selectedAgentId;
+const selectScope = (s: { ui: { chartScope: ChartScope } }) => s.ui.chartScope;
 
-/** Cache hit rate, prefix reuse and prompt tokens, live: per call for the selected agent, per time slice for all agents. */
+/**
+ * Cache hit rate, prefix reuse and prompt tokens, live: per call for the selected agent, per time
+ * slice for all agents (their mean), or each agent's hit rate on its own line. One clock, named on
+ * the axes and in the caption (`selectChartClock`).
+ */
 export function ChartsView({ chartWidth }: ChartsViewProps) {
-  const [scope, setScope] = useState<ChartScope>('agent');
+  const scope = useStrata(selectScope);
+  const dispatch = useDispatch();
+  const setScope = (next: ChartScope) => dispatch({ type: 'charts.scope', scope: next });
+  const clock = useStrata(selectChartClock);
   const controller = useController();
   const selected = useStrata(selectSelectedId);
   const agentIds = useStrata(selectAgentIds);
@@ -51,22 +62,23 @@ export function ChartsView({ chartWidth }: ChartsViewProps) {
 
   const points = scope === 'agent' ? agentCalls : overall;
   // Overall, marker positions depend on every agent's window; for one agent only on its own.
-  const windows = scope === 'overall' ? byAgent : null;
+  const windows = scope !== 'agent' ? byAgent : null;
   // Deferred: live batches redraw the charts at low priority, so input and frames stay responsive.
   const dPoints = useDeferredValue(points);
   const dWindows = useDeferredValue(windows);
   // One agent: its own boundaries only, so another agent's refresh does not redraw its charts.
   const own = agentId ? markers[agentId] : undefined;
   const agentMarkers = useMemo(() => (agentId && own ? { [agentId]: own } : {}), [agentId, own]);
-  const dMarkers = useDeferredValue(scope === 'overall' ? markers : agentMarkers);
+  const dMarkers = useDeferredValue(scope !== 'agent' ? markers : agentMarkers);
   // All agents: one point per time slice (see timeBuckets); one agent: one point per call.
   const data: ViewData = useMemo(
     () => (dWindows ? buildBucketData(dPoints, dWindows, dMarkers) : buildChartData(dPoints, agentId ? { [agentId]: dPoints } : {}, dMarkers, agentId ? [agentId] : [])),
     [dPoints, dWindows, dMarkers, agentId],
   );
   const slice = sliceOf(data);
+  const lines = useMemo(() => (scope === 'each' ? buildAgentLines(dPoints, selected) : null), [scope, dPoints, selected]);
 
-  const subject = scope === 'agent' ? (agentId ?? 'no agent selected') : `all ${agentIds.length} agents`;
+  const subject = scope === 'agent' ? (agentId ?? 'no agent selected') : scope === 'each' ? `each of ${agentIds.length} agents` : `all ${agentIds.length} agents`;
   const newest = points.at(-1);
   return (
     <section className="charts" aria-label="Charts">
@@ -75,11 +87,14 @@ export function ChartsView({ chartWidth }: ChartsViewProps) {
           <button type="button" className="charts__seg" aria-pressed={scope === 'agent'} onClick={() => setScope('agent')}>
             Selected agent
           </button>
-          <button type="button" className="charts__seg" aria-pressed={scope === 'overall'} onClick={() => setScope('overall')}>
+          <button type="button" className="charts__seg" aria-pressed={scope === 'overall'} onClick={() => setScope('overall')} title="All agents together: their mean per time slice">
             All agents
           </button>
+          <button type="button" className="charts__seg" aria-pressed={scope === 'each'} onClick={() => setScope('each')} title={`Each agent's hit rate on its own line (at most ${agentLineLimit}: the selected agent and the most active)`}>
+            Each agent
+          </button>
         </div>
-        {scope === 'agent' && (
+        {scope !== 'overall' && (
           <label className="charts__pick">
             <span>Agent</span>
             <select value={selected ?? ''} onChange={(e) => void controller.select(e.target.value || null)} aria-label="Agent for the charts">
@@ -105,7 +120,8 @@ export function ChartsView({ chartWidth }: ChartsViewProps) {
             : 'Provider figures (solid).'
           : projectFolder
             ? 'Cache model only (dashed): this run has no provider calls; its calls are priced by the provider cache model.'
-            : 'Cache model only (dashed): this run has no provider calls; the demo replays a recording through the provider cache model.'}
+            : 'Cache model only (dashed): this run has no provider calls; the demo replays a recording through the provider cache model.'}{' '}
+        <span data-testid="charts-clock">{clockNote(clock)}</span>
       </p>
       {points.length === 0 ? (
         <p className="charts__empty" role="status">
@@ -117,26 +133,37 @@ export function ChartsView({ chartWidth }: ChartsViewProps) {
         </p>
       ) : (
         <>
+          {lines && (
+            <figure className="charts__figure charts__figure--each" aria-label="Cache hit rate per agent">
+              <figcaption>{`Cache hit rate per agent: one line each, one point per ${bucketSpan(lines.width)} of ${clock}`}</figcaption>
+              <AgentLinesChart rows={lines.rows} agents={lines.agents} clock={clock} {...(chartWidth ? { width: chartWidth } : {})} />
+              <p className="charts__note" data-testid="charts-each">
+                {lines.agents.length} agent{lines.agents.length === 1 ? '' : 's'} drawn{lines.omitted > 0 ? `, ${lines.omitted} more not drawn (the selected agent and the most active come first)` : ''}. A point is the agent&apos;s hit rate over its calls in the
+                slice (figures of record: provider, or the cache model for a replay).
+              </p>
+            </figure>
+          )}
           <figure className="charts__figure charts__figure--rate" aria-label={slice === null ? 'Cache hit rate and prefix reuse per call' : 'Cache hit rate and prefix reuse per call, all agents by time slice'}>
-            <figcaption>{slice === null ? 'Cache hit rate and prefix reuse per call' : `Cache hit rate and prefix reuse per call, all agents: one point per ${bucketSpan(slice)} of run clock`}</figcaption>
+            <figcaption>{slice === null ? 'Cache hit rate and prefix reuse per call' : `Cache hit rate and prefix reuse per call, all agents (mean): one point per ${bucketSpan(slice)} of ${clock}`}</figcaption>
             <RateChart
               data={data.rates}
               markers={data.markers}
               labelMarkers={scope === 'agent'}
               hasProvider={data.hasProvider}
               hasModel={data.hasModel}
+              clock={clock}
               {...(chartWidth ? { width: chartWidth } : {})}
             />
             {slice !== null && (
               <p className="charts__note" data-testid="charts-slice">
-                A point is every call of every agent in one {bucketSpan(slice)} slice of the run clock (hover it for how many): hit rate over the slice&apos;s summed
+                A point is every call of every agent in one {bucketSpan(slice)} slice of {clock} (hover it for how many): hit rate over the slice&apos;s summed
                 tokens, prefix reuse weighted by prompt size; a slice without calls has no point. The selected-agent charts show each call.
               </p>
             )}
           </figure>
           <figure className="charts__figure charts__figure--tokens" aria-label="Prompt tokens per turn">
             <figcaption>{slice === null ? 'Prompt tokens per turn by cache outcome' : `Prompt tokens per turn by cache outcome, all agents: mean per call in each ${bucketSpan(slice)}`}</figcaption>
-            <LaggedTokensChart data={data} labelMarkers={scope === 'agent'} width={chartWidth} />
+            <LaggedTokensChart data={data} labelMarkers={scope === 'agent'} clock={clock} width={chartWidth} />
             <p className="charts__note">Per-layer (L0–L3) tokens are not reported per call; the Agent view shows a generation's layers.</p>
           </figure>
           <div className="charts__markers" aria-label="Generation markers">
@@ -165,7 +192,7 @@ export function ChartsView({ chartWidth }: ChartsViewProps) {
  * recomputes its whole store per data change, up to 500 calls of one agent, 100 slices of all);
  * after one batch the two would otherwise share a frame.
  */
-function LaggedTokensChart({ data, labelMarkers, width }: { data: ViewData; labelMarkers: boolean; width: number | undefined }) {
+function LaggedTokensChart({ data, labelMarkers, clock, width }: { data: ViewData; labelMarkers: boolean; clock: ClockName; width: number | undefined }) {
   const shown = useFrameLag(data);
   return (
     <TokensChart
@@ -175,6 +202,7 @@ function LaggedTokensChart({ data, labelMarkers, width }: { data: ViewData; labe
       hasProvider={shown.hasProvider}
       hasModel={shown.hasModel}
       curve={sliceOf(shown) === null ? 'stepAfter' : 'step'}
+      clock={clock}
       {...(width ? { width } : {})}
     />
   );

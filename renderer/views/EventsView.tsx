@@ -1,8 +1,9 @@
-import { memo, useDeferredValue, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { memo, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useDispatch, useStrata } from '../controller/StoreContext';
 import { timeOfDay } from '../components/format';
 import { EVENT_KINDS, type EventEntry, type EventKind } from '../store/events/eventsSlice';
 import { countByKind, eventAgents, type EventFilter, filterEvents, selectEventEntries } from '../store/events/eventsSelectors';
+import { eventNotes } from '../store/events/eventNotes';
 import { useRevealedCount } from './useRevealedCount';
 import './eventsView.css';
 
@@ -25,14 +26,17 @@ const KIND_LABEL: Record<EventKind, string> = {
 };
 
 /** One row; an entry never changes, so a row renders once however many events arrive after it. */
-const EventRow = memo(function EventRow({ e }: { e: EventEntry }) {
+const EventRow = memo(function EventRow({ e, note }: { e: EventEntry; note: string | undefined }) {
   const iso = new Date(e.at).toISOString();
   return (
     <li className={`events__row events__row--${e.kind} log__line--${e.level}`} data-kind={e.kind}>
       <time dateTime={iso}>{timeOfDay(iso)}</time>
       <span className={`events__kind events__kind--${e.kind}`}>{e.kind}</span>
       <span className="events__agent">{e.agentId ?? '—'}</span>
-      <span className="events__msg">{e.text}</span>
+      <span className="events__msg">
+        {e.text}
+        {note && <span className="events__note">{note}</span>}
+      </span>
     </li>
   );
 });
@@ -54,7 +58,9 @@ function useStableList(list: string[]): string[] {
   return ref.current;
 }
 
-/** The workspace event log, newest first, filterable by kind, agent and text. */
+const selectBudgets = (s: { agents: { byId: Record<string, { budget: number }> } }) => s.agents.byId;
+
+/** The workspace event log, newest first, filterable by kind, agent and text; times are wall clock. */
 export function EventsView() {
   // Deferred: a burst of events re-renders the list at low priority, never blocking a frame.
   const entries = useDeferredValue(useStrata(selectEventEntries));
@@ -62,6 +68,15 @@ export function EventsView() {
   const hidden = useStrata((s) => s.ui.hiddenKinds);
   const dispatch = useDispatch();
   const rows = useMemo(() => filterEvents(entries, { ...filter, hidden }, eventsShown), [entries, filter, hidden]);
+  const agentsById = useStrata(selectBudgets);
+  const notes = useMemo(() => eventNotes(entries, rows, Object.fromEntries(Object.entries(agentsById).map(([id, a]) => [id, a.budget]))), [entries, rows, agentsById]);
+  // A tree flag opened this view on one agent's events of some kinds: take that filter once.
+  const focus = useStrata((s) => s.ui.eventsFocus);
+  useEffect(() => {
+    if (!focus) return;
+    setFilter({ kinds: focus.kinds, agentId: focus.agentId, text: '' });
+    dispatch({ type: 'events.focusTaken' });
+  }, [focus, dispatch]);
   const counts = useMemo(() => countByKind(entries), [entries]);
   const agents = useStableList(useMemo(() => eventAgents(entries), [entries]));
   const agentOptions = useMemo(
@@ -106,7 +121,8 @@ export function EventsView() {
           value={filter.text}
           onChange={(e) => setFilter((f) => ({ ...f, text: e.target.value }))}
         />
-        <span className="events__meta" role="status">
+        <span className="events__meta" role="status" title="Event times are wall clock: when the host wrote the line">
+          wall clock ·{' '}
           {rows.length === eventsShown ? `newest ${eventsShown} of ` : ''}
           {rows.length} shown
         </span>
@@ -114,7 +130,7 @@ export function EventsView() {
       {rows.length === 0 ? (
         <p className="empty events__empty">{entries.length === 0 ? 'No events yet. Refreshes, compactions, errors and runs appear here as they happen.' : 'No event matches the filter.'}</p>
       ) : (
-        <EventList rows={rows} />
+        <EventList rows={rows} notes={notes} />
       )}
     </section>
   );
@@ -125,7 +141,7 @@ export function EventsView() {
  * one). Only the first rows are in the DOM until the reader scrolls down: each new event moves
  * every row down, and 300 rows re-laid out and re-painted at that rate took most of each frame.
  */
-const EventList = memo(function EventList({ rows }: { rows: EventEntry[] }) {
+const EventList = memo(function EventList({ rows, notes }: { rows: EventEntry[]; notes: Record<string, string> }) {
   const [revealed, sentinel] = useRevealedCount(eventsRevealStep);
   const hidden = Math.max(0, rows.length - revealed);
   // The spacer for the rows not rendered takes their likely height, so the scrollbar spans every row.
@@ -139,7 +155,7 @@ const EventList = memo(function EventList({ rows }: { rows: EventEntry[] }) {
     <>
       <ol ref={list} className="events__list" aria-label="Event log entries, newest first" tabIndex={0}>
         {(hidden > 0 ? rows.slice(0, revealed) : rows).map((e) => (
-          <EventRow key={e.id} e={e} />
+          <EventRow key={e.id} e={e} note={notes[e.id]} />
         ))}
       </ol>
       {hidden > 0 && <div ref={sentinel} className="events__more" style={{ height: Math.round(hidden * rowHeight) }} aria-hidden="true" />}

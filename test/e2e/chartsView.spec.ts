@@ -50,7 +50,7 @@ test('the charts fill from the live demo, with axes, legends and a refresh marke
   for (const fig of [rate, tokens]) {
     await expect(fig.locator('.recharts-xAxis-tick-labels .recharts-cartesian-axis-tick-value').first()).toBeVisible();
     await expect(fig.locator('.recharts-yAxis-tick-labels .recharts-cartesian-axis-tick-value').first()).toBeVisible();
-    await expect(fig.getByText('time of call (run clock)', { exact: true })).toBeVisible();
+    await expect(fig.getByText('time of call (recording time)', { exact: true })).toBeVisible();
   }
   await expect(rate.getByText('% of prompt tokens', { exact: true })).toBeVisible();
   await expect(tokens.getByText('prompt tokens per turn', { exact: true })).toBeVisible();

@@ -19,7 +19,13 @@ export type UiAction =
   /** Event kinds hidden from the Events view and the log strip (one click hides compactions). */
   | { type: 'events.hideKinds'; kinds: EventKind[] }
   /** Open or close the keyboard shortcut list ("?"). */
-  | { type: 'shortcuts.dialog'; open: boolean };
+  | { type: 'shortcuts.dialog'; open: boolean }
+  /** What the charts draw: the selected agent, the mean of all, or each agent on its own line. */
+  | { type: 'charts.scope'; scope: ChartScope }
+  /** Open the Events view on one agent's events of these kinds (a tree flag's cause). */
+  | { type: 'events.focus'; agentId: string; kinds: EventFocusKind[] }
+  /** The Events view took the focus filter over (it is not applied again when the view opens later). */
+  | { type: 'events.focusTaken' };
 
 /** The panes' sizes and collapsed states; null sizes follow the window (the CSS default). */
 export interface PaneLayout {
@@ -32,3 +38,8 @@ export interface PaneLayout {
 }
 
 export const defaultPaneLayout: PaneLayout = { railWidth: null, railCollapsed: false, stripHeight: null, stripCollapsed: false };
+
+/** Which calls the charts show: one agent's, all agents' in time slices, or each agent's line. */
+export type ChartScope = 'agent' | 'overall' | 'each';
+/** Event kinds a tree flag can open the Events view on. */
+export type EventFocusKind = 'error' | 'refresh' | 'turn';

@@ -1,7 +1,7 @@
 import type { AgentStatus, AppCommand } from '../../../engine/contract';
 import type { Action } from '../actions';
 import type { EventKind } from '../events/eventKinds';
-import { defaultPaneLayout, type PaneLayout, type ViewName } from './uiActions';
+import { type ChartScope, defaultPaneLayout, type EventFocusKind, type PaneLayout, type ViewName } from './uiActions';
 
 export interface UiState {
   view: ViewName;
@@ -19,6 +19,10 @@ export interface UiState {
   hiddenKinds: EventKind[];
   /** The keyboard shortcut list is open. */
   shortcutsDialog: boolean;
+  /** What the charts draw. */
+  chartScope: ChartScope;
+  /** A filter the Events view takes over once (`n` tells a new request from the one applied). */
+  eventsFocus: { agentId: string; kinds: EventFocusKind[]; n: number } | null;
 }
 
 /** The view each desktop menu command shows. */
@@ -32,7 +36,7 @@ const COMMAND_VIEW: Record<AppCommand, ViewName> = {
   'purge-memory': 'memory',
 };
 
-export const uiInitialState: UiState = { view: 'agent', selectedAgentId: null, collapsed: {}, filter: '', statusFilter: [], purgeDialog: false, layout: defaultPaneLayout, hiddenKinds: [], shortcutsDialog: false };
+export const uiInitialState: UiState = { view: 'agent', selectedAgentId: null, collapsed: {}, filter: '', statusFilter: [], purgeDialog: false, layout: defaultPaneLayout, hiddenKinds: [], shortcutsDialog: false, chartScope: 'agent', eventsFocus: null };
 
 export function reduceUi(state: UiState, action: Action): UiState {
   switch (action.type) {
@@ -67,6 +71,12 @@ export function reduceUi(state: UiState, action: Action): UiState {
       return { ...state, hiddenKinds: [...new Set(action.kinds)] };
     case 'shortcuts.dialog':
       return state.shortcutsDialog === action.open ? state : { ...state, shortcutsDialog: action.open };
+    case 'charts.scope':
+      return state.chartScope === action.scope ? state : { ...state, chartScope: action.scope };
+    case 'events.focus':
+      return { ...state, eventsFocus: { agentId: action.agentId, kinds: [...action.kinds], n: (state.eventsFocus?.n ?? 0) + 1 } };
+    case 'events.focusTaken':
+      return state.eventsFocus === null ? state : { ...state, eventsFocus: null };
     default:
       return state;
   }

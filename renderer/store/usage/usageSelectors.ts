@@ -2,9 +2,6 @@ import { cacheHitRate } from '../../../engine/metrics/cacheHitRate';
 import type { RootState } from '../reduce';
 import type { CallPoint, GenerationMarker } from './usageSlice';
 
-/** Which calls the charts show: one agent's, or every agent's. */
-export type ChartScope = 'agent' | 'overall';
-
 /** One call on the rate chart; `null` where the call has no such figure (lines skip it). */
 export interface RatePoint {
   at: number;

@@ -36,13 +36,20 @@ describe('timeTicks', () => {
   });
 
   it('keeps the axis element while its ticks stay (a slide within the same ticks redraws no axis)', () => {
-    const { result, rerender } = renderHook(({ data }) => useTimeAxis(data), { initialProps: { data: [{ at: t0 + 7 * MIN }, { at: t0 + 170 * MIN }] } });
+    const { result, rerender } = renderHook(({ data }) => useTimeAxis(data, 'recording time'), { initialProps: { data: [{ at: t0 + 7 * MIN }, { at: t0 + 170 * MIN }] } });
     const axis = result.current;
     rerender({ data: [{ at: t0 + 8 * MIN }, { at: t0 + 175 * MIN }] });
     expect(result.current).toBe(axis);
     rerender({ data: [{ at: t0 + 8 * MIN }, { at: t0 + 185 * MIN }] });
     expect(result.current).not.toBe(axis);
     expect(result.current.props).toMatchObject({ ticks: [30, 60, 90, 120, 150, 180].map((m) => t0 + m * MIN) });
+  });
+
+  it('names its clock in the axis label', () => {
+    const data = [{ at: t0 + 7 * MIN }, { at: t0 + 170 * MIN }];
+    const label = (clock: 'recording time' | 'wall clock') => (renderHook(() => useTimeAxis(data, clock)).result.current.props as { label?: unknown }).label;
+    expect(label('recording time')).toMatchObject({ value: 'time of call (recording time)' });
+    expect(label('wall clock')).toMatchObject({ value: 'time of call (wall clock)' });
   });
 });
 

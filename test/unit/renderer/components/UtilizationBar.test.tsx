@@ -18,7 +18,7 @@ describe('UtilizationBar', () => {
     render(<UtilizationBar used={12_000} budget={10_000} />);
     const meter = screen.getByRole('meter');
     expect(meter.className).toContain('util--over');
-    expect(meter.getAttribute('title')).toBe('12k of 10k tokens (over budget)');
+    expect(meter.getAttribute('title')).toBe('12k of 10k tokens, engine budget (over budget)');
     expect(meter.textContent).toBe('120%');
     expect((meter.querySelector('.util__fill') as HTMLElement).style.width).toBe('100%');
   });

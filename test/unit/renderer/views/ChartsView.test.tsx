@@ -39,7 +39,7 @@ describe('ChartsView', () => {
     const tokens = screen.getByRole('figure', { name: 'Prompt tokens per turn' });
     for (const fig of [rate, tokens]) {
       expect(fig.querySelector('svg.recharts-surface')).not.toBeNull();
-      expect(within(fig).getByText('time of call (run clock)')).toBeTruthy();
+      expect(within(fig).getByText('time of call (wall clock)')).toBeTruthy();
       expect(fig.querySelectorAll('.recharts-xAxis .recharts-cartesian-axis-tick').length).toBeGreaterThan(0);
       expect(fig.querySelectorAll('.recharts-yAxis .recharts-cartesian-axis-tick').length).toBeGreaterThan(0);
     }
@@ -73,8 +73,8 @@ describe('ChartsView', () => {
     await act(() => new Promise<void>((done) => requestAnimationFrame(() => done())));
     // The fixtures' calls are 20 s apart: 100 s in 1 s slices would be 101 points; 2 s slices fit.
     const rate = screen.getByRole('figure', { name: 'Cache hit rate and prefix reuse per call, all agents by time slice' });
-    expect(rate.querySelector('figcaption')?.textContent).toBe('Cache hit rate and prefix reuse per call, all agents: one point per 2 s of run clock');
-    expect(screen.getByTestId('charts-slice').textContent).toContain('A point is every call of every agent in one 2 s slice of the run clock');
+    expect(rate.querySelector('figcaption')?.textContent).toBe('Cache hit rate and prefix reuse per call, all agents (mean): one point per 2 s of wall clock');
+    expect(screen.getByTestId('charts-slice').textContent).toContain('A point is every call of every agent in one 2 s slice of wall clock');
     expect(screen.getByRole('figure', { name: 'Prompt tokens per turn' }).querySelector('figcaption')?.textContent).toBe('Prompt tokens per turn by cache outcome, all agents: mean per call in each 2 s');
     expect(rate.querySelector('.recharts-line-curve')).not.toBeNull();
     expect(screen.getByTestId('charts-count').textContent).toContain('6 calls · all 2 agents');

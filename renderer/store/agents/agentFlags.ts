@@ -1,0 +1,129 @@
+import type { AgentDto } from '../../../engine/contract';
+import { percent, tokens } from '../../components/format';
+import { budgetText, limitNote } from './budgets';
+import type { EventEntry } from '../events/eventsSlice';
+import type { RootState } from '../reduce';
+import { selectActiveRun } from '../runs/runsSelectors';
+import type { GenerationMarker } from '../usage/usageSlice';
+
+/** What can be wrong with an agent, in the order a row shows its flags (the worst first). */
+export const FLAG_KINDS = ['error', 'refreshed', 'overBudget', 'lowHitRate', 'stalled'] as const;
+export type FlagKind = (typeof FLAG_KINDS)[number];
+
+/**
+ * Every threshold of the tree's flags, defined once: the rows, their tooltips and the tests read
+ * these, so a tooltip always states the rule that raised its flag.
+ */
+export const FLAG_THRESHOLDS = {
+  /** Low hit rate: the agent's provider cache hit rate is below this share… */
+  lowHitRate: 0.3,
+  /** …once its calls sent at least this many prompt tokens (one cold first call is not a problem). */
+  lowHitRateMinPromptTokens: 20_000,
+  /** Over budget: tokens in context above this share of the agent's engine budget (pinned and mandatory items may overflow it). */
+  overBudget: 1,
+  /** Stalled: a running agent, in a running run, with no change for this long (wall clock). */
+  stalledMs: 60_000,
+} as const;
+
+/** Where the explanation of a flag is: the view (and the generation or event kind in it) to open. */
+export type FlagCause =
+  | { view: 'events'; agentId: string; kinds: ('error' | 'refresh' | 'turn')[] }
+  | { view: 'agent'; agentId: string; generation: number | null }
+  | { view: 'charts'; agentId: string };
+
+export interface AgentFlag {
+  kind: FlagKind;
+  /** A short chip label. */
+  label: string;
+  /** What was seen and the rule it broke (the row's tooltip lists these). */
+  detail: string;
+  cause: FlagCause;
+}
+
+/** What the flags read besides the agent itself (all optional: a fact the page never saw raises no flag). */
+export interface FlagFacts {
+  /** The text of the agent's newest error-level log line. */
+  lastError?: string | undefined;
+  /** The newest context-limit refresh of the agent: the generation it led to, and its reason. */
+  lastRefresh?: { generation: number; reason: string } | undefined;
+  /** Whether the run is running (a paused or stopped run stalls nobody). */
+  runRunning: boolean;
+  /** Now, in milliseconds since the epoch (wall clock, like `updatedAt`). */
+  now: number;
+}
+
+const LABEL: Record<FlagKind, string> = { error: 'error', refreshed: 'refreshed', overBudget: 'over budget', lowHitRate: 'low hit', stalled: 'stalled' };
+
+/** The label of a flag kind (the chips and the tooltips use it). */
+export const flagLabel = (kind: FlagKind): string => LABEL[kind];
+
+const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
+
+/** The flags of one agent, worst first; none for an agent that is doing fine. */
+export function agentFlags(agent: AgentDto, facts: FlagFacts): AgentFlag[] {
+  const id = agent.agentId;
+  const flags: AgentFlag[] = [];
+  const add = (kind: FlagKind, detail: string, cause: FlagCause) => flags.push({ kind, label: LABEL[kind], detail, cause });
+
+  if (agent.status === 'failed' || facts.lastError !== undefined) {
+    const what = facts.lastError ?? `the agent failed`;
+    add('error', `Error: ${what}`, { view: 'events', agentId: id, kinds: ['error'] });
+  }
+  // A context-limit refresh matters while the agent works in the generation it led to.
+  if (facts.lastRefresh && facts.lastRefresh.generation === agent.generation) {
+    const limit = limitNote(facts.lastRefresh.reason, agent.budget);
+    add('refreshed', `Refreshed by a context limit into generation ${facts.lastRefresh.generation}: ${facts.lastRefresh.reason}${limit ? ` (${limit})` : ''}`, {
+      view: 'agent',
+      agentId: id,
+      generation: facts.lastRefresh.generation,
+    });
+  }
+  if (agent.budget > 0 && agent.tokens > agent.budget * FLAG_THRESHOLDS.overBudget) {
+    add('overBudget', `Over budget: ${tokens(agent.tokens)} tokens in context, more than its ${budgetText('engine', agent.budget)} (pinned and mandatory items are never clipped)`, {
+      view: 'agent',
+      agentId: id,
+      generation: null,
+    });
+  }
+  const prompt = agent.usage.input + agent.usage.cacheRead + agent.usage.cacheWrite;
+  if (prompt >= FLAG_THRESHOLDS.lowHitRateMinPromptTokens && agent.cacheHitRate < FLAG_THRESHOLDS.lowHitRate) {
+    add('lowHitRate', `Low hit rate: ${percent(agent.cacheHitRate)} of ${tokens(prompt)} prompt tokens read from the cache, below ${percent(FLAG_THRESHOLDS.lowHitRate)}`, { view: 'charts', agentId: id });
+  }
+  const quiet = facts.now - Date.parse(agent.updatedAt);
+  if (facts.runRunning && agent.status === 'running' && quiet >= FLAG_THRESHOLDS.stalledMs) {
+    add('stalled', `Stalled: running, but no change for ${seconds(quiet)} (${seconds(FLAG_THRESHOLDS.stalledMs)} or more while the run runs)`, { view: 'events', agentId: id, kinds: ['turn', 'error'] });
+  }
+  return flags;
+}
+
+/** The tooltip of a row's flags: one line per flag. */
+export const flagsTitle = (flags: readonly AgentFlag[]): string => flags.map((f) => f.detail).join('\n');
+
+/** A key that changes exactly when the shown flags change (rows re-render on it, not on every call). */
+export const flagsKey = (flags: readonly AgentFlag[]): string => flags.map((f) => `${f.kind}:${f.detail}`).join('|');
+
+/** Per agent, what the page saw of its errors and context-limit refreshes (see `selectFlagFacts`). */
+export type AgentFacts = Record<string, { lastError?: string; lastRefresh?: { generation: number; reason: string } }>;
+
+let lastFacts: { entries: EventEntry[]; markers: Record<string, GenerationMarker[]> | undefined; facts: AgentFacts } | undefined;
+
+/**
+ * The newest error-level log line and context-limit refresh of each agent, from the event log and
+ * the charts' generation markers. The same object until either changes.
+ */
+export function selectAgentFacts(s: RootState): AgentFacts {
+  const entries = s.events.entries;
+  const markers = s.usage.markers;
+  if (lastFacts && lastFacts.entries === entries && lastFacts.markers === markers) return lastFacts.facts;
+  const facts: AgentFacts = {};
+  for (const e of entries) if (e.level === 'error' && e.agentId) facts[e.agentId] = { ...facts[e.agentId], lastError: e.text };
+  for (const [id, list] of Object.entries(markers ?? {})) {
+    const refresh = list.findLast((m) => m.kind === 'refresh');
+    if (refresh) facts[id] = { ...facts[id], lastRefresh: { generation: refresh.generation, reason: refresh.reason } };
+  }
+  lastFacts = { entries, markers, facts };
+  return facts;
+}
+
+/** Whether the run the bar controls is running (stalled agents are counted only then). */
+export const selectRunRunning = (s: RootState): boolean => selectActiveRun(s)?.status === 'running';

@@ -1,0 +1,84 @@
+import { expect as baseExpect, test, type Page } from '@playwright/test';
+import { mkdirSync } from 'node:fs';
+import { startWebHostProcess, type RunningWebHost } from './webHostProcess';
+
+// Issue 22 items 3 and 7: which agent is in trouble, one clock and named budgets. A fast demo (one
+// turn every 120 ms) so worker-store's context-limit refresh lands within about 20 s.
+let web: RunningWebHost;
+const expect = baseExpect.configure({ timeout: 30_000 });
+const SHOTS = process.env['STRATA_SHOTS_DIR'];
+
+test.beforeAll(async () => {
+  web = await startWebHostProcess({ STRATA_DEMO_TICK_MS: '120' });
+});
+
+test.afterAll(async () => {
+  await web?.stop();
+});
+
+/** Light and dark at 1440, 1280 and 1024 px, when a folder for them is given (never in the repo). */
+async function shots(page: Page, name: string) {
+  if (!SHOTS) return;
+  mkdirSync(SHOTS, { recursive: true });
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    for (const width of [1440, 1280, 1024]) {
+      await page.setViewportSize({ width, height: 860 });
+      await page.screenshot({ path: `${SHOTS}/${name}-${width}-${scheme}.png` });
+    }
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.setViewportSize({ width: 1280, height: 860 });
+}
+
+test('a refreshed agent is flagged, its flag opens the generation, its retried turn shows the error, and each view names its clock and budgets', async ({ page }) => {
+  test.setTimeout(170_000);
+  const problems: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(m.text());
+  });
+  page.on('pageerror', (e) => problems.push(e.message));
+  await page.setViewportSize({ width: 1280, height: 860 });
+  await page.goto(web.url);
+  await expect(page.locator('[data-connection="open"]')).toBeVisible();
+
+  // The context-limit refresh flags worker-store's row; its tooltip says why, naming both budgets.
+  const row = page.getByRole('tree').locator('[data-agent-id="worker-store"]');
+  const flag = row.getByRole('button', { name: 'refreshed' });
+  await expect(flag).toBeVisible({ timeout: 90_000 });
+  await expect(row).toHaveAttribute('aria-label', /flagged: refreshed/);
+  const title = (await row.locator('.tree__select').getAttribute('title')) ?? '';
+  expect(title).toContain('Refreshed by a context limit into generation 2');
+  expect(title).toMatch(/provider window 200k; engine budget \d+k/);
+  await shots(page, 'tree-flags');
+
+  // The flag selects the agent and opens the generation the refresh led to.
+  await flag.click();
+  await expect(row).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByRole('tab', { name: 'Agent' })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.locator('.picker select').first()).toHaveValue('2');
+
+  // Events: the retried turn carries the error that caused it; the view says its clock.
+  await page.getByRole('tab', { name: 'Events' }).click();
+  const view = page.getByRole('region', { name: 'Events' });
+  await view.getByRole('button', { name: /^errors/ }).click();
+  await view.getByLabel('Filter by agent').selectOption('worker-store');
+  const note = view.locator('.events__note').first();
+  await expect(note).toContainText('Error: provider context-limit error: prompt is too long');
+  await expect(note).toContainText(/provider window 200k; engine budget \d+k/);
+  await expect(view.getByRole('status')).toContainText('wall clock');
+  await shots(page, 'events-error');
+
+  // Charts: the recording's clock, named; each agent on its own line.
+  await page.getByRole('tab', { name: 'Charts' }).click();
+  const charts = page.getByRole('region', { name: 'Charts' });
+  await expect(charts.getByTestId('charts-clock')).toContainText('recording time');
+  await charts.getByRole('button', { name: 'Each agent' }).click();
+  const each = charts.getByRole('figure', { name: 'Cache hit rate per agent' });
+  await expect(each.locator('svg.recharts-surface[role="application"]')).toBeVisible();
+  await expect(each.getByText('time of call (recording time)', { exact: true })).toBeVisible();
+  await expect.poll(async () => each.locator('.recharts-legend-item-text').count()).toBeGreaterThan(1);
+  await expect(each.locator('.recharts-legend-item-text').first()).toHaveText('worker-store');
+  await shots(page, 'charts-each');
+  expect(problems).toEqual([]);
+});
