@@ -104,7 +104,7 @@ export function Candidates() {
                         <span className="mem__muted">in memory</span>
                       ) : sessionId ? null : (
                         <button type="button" className="mem__btn mem__btn--small" disabled={Boolean(busy[item.id])} onClick={() => void controller.promoteCandidate(item.id)} aria-label={`Promote ${item.title} to memory`}>
-                          Promote to memory
+                          Promote
                         </button>
                       )}
                     </td>
