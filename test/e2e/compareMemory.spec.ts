@@ -280,7 +280,7 @@ test('promotes a finding to memory, verifies it, and purges memory through the c
   await entry.getByRole('button', { name: 'Verify' }).click();
   await expect(entry.locator('.mem__state')).toHaveText('verified');
   await expect(entry).toContainText('✓ verified');
-  await expect(entry.getByRole('button', { name: 'Verify' })).toHaveCount(0);
+  await expect(entry.getByRole('button', { name: 'Verify', exact: true })).toHaveCount(0);
   await expect(entry.getByRole('button', { name: 'Unverify' })).toBeEnabled();
   await page.screenshot({ path: testInfo.outputPath('memory-verified.png'), fullPage: true });
 
