@@ -122,6 +122,26 @@ export const Commands = {
   /** Verify an entry at the given revision (the only way an entry becomes verified). */
   verifyMemory: { args: MemoryChange, result: MemoryResult },
   retireMemory: { args: MemoryChange, result: MemoryResult },
+  /** Undo a verify (`[memory-unverify]`): a verified entry at the given revision goes back to candidate. */
+  unverifyMemory: { args: MemoryChange, result: MemoryResult },
+  /**
+   * Edit an entry's title and/or body at the given revision (`[memory-edit]`): the text passes the
+   * memory intake and the entry becomes a candidate (verified text that changed needs a new verify).
+   */
+  editMemory: {
+    args: z.object({ id: Id, revision: z.number().int().positive(), title: z.string().max(1000).optional(), body: z.string().max(20_000).optional() }).strict(),
+    result: MemoryResult,
+  },
+  /**
+   * Add a constraint the user typed (`[user-constraint]`): a `user_requirement` constraint in the
+   * pool, of `agentId`'s task, pinned unless `pinned` is false (pinned, it enters every context
+   * in L1 from each agent's next boundary). The text passes the intake of typed text; a refusal
+   * is `invalid_args` and adds nothing.
+   */
+  addConstraint: {
+    args: z.object({ agentId: Id, text: z.string().max(20_000), title: z.string().max(1000).optional(), pinned: z.boolean().optional() }).strict(),
+    result: ItemResult,
+  },
   /**
    * Delete project memory (all, or of some states), then VACUUM and truncate the WAL. Requires
    * `confirm` to be exactly "purge project memory". Returns what it did and what it cannot promise.

@@ -28,9 +28,9 @@ export const Events = {
   }),
   /** An item of the pool was added, pinned, unpinned, verified, promoted or removed (`item` null when removed). */
   'item.changed': z.object({ change: ItemChangeSchema, itemId: z.string(), item: ItemDtoSchema.nullable() }),
-  /** A project memory entry was proposed, verified, retired or marked stale; or memory was purged (`entry` null). */
+  /** A project memory entry was proposed, verified, unverified, edited, retired or marked stale; or memory was purged (`entry` null). */
   'memory.changed': z.object({
-    change: z.enum(['proposed', 'verified', 'retired', 'stale', 'purged']),
+    change: z.enum(['proposed', 'verified', 'retired', 'stale', 'purged', 'edited', 'unverified']),
     id: z.string().nullable(),
     entry: MemoryEntryDtoSchema.nullable(),
   }),

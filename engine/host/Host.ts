@@ -355,7 +355,7 @@ export class Host {
    * entries that no longer exist are removed from the pool, which also makes every agent whose
    * current generation holds one rebuild at its next build (`[erasure]`).
    */
-  private memoryChanged(change: 'proposed' | 'verified' | 'retired' | 'stale' | 'purged', entry: MemoryRecord | null): void {
+  private memoryChanged(change: 'proposed' | 'verified' | 'retired' | 'stale' | 'purged' | 'edited' | 'unverified', entry: MemoryRecord | null): void {
     if (change === 'purged') {
       // Writes held by a turn in flight land after the purge: remember to apply it again then.
       if (this.held) this.purgedInTurn = true;

@@ -16,6 +16,7 @@ import { withStoredEntries } from './generationHistory';
 import { withoutPurgedRecall } from './withoutPurgedRecall';
 import { importTraceContentIntoCatalog, importTraceIntoCatalog } from './importTraceIntoCatalog';
 import { proposalFromItem, toMemoryDto } from './memoryDtos';
+import { intakeTypedText } from '../memory/intake';
 import { toAgentDto } from './toAgentDto';
 import type { LiveSessions } from './LiveSessions';
 import { discoverSessions, type SessionInfo, type SessionRoots } from '../node/traces/live/discoverSessions';
@@ -42,7 +43,7 @@ export interface HostContext {
   /** Write a line to the workspace log (and announce it). */
   log?(level: 'info' | 'warn' | 'error', message: string): void;
   /** Announce a memory change (and drop purged entries from the engine's recall). */
-  memoryChanged(change: 'proposed' | 'verified' | 'retired' | 'stale' | 'purged', entry: MemoryRecord | null): void;
+  memoryChanged(change: 'proposed' | 'verified' | 'retired' | 'stale' | 'purged' | 'edited' | 'unverified', entry: MemoryRecord | null): void;
   /** Every agent's conversation and the skills they select from. */
   conversations: AgentConversations;
   /** The runs of this workspace (at most one active). */
@@ -215,6 +216,36 @@ export function createHandlers(ctx: HostContext): Handlers {
         const record = ctx.memory.retire(id, revision);
         ctx.memoryChanged('retired', record);
         return { entry: toMemoryDto(record) };
+      }),
+
+    unverifyMemory: ({ id, revision }) =>
+      tx(() => {
+        const record = ctx.memory.unverify(id, revision);
+        ctx.memoryChanged('unverified', record);
+        return { entry: toMemoryDto(record) };
+      }),
+
+    editMemory: ({ id, revision, title, body }) =>
+      tx(() => {
+        const record = ctx.memory.edit(id, revision, { title, body });
+        ctx.memoryChanged('edited', record);
+        return { entry: toMemoryDto(record) };
+      }),
+
+    addConstraint: ({ agentId, text, title, pinned }) =>
+      tx(() => {
+        const engine = ctx.engine();
+        const { taskId } = engine.identity(nativeAgent(agentId));
+        const typed = intakeTypedText({ title, text });
+        if (!typed.ok) throw new StrataError('invalid_args', `The constraint was not added: ${typed.reason}.`);
+        const at = ctx.now();
+        let n = 1;
+        while (engine.hasItem(`constraint:user:${at}:${n}`)) n++;
+        const id = `constraint:user:${at}:${n}`;
+        engine.addItem({ id, kind: 'constraint', class: 'task_state', title: typed.title ?? 'Constraint', content: typed.text, source: 'user_requirement', agentId: 'user', taskId, at, confidence: 1, relevance: 1 });
+        // Pinned, it belongs in L1: the pin starts each agent's next generation at its next build.
+        const item = pinned === false ? engine.item(id) : engine.pin(id);
+        return { item: toItemDto(item) };
       }),
 
     getConversation: ({ agentId }) => {

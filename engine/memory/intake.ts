@@ -44,6 +44,34 @@ export function intakeRecord(r: unknown): RecordIntake {
   return checked.ok ? { ok: true, record: checked.value } : checked;
 }
 
+/** What the intake made of text a person typed: the trimmed title and text, or why it is refused. */
+export type TypedTextIntake = { ok: true; title: string | undefined; text: string } | { ok: false; reason: string };
+
+/**
+ * The intake of text a person types into the control room (a new constraint, an edit of a memory
+ * entry): `text` not empty once trimmed and within `MAX_BODY_LENGTH`, `title` (optional, one line)
+ * within `MAX_TITLE_LENGTH`, and neither holding what `detectUnsafe` refuses (control, bidi or
+ * invisible characters, secrets). `label` names the text field in the reason (`text`, `body`).
+ * Pure and total; the reason names the field and the rule, never the content.
+ */
+export function intakeTypedText(raw: { title?: unknown; text: unknown }, label = 'text'): TypedTextIntake {
+  if (typeof raw.text !== 'string') return { ok: false, reason: `${label} must be text` };
+  if (raw.title !== undefined && typeof raw.title !== 'string') return { ok: false, reason: 'title must be text' };
+  const text = raw.text.trim();
+  const title = raw.title?.trim() || undefined;
+  if (text === '') return { ok: false, reason: `${label} is empty` };
+  if (text.length > limit.MAX_BODY_LENGTH) return { ok: false, reason: `${label} is ${text.length} characters (limit ${limit.MAX_BODY_LENGTH})` };
+  const unsafeText = detectUnsafe(text);
+  if (unsafeText !== undefined) return { ok: false, reason: `${label}: ${unsafeText}` };
+  if (title !== undefined) {
+    if (title.length > limit.MAX_TITLE_LENGTH) return { ok: false, reason: `title is ${title.length} characters (limit ${limit.MAX_TITLE_LENGTH})` };
+    if (/[\r\n\u2028\u2029]/.test(title)) return { ok: false, reason: 'title has a line break (a title is one line)' };
+    const unsafeTitle = detectUnsafe(title);
+    if (unsafeTitle !== undefined) return { ok: false, reason: `title: ${unsafeTitle}` };
+  }
+  return { ok: true, title, text };
+}
+
 type Checked<T> = { ok: true; value: T } | { ok: false; reason: string };
 
 function intake<T extends MemoryProposal>(raw: unknown, schema: z.ZodType<T>, root: string, maxBytes: number): Checked<T> {

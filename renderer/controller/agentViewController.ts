@@ -18,6 +18,8 @@ export interface AgentViewController {
   /** Promote an item into the engine pool as a finding. */
   promote(itemId: string): Promise<void>;
   promoteToMemory(itemId: string): Promise<void>;
+  /** Add a constraint the user typed, of the agent's task (`[user-constraint]`); resolves to the added item, or the error to show (nothing was added). */
+  addConstraint(agentId: string, c: { text: string; title?: string; pinned: boolean }): Promise<{ item: ItemDto } | { error: string }>;
   /** Ask before `change` on the item: show which agents it makes start a new generation and what their cache loses (`[change-preview]`). */
   askChange(itemId: string, change: AskedControl, title: string): Promise<void>;
   /** Use the control that asked, then close the question. */
@@ -195,6 +197,15 @@ export function createAgentViewController(api: StrataApi, store: StrataStore): A
       }),
     promoteToMemory: (itemId) =>
       control(itemKey(itemId), 'promote to memory', () => api.promoteToMemory({ itemId }), ({ entry }) => `Proposed to project memory as ${entry.state} ${entry.id} (verify it in Memory).`),
+    async addConstraint(agentId, c) {
+      try {
+        const { item } = await api.addConstraint({ agentId, text: c.text, pinned: c.pinned, ...(c.title ? { title: c.title } : {}) });
+        await afterItem();
+        return { item };
+      } catch (err) {
+        return { error: message(err) };
+      }
+    },
     remove: (itemId) =>
       control(itemKey(itemId), 'remove', () => api.remove({ itemId }), async () => {
         dispatch({ type: 'event', event: { name: 'item.changed', payload: { change: 'removed', itemId, item: null } } });

@@ -22,6 +22,10 @@ export interface CompareMemoryController {
   loadMemory(): Promise<void>;
   verifyMemory(id: string, revision: number): Promise<void>;
   retireMemory(id: string, revision: number): Promise<void>;
+  /** Undo a verify (`[memory-unverify]`): the entry goes back to candidate. */
+  unverifyMemory(id: string, revision: number): Promise<void>;
+  /** Edit an entry's title and body (`[memory-edit]`); true when it landed (the entry is then a candidate), else the error is on the entry. */
+  editMemory(id: string, revision: number, text: { title: string; body: string }): Promise<boolean>;
   /** Promote a candidate item to project memory (lands as an unverified candidate entry). */
   promoteCandidate(itemId: string): Promise<void>;
   /** `confirm` must be the contract's confirmation words; the host refuses anything else. */
@@ -152,6 +156,24 @@ export function createCompareMemoryController(api: StrataApi, store: StrataStore
         dispatch({ type: 'memory.entry', entry: (await api.retireMemory({ id, revision })).entry });
       } catch (err) {
         dispatch({ type: 'memory.entryError', id, code: codeOf(err), message: message(err) });
+      }
+    },
+    async unverifyMemory(id, revision) {
+      dispatch({ type: 'memory.changing', id });
+      try {
+        dispatch({ type: 'memory.entry', entry: (await api.unverifyMemory({ id, revision })).entry });
+      } catch (err) {
+        dispatch({ type: 'memory.entryError', id, code: codeOf(err), message: message(err) });
+      }
+    },
+    async editMemory(id, revision, text) {
+      dispatch({ type: 'memory.changing', id });
+      try {
+        dispatch({ type: 'memory.entry', entry: (await api.editMemory({ id, revision, title: text.title, body: text.body })).entry });
+        return true;
+      } catch (err) {
+        dispatch({ type: 'memory.entryError', id, code: codeOf(err), message: message(err) });
+        return false;
       }
     },
     async promoteCandidate(itemId) {

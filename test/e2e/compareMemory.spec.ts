@@ -266,11 +266,11 @@ test('promotes a finding to memory, verifies it, and purges memory through the c
   const candidates = view.getByRole('region', { name: 'Candidates from this run' });
   // The demo primary's first generation holds its objective and constraints.
   await expect(async () => {
-    await candidates.getByRole('button', { name: 'Refresh', exact: true }).click();
+    await candidates.getByRole('button', { name: 'Reload candidates', exact: true }).click();
     await expect(candidates.getByRole('button', { name: /^Promote .* to memory$/ }).first()).toBeVisible({ timeout: 1000 });
   }).toPass({ timeout: 20_000 });
-  const first = candidates.locator('li').filter({ has: page.getByRole('button', { name: /^Promote .* to memory$/ }) }).first();
-  const title = (await first.locator('.mem__cand-title').textContent())?.trim() ?? '';
+  const first = candidates.locator('tbody tr').filter({ has: page.getByRole('button', { name: /^Promote .* to memory$/ }) }).first();
+  const title = (await first.locator('.mem__cand-title > span').first().textContent())?.trim() ?? '';
   await first.getByRole('button', { name: /^Promote .* to memory$/ }).click();
 
   const entry = view.getByRole('listitem', { name: `Memory entry ${title}` });
@@ -280,7 +280,8 @@ test('promotes a finding to memory, verifies it, and purges memory through the c
   await entry.getByRole('button', { name: 'Verify' }).click();
   await expect(entry.locator('.mem__state')).toHaveText('verified');
   await expect(entry).toContainText('✓ verified');
-  await expect(entry.getByRole('button', { name: 'Verify' })).toBeDisabled();
+  await expect(entry.getByRole('button', { name: 'Verify', exact: true })).toHaveCount(0);
+  await expect(entry.getByRole('button', { name: 'Unverify' })).toBeEnabled();
   await page.screenshot({ path: testInfo.outputPath('memory-verified.png'), fullPage: true });
 
   // Purge: the dialog states the residual exposure and needs the confirmation words.

@@ -96,7 +96,10 @@ describe('Host over a temp-dir catalog with the demo workspace', () => {
       promoteToMemory: { itemId: 'objective' },
       getMemory: undefined,
       verifyMemory: undefined,
+      unverifyMemory: undefined,
+      editMemory: undefined,
       retireMemory: undefined,
+      addConstraint: { agentId: 'primary', text: 'Keep the public API unchanged.' },
       purgeMemory: { confirm: 'purge project memory' },
       getConversation: { agentId: 'primary' },
       listSkills: {},
@@ -126,7 +129,9 @@ describe('Host over a temp-dir catalog with the demo workspace', () => {
     const late: Partial<Record<CommandName, () => unknown>> = {
       getMemory: () => ({ id: memId() }),
       verifyMemory: () => ({ id: memId(), revision: 1 }),
-      retireMemory: () => ({ id: memId(), revision: 2 }),
+      unverifyMemory: () => ({ id: memId(), revision: 2 }),
+      editMemory: () => ({ id: memId(), revision: 3, body: 'Edited in the control room.' }),
+      retireMemory: () => ({ id: memId(), revision: 4 }),
       startComparison: () => ({ traceIds: host.catalog.listTraces().map((t) => t.id), strategies: ['variable'], budget: 32_000 }),
       cancelComparison: () => ({ comparisonId: host.comparisons.start({ traceIds: [host.catalog.listTraces()[0]!.id], strategies: ['summary'], budgets: [32_000, 64_000] }).comparisonId }),
       // A trace no running comparison replays.

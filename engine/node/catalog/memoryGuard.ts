@@ -5,7 +5,7 @@
  * `verified` is not JSON true exactly in state verified, or (on update) whose revision is not the
  * previous one plus one; and the writes `MemoryStore` never makes (`[memory-guard-transitions]`):
  * a change of an entry's content (only marking it deleted may drop it, as a purge's tombstone
- * does), a verify from any state but candidate or stale, leaving deleted, and a DELETE of a row
+ * does; its title and body change only by an edit, which makes it a candidate: `[memory-edit]`), a verify from any state but candidate or stale, leaving deleted, and a DELETE of a row
  * not marked deleted (a purge marks each row deleted, then deletes it).
  *
  * What it cannot do: tell the app from another writer that follows these rules (a raw verify of a
@@ -39,16 +39,24 @@ const checks = (extra: string) => `
   ${extra}`;
 
 /** The fields of an entry's content: set by its first write, never changed by a later one. */
-const CONTENT_FIELDS = ['kind', 'title', 'body', 'evidence', 'provenance', 'createdAt'];
-const contentDiffers = CONTENT_FIELDS.map((f) => `json_extract(NEW.payload, '$.${f}') IS NOT json_extract(OLD.payload, '$.${f}')`).join(' OR ');
+const CONTENT_FIELDS = ['kind', 'evidence', 'provenance', 'createdAt'];
+/** The text a person can edit (`[memory-edit]`): an edit makes the entry a candidate that needs a new verify. */
+const TEXT_FIELDS = ['title', 'body'];
+const differs = (fields: readonly string[]) => fields.map((f) => `json_extract(NEW.payload, '$.${f}') IS NOT json_extract(OLD.payload, '$.${f}')`).join(' OR ');
+const contentDiffers = differs(CONTENT_FIELDS);
+const textDiffers = differs(TEXT_FIELDS);
 
 const updateChecks = `
   SELECT RAISE(ABORT, 'memory guard: every write is the previous revision plus one') WHERE NEW.revision IS NOT OLD.revision + 1;
   SELECT RAISE(ABORT, 'memory guard: a deleted entry stays deleted') WHERE OLD.state = 'deleted' AND NEW.state IS NOT 'deleted';
   SELECT RAISE(ABORT, 'memory guard: only a candidate or stale entry can become verified')
     WHERE NEW.state = 'verified' AND OLD.state NOT IN ('candidate', 'stale', 'verified');
-  SELECT RAISE(ABORT, 'memory guard: an entry''s content (kind, title, body, evidence, provenance, createdAt) never changes; only marking it deleted may drop it')
-    WHERE CASE WHEN NEW.state = 'deleted' OR json_valid(OLD.payload) = 0 THEN 0 ELSE (${contentDiffers}) END;`;
+  SELECT RAISE(ABORT, 'memory guard: an entry''s content (kind, evidence, provenance, createdAt) never changes; only marking it deleted may drop it')
+    WHERE CASE WHEN NEW.state = 'deleted' OR json_valid(OLD.payload) = 0 THEN 0 ELSE (${contentDiffers}) END;
+  SELECT RAISE(ABORT, 'memory guard: an entry''s title and body change only by an edit of a candidate, verified or stale entry, which makes it a candidate')
+    WHERE CASE WHEN NEW.state = 'deleted' OR json_valid(OLD.payload) = 0 THEN 0
+               WHEN NEW.state = 'candidate' AND OLD.state IN ('candidate', 'verified', 'stale') THEN 0
+               ELSE (${textDiffers}) END;`;
 
 export const MEMORY_GUARD_TRIGGERS = ['memory_guard_delete', 'memory_guard_insert', 'memory_guard_update'] as const;
 

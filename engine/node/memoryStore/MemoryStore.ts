@@ -5,7 +5,7 @@ import { memoryConnection } from '../catalog/memoryAccess';
 import { memoryGuardSql } from '../catalog/memoryGuard';
 import { statementCache } from '../catalog/statementCache';
 import type { Clock } from '../../ports/Clock';
-import { intakeProposal, intakeRecord } from '../../memory/intake';
+import { intakeProposal, intakeRecord, intakeTypedText } from '../../memory/intake';
 import { MEMORY_ID_PATTERN, MEMORY_SCHEMA_VERSION, type MemoryRecord, type MemoryState, memoryStates } from '../../memory/MemoryRecord';
 import { newMemoryId } from '../../memory/partitionId';
 import { legacyToRow } from './legacyRecord';
@@ -195,6 +195,30 @@ export class MemoryStore {
   /** Mark an entry verified (the one way an entry becomes verified: `[unverified-stays-unverified]`). */
   verify(id: string, expectedRevision: number): MemoryRecord {
     return this.transition(id, expectedRevision, ['candidate', 'stale'], { state: 'verified', verified: true });
+  }
+
+  /** Undo a verify (`[memory-unverify]`): a verified entry goes back to candidate, text unchanged, and is no longer recalled. */
+  unverify(id: string, expectedRevision: number): MemoryRecord {
+    return this.transition(id, expectedRevision, ['verified'], { state: 'candidate', verified: false });
+  }
+
+  /**
+   * Edit an entry's title and body (`[memory-edit]`): through the intake at the next revision, and
+   * the entry becomes a candidate (a verified text that changed needs a new verify). Kind,
+   * evidence and provenance stay; an edit that changes nothing is refused.
+   */
+  edit(id: string, expectedRevision: number, text: { title?: string | undefined; body?: string | undefined }): MemoryRecord {
+    const current = this.get(id);
+    if (!current) throw new MemoryError('not_found', `No memory entry ${id}.`);
+    const typed = intakeTypedText({ title: text.title ?? current.title, text: text.body ?? current.body }, 'body');
+    if (!typed.ok) throw new MemoryError('invalid', `Refused by the memory intake: ${typed.reason}`);
+    const title = typed.title ?? '';
+    const body = typed.text;
+    if (title === '') throw new MemoryError('invalid', 'Refused by the memory intake: title is empty');
+    if (current.revision === expectedRevision && title === current.title && body === current.body) {
+      throw new MemoryError('invalid', `Memory entry ${id}: the edit changes neither the title nor the body.`);
+    }
+    return this.transition(id, expectedRevision, ['candidate', 'verified', 'stale'], { state: 'candidate', verified: false, title, body });
   }
 
   retire(id: string, expectedRevision: number): MemoryRecord {

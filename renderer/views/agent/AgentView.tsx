@@ -5,6 +5,7 @@ import { AgentPane } from '../AgentPane';
 import { SessionCompare } from '../attach/SessionCompare';
 import { AgentControls } from './AgentControls';
 import { ContextInspector } from './ContextInspector';
+import { NewConstraint } from './NewConstraint';
 import { GenerationDiff } from './GenerationDiff';
 import { GenerationTimeline } from './GenerationTimeline';
 import { PromptView } from './PromptView';
@@ -67,7 +68,12 @@ export function AgentView() {
           ))}
         </div>
         <div className="subpanel" role="tabpanel" id={`subpanel-${tab}`} aria-labelledby={`subtab-${tab}`}>
-          {tab === 'context' && <ContextInspector />}
+          {tab === 'context' && (
+            <>
+              <NewConstraint />
+              <ContextInspector />
+            </>
+          )}
           {tab === 'prompt' && <PromptView />}
           {tab === 'diff' && <GenerationDiff />}
           {tab === 'timeline' && <GenerationTimeline onOpen={setTab} />}

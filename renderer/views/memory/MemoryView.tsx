@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import type { MemoryEntryDto } from '../../../engine/contract';
 import { useController, useDispatch, useStrata } from '../../controller/StoreContext';
 import { freshness, memoryCounts, selectMemoryState } from '../../store/memory/memorySelectors';
@@ -104,6 +104,23 @@ function MemoryEntry({ entry: e, now }: { entry: MemoryEntryDto; now: number }) 
   const error = useStrata((s) => (s.memory.entryError?.id === e.id ? s.memory.entryError : null));
   const fresh = freshness(e, now);
   const closed = e.state === 'retired' || e.state === 'deleted';
+  const [editing, setEditing] = useState(false);
+  const [title, setTitle] = useState(e.title);
+  const [body, setBody] = useState(e.body);
+  const [undo, setUndo] = useState<number | null>(null);
+  const ids = useId();
+  const startEdit = () => {
+    setTitle(e.title);
+    setBody(e.body);
+    setEditing(true);
+  };
+  const save = async () => {
+    if (await controller.editMemory(e.id, e.revision, { title, body })) setEditing(false);
+  };
+  const verify = async () => {
+    await controller.verifyMemory(e.id, e.revision);
+    setUndo(e.revision + 1);
+  };
   return (
     <li className={`mem__entry mem__entry--${e.state}`} data-memory-id={e.id} aria-label={`Memory entry ${e.title}`}>
       <div className="mem__entry-head">
@@ -115,7 +132,38 @@ function MemoryEntry({ entry: e, now }: { entry: MemoryEntryDto; now: number }) 
           rev {e.revision}
         </span>
       </div>
-      <p className="mem__body">{e.body}</p>
+      {editing ? (
+        <form
+          className="mem__edit"
+          aria-label={`Edit ${e.title}`}
+          onSubmit={(ev) => {
+            ev.preventDefault();
+            void save();
+          }}
+        >
+          <label className="mem__label" htmlFor={`${ids}-title`}>
+            Title
+          </label>
+          <input id={`${ids}-title`} className="mem__input" value={title} maxLength={200} onChange={(ev) => setTitle(ev.target.value)} />
+          <label className="mem__label" htmlFor={`${ids}-body`}>
+            Body
+          </label>
+          <textarea id={`${ids}-body`} className="mem__input" value={body} rows={4} onChange={(ev) => setBody(ev.target.value)} />
+          <p className="mem__note">
+            {e.state === 'verified' ? 'Saving makes this verified entry a candidate again: what was verified is the old text, so verify the new one to recall it.' : 'Saving keeps it a candidate; verify it to recall it.'}
+          </p>
+          <div className="mem__actions">
+            <button type="submit" className="mem__btn" disabled={busy}>
+              Save
+            </button>
+            <button type="button" className="mem__btn" disabled={busy} onClick={() => setEditing(false)}>
+              Cancel
+            </button>
+          </div>
+        </form>
+      ) : (
+        <p className="mem__body">{e.body}</p>
+      )}
       <dl className="mem__facts">
         <dt>evidence</dt>
         <dd>{e.evidence.paths.length === 0 ? <span className="mem__muted">no files</span> : e.evidence.paths.map((p) => <code key={p}>{p}</code>)}</dd>
@@ -127,13 +175,30 @@ function MemoryEntry({ entry: e, now }: { entry: MemoryEntryDto; now: number }) 
         <dd className={`mem__fresh mem__fresh--${fresh.level}`}>{fresh.label}</dd>
       </dl>
       <div className="mem__actions">
-        <button type="button" className="mem__btn" disabled={busy || e.verified || closed} onClick={() => void controller.verifyMemory(e.id, e.revision)}>
-          Verify
+        {e.state === 'verified' ? (
+          <button type="button" className="mem__btn" disabled={busy} onClick={() => void controller.unverifyMemory(e.id, e.revision)} title="Undo the verify: back to candidate, no longer recalled">
+            Unverify
+          </button>
+        ) : (
+          <button type="button" className="mem__btn" disabled={busy || closed} onClick={() => void verify()}>
+            Verify
+          </button>
+        )}
+        <button type="button" className="mem__btn" disabled={busy || closed || editing} onClick={startEdit}>
+          Edit
         </button>
         <button type="button" className="mem__btn" disabled={busy || closed} onClick={() => void controller.retireMemory(e.id, e.revision)}>
           Retire
         </button>
       </div>
+      {undo === e.revision && e.state === 'verified' && (
+        <p className="mem__undo" role="status">
+          Verified: agents recall it from their next prompt.{' '}
+          <button type="button" className="mem__btn mem__btn--small" disabled={busy} onClick={() => void controller.unverifyMemory(e.id, e.revision)}>
+            Undo
+          </button>
+        </p>
+      )}
       {error && (
         <div className="mem__error mem__banner" role="alert">
           {error.code === 'conflict' ? (

@@ -15,6 +15,7 @@ export function agentViewSpies(): AgentViewSpies {
     verify: vi.fn<AgentViewController['verify']>(async () => undefined),
     promote: vi.fn<AgentViewController['promote']>(async () => undefined),
     promoteToMemory: vi.fn<AgentViewController['promoteToMemory']>(async () => undefined),
+    addConstraint: vi.fn<AgentViewController['addConstraint']>(async () => ({ error: 'not wired in this test' })),
     askChange: vi.fn<AgentViewController['askChange']>(async () => undefined),
     confirmChange: vi.fn<AgentViewController['confirmChange']>(async () => undefined),
     cancelChange: vi.fn<AgentViewController['cancelChange']>(() => undefined),

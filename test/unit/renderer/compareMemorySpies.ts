@@ -16,6 +16,8 @@ export function compareMemorySpies(): CompareMemorySpies {
     loadMemory: vi.fn<CompareMemoryController['loadMemory']>(async () => undefined),
     verifyMemory: vi.fn<CompareMemoryController['verifyMemory']>(async () => undefined),
     retireMemory: vi.fn<CompareMemoryController['retireMemory']>(async () => undefined),
+    unverifyMemory: vi.fn<CompareMemoryController['unverifyMemory']>(async () => undefined),
+    editMemory: vi.fn<CompareMemoryController['editMemory']>(async () => true),
     promoteCandidate: vi.fn<CompareMemoryController['promoteCandidate']>(async () => undefined),
     purgeMemory: vi.fn<CompareMemoryController['purgeMemory']>(async () => undefined),
     loadSkills: vi.fn<CompareMemoryController['loadSkills']>(async () => undefined),
