@@ -60,7 +60,7 @@ export interface RunManagerDeps {
 }
 
 /** What a project folder needs for a run of its own, in words (`[run-project-folder]`); the views say the same. */
-export const PROJECT_RUN_NEEDS =
+const PROJECT_RUN_NEEDS =
   'A run of its own is a model run (startRun with driver "model", a provider, a model and a task): it needs a provider key in the environment (ANTHROPIC_API_KEY, or OPENAI_API_KEY with OPENAI_BASE_URL) and, for the agents to run commands, an allowlist in the folder\'s strata.toml ([tools] allow = ["npm test"]).';
 
 /**

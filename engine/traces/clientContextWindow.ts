@@ -6,7 +6,7 @@
  */
 
 /** Where a window figure comes from: the file, the model's standard window, or a prompt only the larger window takes. */
-export type WindowSource = 'recorded' | 'model' | 'inferred';
+type WindowSource = 'recorded' | 'model' | 'inferred';
 
 export interface ClientWindow {
   tokens: number;

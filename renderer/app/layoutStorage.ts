@@ -8,7 +8,7 @@ export const LAYOUT_KEY = 'strata.panes.v1';
 
 /** The rail's width bounds in CSS pixels (the window may narrow it further, see `clampRail`). */
 export const RAIL_MIN_PX = 260;
-export const RAIL_MAX_PX = 900;
+const RAIL_MAX_PX = 900;
 /** The log strip's height bounds in CSS pixels. */
 export const STRIP_MIN_PX = 60;
 export const STRIP_MAX_PX = 600;

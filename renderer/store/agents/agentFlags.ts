@@ -7,8 +7,8 @@ import { selectActiveRun } from '../runs/runsSelectors';
 import type { GenerationMarker } from '../usage/usageSlice';
 
 /** What can be wrong with an agent, in the order a row shows its flags (the worst first). */
-export const FLAG_KINDS = ['error', 'refreshed', 'overBudget', 'lowHitRate', 'stalled'] as const;
-export type FlagKind = (typeof FLAG_KINDS)[number];
+const FLAG_KINDS = ['error', 'refreshed', 'overBudget', 'lowHitRate', 'stalled'] as const;
+type FlagKind = (typeof FLAG_KINDS)[number];
 
 /**
  * Every threshold of the tree's flags, defined once: the rows, their tooltips and the tests read
@@ -53,9 +53,6 @@ export interface FlagFacts {
 }
 
 const LABEL: Record<FlagKind, string> = { error: 'error', refreshed: 'refreshed', overBudget: 'over budget', lowHitRate: 'low hit', stalled: 'stalled' };
-
-/** The label of a flag kind (the chips and the tooltips use it). */
-export const flagLabel = (kind: FlagKind): string => LABEL[kind];
 
 const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
 

@@ -14,20 +14,12 @@ import { tokens } from '../../components/format';
 export type BudgetKind = 'engine' | 'provider' | 'session';
 
 const LABEL: Record<BudgetKind, string> = { engine: 'engine budget', provider: 'provider window', session: "session's real window" };
-const MEANING: Record<BudgetKind, string> = {
-  engine: 'what Strata packs into the agent’s context',
-  provider: 'the most a prompt may hold at the provider',
-  session: 'the window the real agent of the recorded session ran against',
-};
 
 /** The short name of a budget figure ("engine budget", "provider window", …). */
 export const budgetLabel = (kind: BudgetKind): string => LABEL[kind];
 
 /** A figure with its name, e.g. "engine budget 64,000". */
 export const budgetText = (kind: BudgetKind, value: number): string => `${LABEL[kind]} ${tokens(value)}`;
-
-/** What a budget figure means, for a tooltip. */
-export const budgetMeaning = (kind: BudgetKind): string => `${LABEL[kind]}: ${MEANING[kind]}`;
 
 /** A provider's context-limit refusal, read: the prompt's tokens and the provider window it exceeded. */
 export interface ProviderLimit {
