@@ -67,7 +67,18 @@ export type ProviderSettingsDto = z.infer<typeof ProviderSettingsDtoSchema>;
 
 export const StartRunArgsSchema = z.discriminatedUnion('driver', [
   /** Replay the bundled demo session through the trace driver and the provider cache model. */
-  z.object({ driver: z.literal('trace'), tickMs: z.number().int().min(0).max(60_000).optional() }).strict(),
+  z
+    .object({
+      driver: z.literal('trace'),
+      tickMs: z.number().int().min(0).max(60_000).optional(),
+      /**
+       * In a project folder, play the bundled demo's script over the folder's own files anyway (its
+       * agents then read those files and recall the folder's memory). Only when asked: Start never
+       * does it (`[run-project-folder]`).
+       */
+      demoInProjectFolder: z.literal(true).optional(),
+    })
+    .strict(),
   /** Run a primary on `task` through a real provider (its key must be set). */
   z
     .object({

@@ -151,14 +151,14 @@ export class RunManager {
   }
 
   /** Start a run (`conflict` while one is active). */
-  start(args: { driver: 'trace'; tickMs?: number } | { driver: 'model'; provider: 'openai' | 'anthropic'; model: string; task: string; tickMs?: number }): RunDto {
+  start(args: { driver: 'trace'; tickMs?: number; demoInProjectFolder?: true } | { driver: 'model'; provider: 'openai' | 'anthropic'; model: string; task: string; tickMs?: number }): RunDto {
     const active = this.#current;
     if (active && (active.status === 'running' || active.status === 'paused' || active.status === 'idle')) {
       throw new StrataError('conflict', `Run ${active.spec.runId} is ${active.status}; stop it before starting another.`);
     }
     this.#cancelRestart();
     if (args.driver === 'trace') {
-      if (this.deps.projectFolder) throw new StrataError('unavailable', `This workspace is a project folder, not the demo: Start does not play the demo into its catalog. ${PROJECT_RUN_NEEDS}`);
+      if (this.deps.projectFolder && args.demoInProjectFolder !== true) throw new StrataError('unavailable', `This workspace is a project folder, not the demo: Start does not play the demo into its catalog. ${PROJECT_RUN_NEEDS}`);
       const run = this.#demoRun(args.tickMs ?? 1500);
       this.deps.catalog.transaction(() => {
         this.#clearAgents();

@@ -87,8 +87,9 @@ describe('the agent rows: one writer for the demo, a model run and a live attach
     expect(liveRows.length).toBeGreaterThan(0);
     const shape = keys(demoRows[0]!);
     for (const a of [...demoRows, ...modelRows]) expect(keys(a)).toEqual(shape);
-    // An attached session's agents are the same record plus the session they belong to; they are never stored.
-    for (const a of liveRows) expect(keys(a)).toEqual([...shape, 'sessionId'].sort());
+    // An attached session's agents are the same record plus the session they belong to and the real
+    // client's own figures beside Strata's (`recorded`); they are never stored.
+    for (const a of liveRows) expect(keys(a)).toEqual([...shape, 'recorded', 'sessionId'].sort());
     expect(live.host.catalog.countAgents()).toBe(0);
 
     // Stored rows: what the catalog holds is what was announced last, stamped with the wall clock.

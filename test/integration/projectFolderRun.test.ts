@@ -31,4 +31,11 @@ describe('[run-project-folder] an empty project folder never plays the demo', ()
     const runs = await conn.call('listRuns', {});
     expect(runs.ok && (runs.value as { runs: unknown[] }).runs).toEqual([]);
   });
+
+  it('[run-project-folder] asked for deliberately (demoInProjectFolder), the demo script plays over the folder', async () => {
+    const conn = host.connect(() => {});
+    const started = await conn.call('startRun', { driver: 'trace', tickMs: 0, demoInProjectFolder: true });
+    expect(started).toMatchObject({ ok: true, value: { run: { status: expect.any(String) } } });
+    expect(host.catalog.listAgents().length).toBeGreaterThan(0);
+  });
 });

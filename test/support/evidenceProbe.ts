@@ -69,7 +69,7 @@ async function main(): Promise<void> {
     await call('verifyMemory', { id: entry.id, revision: entry.revision });
     const recalled = () => host.engine.items().filter((i) => i.id.startsWith('recall:') && i.id.endsWith(`:${entry.id}`)).length;
     const runTurns = async (n: number) => {
-      const { run } = await call<{ run: { runId: string } }>('startRun', { driver: 'trace', tickMs: 0 });
+      const { run } = await call<{ run: { runId: string } }>('startRun', { driver: 'trace', tickMs: 0, demoInProjectFolder: true });
       for (let i = 0; i < n; i++) await host.stepDemo();
       const copies = recalled();
       await call('stopRun', { runId: run.runId });

@@ -87,7 +87,8 @@ export function agentFlags(agent: AgentDto, facts: FlagFacts): AgentFlag[] {
     add('lowHitRate', `Low hit rate: ${percent(agent.cacheHitRate)} of ${tokens(prompt)} prompt tokens read from the cache, below ${percent(FLAG_THRESHOLDS.lowHitRate)}`, { view: 'charts', agentId: id });
   }
   const quiet = facts.now - Date.parse(agent.updatedAt);
-  if (facts.runRunning && agent.status === 'running' && quiet >= FLAG_THRESHOLDS.stalledMs) {
+  // An attached session's agent is not the run's: its own file's activity sets its status (running, waiting, done).
+  if (facts.runRunning && agent.sessionId === undefined && agent.status === 'running' && quiet >= FLAG_THRESHOLDS.stalledMs) {
     add('stalled', `Stalled: running, but no change for ${seconds(quiet)} (${seconds(FLAG_THRESHOLDS.stalledMs)} or more while the run runs)`, { view: 'events', agentId: id, kinds: ['turn', 'error'] });
   }
   return flags;
