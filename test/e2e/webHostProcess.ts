@@ -18,9 +18,9 @@ export interface RunningWebHost {
  * wait for the line with its address. `at` starts it again where a stopped one ran: on its port and
  * over its STRATA_HOME, which then outlives `stop()` (the caller made it).
  */
-export async function startWebHostProcess(env: Record<string, string> = {}, at?: { home: string; port: number }): Promise<RunningWebHost> {
+export async function startWebHostProcess(env: Record<string, string> = {}, at?: { home: string; port: number }, args: string[] = []): Promise<RunningWebHost> {
   const home = at?.home ?? mkdtempSync(join(tmpdir(), 'strata-e2e-'));
-  const child: ChildProcess = spawn(process.execPath, ['out/main/web.js', '--port', String(at?.port ?? 0)], {
+  const child: ChildProcess = spawn(process.execPath, ['out/main/web.js', '--port', String(at?.port ?? 0), ...args], {
     env: { ...process.env, STRATA_HOME: home, STRATA_DEMO_TICK_MS: '250', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,0 +1,62 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { startWebHostProcess, type RunningWebHost } from './webHostProcess';
+
+// [run-project-folder] The journey of a user who opens the control room on a project folder of
+// their own (`--workspace`): no demo plays, the run bar says how to start a run of its own and what
+// it needs, and no caption speaks of the demo.
+let web: RunningWebHost;
+let folder: string;
+const SHOTS = process.env['STRATA_SHOTS_DIR'];
+
+test.beforeAll(async () => {
+  folder = mkdtempSync(join(tmpdir(), 'strata-e2e-project-'));
+  writeFileSync(join(folder, 'README.md'), '# a project of its own\n');
+  web = await startWebHostProcess({}, undefined, ['--workspace', folder]);
+});
+
+test.afterAll(async () => {
+  await web?.stop();
+  rmSync(folder, { recursive: true, force: true });
+});
+
+const shots = async (page: Page, name: string) => {
+  if (!SHOTS) return;
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    for (const width of [1440, 1280, 1024]) {
+      await page.setViewportSize({ width, height: 860 });
+      await page.screenshot({ path: join(SHOTS, `${name}-${colorScheme}-${width}.png`) });
+    }
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+};
+
+test('[run-project-folder] a project folder says how to start a run of its own instead of playing the demo', async ({ page }) => {
+  const problems: string[] = [];
+  page.on('pageerror', (e) => problems.push(e.message));
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(m.text());
+  });
+  await page.setViewportSize({ width: 1280, height: 860 });
+  await page.goto(web.url);
+
+  const bar = page.getByRole('group', { name: 'Run controls' });
+  await expect(bar.getByRole('button', { name: /Start/ })).toBeDisabled();
+  const note = page.getByRole('note', { name: 'How to start a run' });
+  await expect(note).toContainText('your project folder, not the demo');
+  await expect(note).toContainText('ANTHROPIC_API_KEY');
+  await expect(note).toContainText('[tools] allow');
+  // No agent was seeded from the demo into this folder's catalog.
+  await expect(page.getByRole('treeitem')).toHaveCount(0);
+  await shots(page, 'project-folder-agent');
+
+  await page.getByRole('tab', { name: 'Charts' }).click();
+  const charts = page.getByRole('region', { name: 'Charts' });
+  await expect(charts).toBeVisible();
+  await expect(charts).not.toContainText('demo');
+  await shots(page, 'project-folder-charts');
+  expect(problems).toEqual([]);
+});
