@@ -90,6 +90,14 @@ test('attach to a growing Claude Code session: the tree, the inspector and the r
   await expect(inspector).toBeVisible();
   await expect(inspector).toContainText('src/auth/module');
   await expect(page.getByText('Watching an attached session: read-only').first()).toBeVisible();
+  // [live-windows] [live-title] The real client's context and Strata's replay are two named figures, each
+  // against its own window; the session is titled by its first real request.
+  const meters = page.locator('.session-meters').first();
+  await expect(meters).toContainText('Claude Code');
+  await expect(meters).toContainText('Strata replay');
+  await expect(meters.locator('[title*="Claude Code\'s context (real) against its"]')).toHaveCount(1);
+  await expect(meters.locator('[title*="Strata\'s replay context against its 4k replay budget"]')).toHaveCount(1);
+  await expect(tree.locator('[data-agent-id="ses-1"]')).toContainText('Fix the login bug');
   await page.screenshot({ path: testInfo.outputPath('attach.png'), fullPage: true });
 
   // No secret of the session is on the page; their masks are.
