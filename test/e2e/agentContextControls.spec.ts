@@ -1,14 +1,13 @@
 import { expect, test, type Page } from '@playwright/test';
-import { mkdirSync } from 'node:fs';
+import { screenshots } from './screenshots';
 import { startWebHostProcess, type RunningWebHost } from './webHostProcess';
 
 /**
  * What the agent sees, and controls that can be undone (issue 22 items 8, 9, 10 and 12), against the
  * real headless host with the demo paused (STRATA_DEMO_TICK_MS=0): only the test's own steps change it.
- * Screenshots go to /work/shots/u3 (outside the repo), light and dark at 1440, 1280 and 1024 px.
+ * Screenshots, light and dark at 1440, 1280 and 1024 px, go to STRATA_SHOTS_DIR when it is set (`screenshots.ts`).
  */
 let web: RunningWebHost | undefined;
-const SHOTS = process.env['STRATA_SHOTS_DIR'] ?? '/work/shots/u3';
 
 test.afterEach(async () => {
   await web?.stop();
@@ -29,19 +28,6 @@ async function openPausedDemo(page: Page, steps: number): Promise<void> {
   await expect(page.locator('.inspector__summary[data-generation]')).toBeVisible();
 }
 
-/** Light and dark at three widths; `before` runs after each resize (to scroll something into view). */
-async function shots(page: Page, name: string, before?: () => Promise<void>): Promise<void> {
-  mkdirSync(SHOTS, { recursive: true });
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    for (const width of [1440, 1280, 1024]) {
-      await page.setViewportSize({ width, height: 900 });
-      await before?.();
-      await page.screenshot({ path: `${SHOTS}/${name}-${width}-${scheme}.png` });
-    }
-  }
-  await page.setViewportSize({ width: 1440, height: 900 });
-}
 
 const inspector = (page: Page) => page.getByRole('region', { name: 'Context inspector' });
 
@@ -67,13 +53,13 @@ test('the Context tab: categories with free space, an item read whole, search, d
   const pane = ctx.getByRole('complementary', { name: 'Item content' });
   await expect(pane).toHaveAttribute('data-item-id', 'objective');
   await expect(pane.getByLabel('Content of Objective')).toContainText('Add refresh-token rotation to the payments API');
-  await shots(page, 'context-item', () => pane.scrollIntoViewIfNeeded());
+  await screenshots(page, 'context-item', { before: () => pane.scrollIntoViewIfNeeded() });
 
   // Search within the context: the lists narrow, the open item marks its matches.
   await ctx.getByRole('searchbox', { name: 'Search the context' }).fill('rotation');
   await expect(ctx.getByText(/\d+ included and \d+ dropped items? match “rotation”/)).toBeVisible();
   await expect(pane.locator('mark').first()).toHaveText(/rotation/i);
-  await shots(page, 'context-search', () => ctx.getByRole('searchbox', { name: 'Search the context' }).scrollIntoViewIfNeeded());
+  await screenshots(page, 'context-search', { before: () => ctx.getByRole('searchbox', { name: 'Search the context' }).scrollIntoViewIfNeeded() });
   expect(problems).toEqual([]);
 });
 
@@ -91,7 +77,7 @@ test('a past generation: a banner, its controls off, the way back, and a restore
   const objective = inspector(page).locator('[data-item-id="objective"]').first();
   await expect(objective.getByRole('button', { name: /^Verify/ })).toBeDisabled();
   await expect(objective.getByRole('button', { name: /^Verify/ })).toHaveAttribute('title', /past generation/);
-  await shots(page, 'past-generation', () => banner.scrollIntoViewIfNeeded());
+  await screenshots(page, 'past-generation', { before: () => banner.scrollIntoViewIfNeeded() });
 
   await banner.getByRole('button', { name: 'Back to current (g2)' }).click();
   await expect(banner).toHaveCount(0);
@@ -122,7 +108,7 @@ test('labels: tree columns with units, controls that say what they do, off on an
   await expect(pane.getByRole('button', { name: 'Refresh context' })).toBeDisabled();
   await expect(pane.getByRole('button', { name: 'Rebuild context' })).toHaveAttribute('title', /^Not built yet/);
   await expect(inspector(page).getByText(/No generation yet/)).toHaveCount(1);
-  await shots(page, 'not-built');
+  await screenshots(page, 'not-built');
 
   const bar = page.getByRole('group', { name: 'Run controls' });
   await bar.getByRole('button', { name: /Step/ }).click();
@@ -131,7 +117,7 @@ test('labels: tree columns with units, controls that say what they do, off on an
   const controls = inspector(page).locator('[data-item-id="objective"]').first().getByRole('group', { name: 'Controls of objective' });
   await expect(controls.getByRole('button')).toHaveText(['pin', 'verify', 'to finding', 'to memory', 'remove']);
   await expect(controls.getByRole('button', { name: /to a finding$/ })).toHaveAttribute('title', /^Make it a finding/);
-  await shots(page, 'labels', () => controls.scrollIntoViewIfNeeded());
+  await screenshots(page, 'labels', { before: () => controls.scrollIntoViewIfNeeded() });
   expect(problems).toEqual([]);
 });
 
@@ -145,7 +131,7 @@ test('remove, verify and Stop ask first, showing the agents that refresh and wha
   const primary = dialog.getByRole('table', { name: 'Agents affected' }).locator('[data-agent-id="primary"]');
   await expect(primary).toContainText('L1');
   await expect(primary).toContainText('new generation at its next build');
-  await shots(page, 'confirm-remove', () => dialog.scrollIntoViewIfNeeded());
+  await screenshots(page, 'confirm-remove', { before: () => dialog.scrollIntoViewIfNeeded() });
 
   // Cancel: nothing changed, the item is still there and still in L1.
   await dialog.getByRole('button', { name: 'Cancel' }).click();
@@ -164,7 +150,7 @@ test('remove, verify and Stop ask first, showing the agents that refresh and wha
   await bar.getByRole('button', { name: /Stop$/ }).click();
   const stop = bar.getByRole('alertdialog', { name: 'Stop run demo?' });
   await expect(stop).toContainText('The turn in flight is cancelled and commits nothing');
-  await shots(page, 'confirm-stop');
+  await screenshots(page, 'confirm-stop');
   await stop.getByRole('button', { name: 'Cancel' }).click();
   await expect(bar.locator('[data-run-status]')).not.toHaveText('stopped');
   await bar.getByRole('button', { name: /Stop$/ }).click();

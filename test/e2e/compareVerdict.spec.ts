@@ -4,23 +4,22 @@
  * table names the best value of each column and which way is better, cost is drawn against recall
  * per strategy and budget, the CSV carries the recorded table, the trace is removed and the
  * comparison still opens from the history saying so. Screenshots, light and dark at 1440, 1280 and
- * 1024 px, go to /work/shots/u2 (outside the repo).
+ * 1024 px, go to STRATA_SHOTS_DIR when it is set (`screenshots.ts`).
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { madeUpSession } from '../support/liveSessionFixture';
+import { screenshots } from './screenshots';
 import { startWebHostProcess, type RunningWebHost } from './webHostProcess';
 
 let web: RunningWebHost;
 let scratch: string;
-const SHOTS = process.env['STRATA_SHOTS_DIR'] ?? '/work/shots/u2';
 
 test.beforeAll(async () => {
   web = await startWebHostProcess();
   scratch = mkdtempSync(join(tmpdir(), 'strata-e2e-verdict-'));
-  mkdirSync(SHOTS, { recursive: true });
 });
 
 test.afterAll(async () => {
@@ -28,23 +27,12 @@ test.afterAll(async () => {
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
 
-async function shots(page: Page, name: string) {
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    for (const width of [1440, 1280, 1024]) {
-      await page.setViewportSize({ width, height: 900 });
-      await page.screenshot({ path: join(SHOTS, `${name}-${width}-${scheme}.png`), fullPage: true });
-      // The Compare panel scrolls inside the window: the lower charts and the table, as seen.
-      for (const [part, target] of [['charts', page.getByRole('figure', { name: 'Cost against recall (top left is best)' })], ['table', page.getByRole('table', { name: 'Comparison totals' })]] as const) {
-        if ((await target.count()) === 0) continue;
-        await target.scrollIntoViewIfNeeded();
-        await page.screenshot({ path: join(SHOTS, `${name}-${part}-${width}-${scheme}.png`) });
-      }
-    }
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
+
+/** The Compare panel scrolls inside the window: its lower charts and its table, each shot as seen. */
+const compareParts = (page: Page) => [
+  { part: 'charts', target: page.getByRole('figure', { name: 'Cost against recall (top left is best)' }) },
+  { part: 'table', target: page.getByRole('table', { name: 'Comparison totals' }) },
+];
 
 test('an analyst compares two budgets, reads the verdict, exports it, removes the trace and reopens the comparison', async ({ page }) => {
   const problems: string[] = [];
@@ -124,7 +112,7 @@ test('an analyst compares two budgets, reads the verdict, exports it, removes th
   expect(sections[1]!.split('\n')[0]!.startsWith('recorded_trace_id,trace_name,model,calls')).toBe(true);
   expect(sections[1]).toContain('verdict.jsonl');
 
-  await shots(page, 'compare-verdict');
+  await screenshots(page, 'compare-verdict', { fullPage: true, parts: compareParts(page) });
 
   // The history lists it; removing the trace keeps the saved result, which says the trace is gone.
   const history = page.getByRole('list', { name: 'Past comparisons' });
@@ -143,6 +131,6 @@ test('an analyst compares two budgets, reads the verdict, exports it, removes th
   await page.getByRole('button', { name: `Open ${id}` }).click();
   await expect(page.getByRole('table', { name: 'Comparison totals' }).locator('tbody tr')).toHaveCount(5);
   await expect(page.getByRole('status').filter({ hasText: 'verdict.jsonl has been removed from the catalog' })).toBeVisible();
-  await shots(page, 'compare-reopened');
+  await screenshots(page, 'compare-reopened', { fullPage: true, parts: compareParts(page) });
   expect(problems).toEqual([]);
 });

@@ -1,12 +1,11 @@
-import { expect as baseExpect, test, type Page } from '@playwright/test';
-import { mkdirSync } from 'node:fs';
+import { expect as baseExpect, test } from '@playwright/test';
+import { screenshots } from './screenshots';
 import { startWebHostProcess, type RunningWebHost } from './webHostProcess';
 
 // Issue 22 items 3 and 7: which agent is in trouble, one clock and named budgets. A fast demo (one
 // turn every 120 ms) so worker-store's context-limit refresh lands within about 20 s.
 let web: RunningWebHost;
 const expect = baseExpect.configure({ timeout: 30_000 });
-const SHOTS = process.env['STRATA_SHOTS_DIR'];
 
 test.beforeAll(async () => {
   web = await startWebHostProcess({ STRATA_DEMO_TICK_MS: '120' });
@@ -16,20 +15,6 @@ test.afterAll(async () => {
   await web?.stop();
 });
 
-/** Light and dark at 1440, 1280 and 1024 px, when a folder for them is given (never in the repo). */
-async function shots(page: Page, name: string) {
-  if (!SHOTS) return;
-  mkdirSync(SHOTS, { recursive: true });
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    for (const width of [1440, 1280, 1024]) {
-      await page.setViewportSize({ width, height: 860 });
-      await page.screenshot({ path: `${SHOTS}/${name}-${width}-${scheme}.png` });
-    }
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-  await page.setViewportSize({ width: 1280, height: 860 });
-}
 
 test('a refreshed agent is flagged, its flag opens the generation, its retried turn shows the error, and each view names its clock and budgets', async ({ page }) => {
   test.setTimeout(170_000);
@@ -50,7 +35,7 @@ test('a refreshed agent is flagged, its flag opens the generation, its retried t
   const title = (await row.locator('.tree__select').getAttribute('title')) ?? '';
   expect(title).toContain('Refreshed by a context limit into generation 2');
   expect(title).toMatch(/provider window 200k; engine budget \d+k/);
-  await shots(page, 'tree-flags');
+  await screenshots(page, 'tree-flags');
 
   // The flag selects the agent and opens the generation the refresh led to.
   await flag.click();
@@ -67,7 +52,7 @@ test('a refreshed agent is flagged, its flag opens the generation, its retried t
   await expect(note).toContainText('Error: provider context-limit error: prompt is too long');
   await expect(note).toContainText(/provider window 200k; engine budget \d+k/);
   await expect(view.getByRole('status')).toContainText('wall clock');
-  await shots(page, 'events-error');
+  await screenshots(page, 'events-error');
 
   // Charts: the recording's clock, named; each agent on its own line.
   await page.getByRole('tab', { name: 'Charts' }).click();
@@ -79,6 +64,6 @@ test('a refreshed agent is flagged, its flag opens the generation, its retried t
   await expect(each.getByText('time of call (recording time)', { exact: true })).toBeVisible();
   await expect.poll(async () => each.locator('.recharts-legend-item-text').count()).toBeGreaterThan(1);
   await expect(each.locator('.recharts-legend-item-text').first()).toHaveText('worker-store');
-  await shots(page, 'charts-each');
+  await screenshots(page, 'charts-each');
   expect(problems).toEqual([]);
 });

@@ -2,13 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
+import { screenshots } from './screenshots';
 import { startWebHostProcess, type RunningWebHost } from './webHostProcess';
 
 /**
  * An operator's journeys against the real headless host: the views follow the run through pause,
  * resume, Stop → Start and the per-agent controls; a host that goes away and comes back is shown.
  */
-const SHOTS = '/work/shots/u1';
 const hosts: RunningWebHost[] = [];
 const homes: string[] = [];
 
@@ -17,18 +17,6 @@ test.afterEach(async () => {
   for (const d of homes.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-/** Screenshots of what is on screen now, dark and light, at 1440, 1280 and 1024 px wide. */
-async function shoot(page: Page, name: string): Promise<void> {
-  for (const scheme of ['dark', 'light'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    for (const width of [1440, 1280, 1024]) {
-      await page.setViewportSize({ width, height: 860 });
-      await page.screenshot({ path: join(SHOTS, `${name}-${scheme}-${width}.png`) });
-    }
-  }
-  await page.emulateMedia({ colorScheme: 'dark' });
-  await page.setViewportSize({ width: 1280, height: 860 });
-}
 
 const turnOf = async (page: Page): Promise<number> => Number(/turn (\d+)/.exec((await page.locator('.runbar__label').textContent()) ?? '')?.[1] ?? -1);
 const agentsOf = async (page: Page): Promise<number> => Number(/(\d+) agents?/.exec((await page.locator('.runbar__label').textContent()) ?? '')?.[1] ?? -1);
@@ -57,7 +45,7 @@ test('[run-follow] [run-progress] [run-resume] the run bar, tree and header foll
   const paused = await turnOf(page);
   await expect(bar.getByRole('button', { name: /Resume/ })).toBeEnabled();
   await expect(bar.getByRole('button', { name: /Start/ })).toBeDisabled();
-  await shoot(page, 'runbar-paused');
+  await screenshots(page, 'runbar-paused');
   await bar.getByRole('button', { name: /Resume/ }).click();
   await expect(bar.locator('[data-run-status="running"]')).toBeVisible();
   await expect.poll(() => turnOf(page)).toBeGreaterThan(paused);
@@ -88,14 +76,14 @@ test('[run-follow] [run-progress] [run-resume] the run bar, tree and header foll
   await controls.getByRole('button', { name: /Pause agent/ }).click();
   await expect(pane.locator('.agent-controls').getByRole('status')).toContainText('primary paused');
   await expect(tree.locator('[data-agent-id="primary"]')).toHaveAttribute('data-status', 'paused');
-  await shoot(page, 'agent-paused');
+  await screenshots(page, 'agent-paused');
   await controls.getByRole('button', { name: /Resume agent/ }).click();
   await expect(pane.locator('.agent-controls').getByRole('status')).toContainText('primary resumed');
   await expect(tree.locator('[data-agent-id="primary"]')).not.toHaveAttribute('data-status', 'paused');
   // Cancel asks first.
   await controls.getByRole('button', { name: /Cancel agent/ }).click();
   await expect(controls.getByRole('button', { name: 'Cancel primary for good' })).toBeVisible();
-  await shoot(page, 'agent-cancel-confirm');
+  await screenshots(page, 'agent-cancel-confirm');
   await controls.getByRole('button', { name: 'Keep it' }).click();
   await expect(controls.getByRole('button', { name: /Cancel agent/ })).toBeVisible();
   expect(problems).toEqual([]);
@@ -116,7 +104,7 @@ test('[host-lost] killing the host shows a banner over the views; restarted, it 
   await expect(lost).toBeVisible();
   await expect(lost).toContainText('Reconnecting by itself');
   await expect(page.locator('.shell--offline')).toBeVisible();
-  await shoot(page, 'host-lost');
+  await screenshots(page, 'host-lost');
 
   // The host comes back on the same address with a new token: the page's is refused, and it says so.
   const second = await startWebHostProcess({ STRATA_DEMO_TICK_MS: '250' }, { home, port });
@@ -127,7 +115,7 @@ test('[host-lost] killing the host shows a banner over the views; restarted, it 
   await expect(refused).toBeVisible();
   await expect(refused).toContainText('Open the address it printed in its terminal');
   await expect(page.locator('[data-connection="refused"]')).toBeVisible();
-  await shoot(page, 'host-refused');
+  await screenshots(page, 'host-refused');
 
   // The address the host printed opens the control room again, with no banner.
   await page.goto(second.url);

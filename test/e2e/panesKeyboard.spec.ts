@@ -1,5 +1,5 @@
-import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
+import { screenshots } from './screenshots';
 import { startWebHostProcess, type RunningWebHost } from './webHostProcess';
 
 /**
@@ -7,7 +7,6 @@ import { startWebHostProcess, type RunningWebHost } from './webHostProcess';
  * reload, a quiet log strip that leads to its agent, compactions hidden in one click, and the
  * desktop menu's shortcuts (plus a "?" list) in the web control room.
  */
-const SHOTS = '/work/shots/u7';
 let web: RunningWebHost;
 
 test.beforeAll(async () => {
@@ -17,18 +16,6 @@ test.afterAll(async () => {
   await web?.stop();
 });
 
-/** Screenshots of what is on screen now, dark and light, at 1440, 1280 and 1024 px wide. */
-async function shoot(page: Page, name: string): Promise<void> {
-  for (const scheme of ['dark', 'light'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    for (const width of [1440, 1280, 1024]) {
-      await page.setViewportSize({ width, height: 800 });
-      await page.screenshot({ path: join(SHOTS, `${name}-${scheme}-${width}.png`) });
-    }
-  }
-  await page.emulateMedia({ colorScheme: 'dark' });
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
 
 async function openLive(page: Page): Promise<void> {
   await page.goto(web.url);
@@ -71,7 +58,7 @@ test('the rail and the log strip resize and collapse, and stay so after a reload
   await strip.getByRole('button', { name: /Log/ }).click();
   await expect(strip.getByRole('list')).toHaveCount(0);
   await expect(strip.locator('.strip__latest')).toBeVisible();
-  await shoot(page, 'strip-collapsed');
+  await screenshots(page, 'strip-collapsed');
 
   // A reload keeps the rail's width and the collapsed strip.
   await openLive(page);
@@ -83,7 +70,7 @@ test('the rail and the log strip resize and collapse, and stay so after a reload
   // The rail collapses from the top bar, the main area takes the room, and a reload keeps it so.
   await page.getByRole('button', { name: 'Agents' }).click();
   await expect(page.locator('#rail')).toBeHidden();
-  await shoot(page, 'rail-collapsed');
+  await screenshots(page, 'rail-collapsed');
   await page.reload();
   await expect(page.locator('[data-connection="open"]')).toBeVisible();
   await expect(page.locator('#rail')).toBeHidden();
@@ -107,7 +94,7 @@ test('the rail and the log strip resize and collapse, and stay so after a reload
   await expect(hide).toHaveAttribute('aria-pressed', 'true');
   await expect(page.locator('.events__row[data-kind="compaction"]')).toHaveCount(0);
   await expect(strip.getByRole('button', { name: 'hide compactions' })).toHaveAttribute('aria-pressed', 'true');
-  await shoot(page, 'events-hidden-compactions');
+  await screenshots(page, 'events-hidden-compactions');
   await page.reload();
   await expect(page.locator('[data-connection="open"]')).toBeVisible();
   await expect(strip.getByRole('button', { name: 'hide compactions' })).toHaveAttribute('aria-pressed', 'true');
@@ -159,7 +146,7 @@ test('the desktop menu shortcuts work in the web control room, "?" lists them, a
   await expect(dialog).toBeVisible();
   await expect(dialog).toContainText('Ctrl+Shift+C');
   await expect(dialog).toContainText('Show the Events view');
-  await shoot(page, 'shortcuts-dialog');
+  await screenshots(page, 'shortcuts-dialog');
   await page.keyboard.press('Escape');
   await expect(dialog).toHaveCount(0);
 });

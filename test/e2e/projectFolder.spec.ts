@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { screenshots } from './screenshots';
 import { startWebHostProcess, type RunningWebHost } from './webHostProcess';
 
 // [run-project-folder] The journey of a user who opens the control room on a project folder of
@@ -9,7 +10,6 @@ import { startWebHostProcess, type RunningWebHost } from './webHostProcess';
 // it needs, and no caption speaks of the demo.
 let web: RunningWebHost;
 let folder: string;
-const SHOTS = process.env['STRATA_SHOTS_DIR'];
 
 test.beforeAll(async () => {
   folder = mkdtempSync(join(tmpdir(), 'strata-e2e-project-'));
@@ -21,18 +21,6 @@ test.afterAll(async () => {
   await web?.stop();
   rmSync(folder, { recursive: true, force: true });
 });
-
-const shots = async (page: Page, name: string) => {
-  if (!SHOTS) return;
-  for (const colorScheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme });
-    for (const width of [1440, 1280, 1024]) {
-      await page.setViewportSize({ width, height: 860 });
-      await page.screenshot({ path: join(SHOTS, `${name}-${colorScheme}-${width}.png`) });
-    }
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-};
 
 test('[run-project-folder] a project folder says how to start a run of its own instead of playing the demo', async ({ page }) => {
   const problems: string[] = [];
@@ -51,12 +39,12 @@ test('[run-project-folder] a project folder says how to start a run of its own i
   await expect(note).toContainText('[tools] allow');
   // No agent was seeded from the demo into this folder's catalog.
   await expect(page.getByRole('treeitem')).toHaveCount(0);
-  await shots(page, 'project-folder-agent');
+  await screenshots(page, 'project-folder-agent');
 
   await page.getByRole('tab', { name: 'Charts' }).click();
   const charts = page.getByRole('region', { name: 'Charts' });
   await expect(charts).toBeVisible();
   await expect(charts).not.toContainText('demo');
-  await shots(page, 'project-folder-charts');
+  await screenshots(page, 'project-folder-charts');
   expect(problems).toEqual([]);
 });

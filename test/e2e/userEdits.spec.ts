@@ -1,12 +1,12 @@
-import { mkdirSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
+import { screenshots } from './screenshots';
 import { startWebHostProcess, type RunningWebHost } from './webHostProcess';
 
 /**
  * Issue 22 items 11 and 13 against the real headless host: a user types a new constraint (a bad
  * one is refused and adds nothing), edits a memory entry, undoes a verify, and reads the
  * candidates as a table with identical items grouped. Screenshots light and dark at three widths
- * go to /work/shots/u5 (outside the repo) when that folder can be made, else to the test output.
+ * go to STRATA_SHOTS_DIR when it is set (`screenshots.ts`).
  */
 let web: RunningWebHost | undefined;
 
@@ -15,7 +15,6 @@ test.afterEach(async () => {
   web = undefined;
 });
 
-const SHOTS = '/work/shots/u5';
 
 async function openPausedDemo(page: Page, steps: number): Promise<string[]> {
   const problems: string[] = [];
@@ -35,25 +34,6 @@ async function openPausedDemo(page: Page, steps: number): Promise<string[]> {
   }
   await expect(page.locator('.inspector__summary[data-generation="1"]')).toBeVisible();
   return problems;
-}
-
-async function shots(page: Page, name: string, outputPath: (n: string) => string) {
-  let dir: string | undefined = SHOTS;
-  try {
-    mkdirSync(SHOTS, { recursive: true });
-  } catch {
-    dir = undefined;
-  }
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    for (const width of [1440, 1280, 1024]) {
-      await page.setViewportSize({ width, height: 900 });
-      const file = `${name}-${scheme}-${width}.png`;
-      await page.screenshot({ path: dir ? `${dir}/${file}` : outputPath(file) });
-    }
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-  await page.setViewportSize({ width: 1280, height: 800 });
 }
 
 test('[user-constraint] a user types a new constraint: a bad one is refused and adds nothing; a good one is pinned into L1 of the next generation', async ({ page }, testInfo) => {
@@ -76,7 +56,7 @@ test('[user-constraint] a user types a new constraint: a bad one is refused and 
 
   await form.getByLabel(/^Title/).fill('No new dependencies');
   await text.fill('Add no npm dependency without asking first.');
-  await shots(page, 'new-constraint-form', (n) => testInfo.outputPath(n));
+  await screenshots(page, 'new-constraint-form');
   await form.getByRole('button', { name: 'Add constraint' }).click();
   await expect(form.getByRole('status')).toContainText('Added “No new dependencies”, pinned');
 
@@ -86,7 +66,7 @@ test('[user-constraint] a user types a new constraint: a bad one is refused and 
   const row = l1.locator('[data-item-id^="constraint:user:"]');
   await expect(row).toHaveAttribute('data-pinned', 'true', { timeout: 20_000 });
   await expect(row).toContainText('No new dependencies');
-  await shots(page, 'new-constraint-added', (n) => testInfo.outputPath(n));
+  await screenshots(page, 'new-constraint-added');
   expect(problems).toEqual([]);
 });
 
@@ -103,7 +83,7 @@ test('[memory-edit] [memory-unverify] a user verifies and undoes it, edits a ver
   await expect(rows.first()).toBeVisible();
   const keys = await rows.evaluateAll((trs) => trs.map((tr) => tr.querySelector('.mem__cand-title')?.textContent ?? ''));
   expect(new Set(keys).size).toBe(keys.length);
-  await shots(page, 'memory-candidates', (n) => testInfo.outputPath(n));
+  await screenshots(page, 'memory-candidates');
 
   const first = rows.filter({ has: page.getByRole('button', { name: /^Promote .* to memory$/ }) }).first();
   const title = (await first.locator('.mem__cand-title > span').first().textContent())?.trim() ?? '';
@@ -130,7 +110,7 @@ test('[memory-edit] [memory-unverify] a user verifies and undoes it, edits a ver
   await expect(entry.getByRole('alert')).toContainText('body is empty');
   await expect(entry.locator('.mem__state')).toHaveText('verified');
   await edit.getByLabel('Body').fill('Rotate refresh tokens on every use; keep the old one valid for 30 s.');
-  await shots(page, 'memory-edit', (n) => testInfo.outputPath(n));
+  await screenshots(page, 'memory-edit');
   await edit.getByRole('button', { name: 'Save' }).click();
   await expect(entry.locator('.mem__state')).toHaveText('candidate');
   await expect(entry.locator('.mem__body')).toHaveText('Rotate refresh tokens on every use; keep the old one valid for 30 s.');
@@ -139,6 +119,6 @@ test('[memory-edit] [memory-unverify] a user verifies and undoes it, edits a ver
   await page.reload();
   await page.getByRole('tab', { name: 'Memory' }).click();
   await expect(page.getByRole('listitem', { name: `Memory entry ${title}` }).locator('.mem__body')).toHaveText('Rotate refresh tokens on every use; keep the old one valid for 30 s.');
-  await shots(page, 'memory-edited', (n) => testInfo.outputPath(n));
+  await screenshots(page, 'memory-edited');
   expect(problems).toEqual([]);
 });
