@@ -20,6 +20,9 @@ export const selectSelectedSessionId = (s: RootState): string | null => selectSe
 /** The session's main agent (whose id is the session id) has arrived in the tree. */
 export const selectMainAgentKnown = (s: RootState, sessionId: string): boolean => sessionId in s.agents.byId;
 
+/** Whether the session's main agent is done (`[live-done]`: its last turn ended and its file went quiet). */
+export const selectSessionDone = (s: RootState, sessionId: string): boolean => s.agents.byId[sessionId]?.status === 'done';
+
 let attachedMemo: { attached: SessionsState['attached']; order: string[]; list: LiveSessionDto[] } | undefined;
 
 /** Attached sessions in the order they became known; the same array until they change. */

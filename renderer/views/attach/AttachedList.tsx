@@ -1,14 +1,7 @@
 import type { LiveSessionDto } from '../../../engine/contract';
 import { useController, useDispatch, useStrata } from '../../controller/StoreContext';
 import { baseName, percent, tokens } from '../../components/format';
-import {
-  selectAttachedError,
-  selectAttachedList,
-  selectDetaching,
-  selectMainAgentKnown,
-  selectSelectedSessionId,
-  selectSessionsNotice,
-} from '../../store/sessions/sessionsSelectors';
+import { selectAttachedError, selectAttachedList, selectDetaching, selectMainAgentKnown, selectSelectedSessionId, selectSessionDone, selectSessionsNotice } from '../../store/sessions/sessionsSelectors';
 import { STATUS_NOTE } from './attachForm';
 
 /**
@@ -63,6 +56,7 @@ export function AttachedList() {
 function AttachedRow({ s, selected, detaching, onShow, onDetach }: { s: LiveSessionDto; selected: boolean; detaching: boolean; onShow(id: string, known: boolean): void; onDetach(id: string): void }) {
   const shadow = s.shadow;
   const known = useStrata((st) => selectMainAgentKnown(st, s.sessionId));
+  const done = useStrata((st) => selectSessionDone(st, s.sessionId));
   return (
     <li className={`attach__item${selected ? ' attach__item--selected' : ''}`} data-session-id={s.sessionId} aria-current={selected ? 'true' : undefined}>
       <button type="button" className="attach__pick" onClick={() => onShow(s.sessionId, known)} title={s.path} aria-label={`Show ${s.sessionId} (${baseName(s.path)}) in the agent view`}>
@@ -72,6 +66,11 @@ function AttachedRow({ s, selected, detaching, onShow, onDetach }: { s: LiveSess
           <span className={`attach__status attach__status--${s.status}`} data-status={s.status} title={STATUS_NOTE[s.status]}>
             {s.status}
           </span>
+          {done && (
+            <span className="attach__status attach__status--done" data-status="done" title="The session's last turn ended and its file has gone quiet; a new line makes it run again">
+              done
+            </span>
+          )}
         </span>
         {s.message && <span className="attach__meta">{s.message}</span>}
         <span className="attach__meta">

@@ -118,6 +118,15 @@ describe('attach entry in the rail', () => {
     expect(screen.queryByRole('alert')).toBeNull();
   });
 
+  it('[live-done] an attached session whose main agent is done says so beside its file state', () => {
+    const base = stateWithAgents([makeAgent('ses-1', { role: 'primary', sessionId: 'ses-1', status: 'done' }), makeAgent('ses-2', { role: 'primary', sessionId: 'ses-2', status: 'running' })]);
+    renderWithStore(<AttachSessions />, { ...base, sessions: { ...sessionsInitialState, attached: { 'ses-1': makeLive('ses-1'), 'ses-2': makeLive('ses-2') }, order: ['ses-1', 'ses-2'] } });
+    const [one, two] = within(screen.getByRole('list', { name: 'Attached sessions' })).getAllByRole('listitem') as [HTMLElement, HTMLElement];
+    expect(within(one).getByText('done').getAttribute('data-status')).toBe('done');
+    expect(within(one).getByText('following')).toBeTruthy();
+    expect(within(two).queryByText('done')).toBeNull();
+  });
+
   it('lists attached sessions with status, message, counts and a Detach button; selecting one shows its main agent', () => {
     const base = stateWithAgents([makeAgent('ses-1', { role: 'primary', sessionId: 'ses-1' })]);
     const state: RootState = { ...base, sessions: { ...sessionsInitialState, attached: { 'ses-1': makeLive('ses-1'), 'ses-2': makeLive('ses-2', { status: 'deleted', message: 'The file was deleted; waiting for it to come back.', lines: 1_200 }, null) }, order: ['ses-1', 'ses-2'] } };
