@@ -269,9 +269,12 @@ test('promotes a finding to memory, verifies it, and purges memory through the c
     await candidates.getByRole('button', { name: 'Reload candidates', exact: true }).click();
     await expect(candidates.getByRole('button', { name: /^Promote .* to memory$/ }).first()).toBeVisible({ timeout: 1000 });
   }).toPass({ timeout: 20_000 });
-  const first = candidates.locator('tbody tr').filter({ has: page.getByRole('button', { name: /^Promote .* to memory$/ }) }).first();
-  const title = (await first.locator('.mem__cand-title > span').first().textContent())?.trim() ?? '';
-  await first.getByRole('button', { name: /^Promote .* to memory$/ }).click();
+  // The title is read from the button itself and the same button is clicked by its whole name: the
+  // list may change between two look-ups while the demo runs.
+  const label = (await candidates.getByRole('button', { name: /^Promote .* to memory$/ }).first().getAttribute('aria-label')) ?? '';
+  const title = label.replace(/^Promote (.*) to memory$/, '$1');
+  expect(title).not.toBe('');
+  await candidates.getByRole('button', { name: label, exact: true }).first().click();
 
   const entry = view.getByRole('listitem', { name: `Memory entry ${title}` });
   await expect(entry).toContainText('candidate');
