@@ -3,7 +3,7 @@
  * sequence on every platform, so the same seed gives the same script byte for byte. Never
  * `Math.random`.
  */
-function mulberry32(seed: number): () => number {
+export function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { screenshots } from './screenshots';
-import { startWebHostProcess, type RunningWebHost } from './webHostProcess';
+import { openPausedDemo as openDemo, startWebHostProcess, type RunningWebHost } from './webHostProcess';
 
 /**
  * What the agent sees, and controls that can be undone (issue 22 items 8, 9, 10 and 12), against the
@@ -15,17 +15,7 @@ test.afterEach(async () => {
 });
 
 async function openPausedDemo(page: Page, steps: number): Promise<void> {
-  web = await startWebHostProcess({ STRATA_DEMO_TICK_MS: '0' });
-  await page.setViewportSize({ width: 1440, height: 900 });
-  await page.goto(web.url);
-  await expect(page.locator('[data-connection="open"]')).toBeVisible();
-  await expect(page.getByRole('region', { name: 'Agent primary' })).toBeVisible();
-  const bar = page.getByRole('group', { name: 'Run controls' });
-  for (let i = 1; i <= steps; i++) {
-    await bar.getByRole('button', { name: /Step/ }).click();
-    await expect(bar).toContainText(`turn ${i}`);
-  }
-  await expect(page.locator('.inspector__summary[data-generation]')).toBeVisible();
+  web = await openDemo(page, steps, { width: 1440, height: 900 });
 }
 
 

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { screenshots } from './screenshots';
-import { startWebHostProcess, type RunningWebHost } from './webHostProcess';
+import { openPausedDemo as openDemo, type RunningWebHost } from './webHostProcess';
 
 /**
  * Issue 22 items 11 and 13 against the real headless host: a user types a new constraint (a bad
@@ -22,17 +22,7 @@ async function openPausedDemo(page: Page, steps: number): Promise<string[]> {
   page.on('console', (m) => {
     if (m.type() === 'error') problems.push(`console: ${m.text()}`);
   });
-  web = await startWebHostProcess({ STRATA_DEMO_TICK_MS: '0' });
-  await page.setViewportSize({ width: 1280, height: 800 });
-  await page.goto(web.url);
-  await expect(page.locator('[data-connection="open"]')).toBeVisible();
-  await expect(page.getByRole('region', { name: 'Agent primary' })).toBeVisible();
-  const bar = page.getByRole('group', { name: 'Run controls' });
-  for (let i = 1; i <= steps; i++) {
-    await bar.getByRole('button', { name: /Step/ }).click();
-    await expect(bar).toContainText(`turn ${i}`);
-  }
-  await expect(page.locator('.inspector__summary[data-generation="1"]')).toBeVisible();
+  web = await openDemo(page, steps, { width: 1280, height: 800 });
   return problems;
 }
 

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { expect, type Page } from '@playwright/test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -55,4 +56,23 @@ export async function startWebHostProcess(env: Record<string, string> = {}, at?:
         if (!at) rmSync(home, { recursive: true, force: true });
       }),
   };
+}
+
+/**
+ * Start a host whose demo does not tick on its own, open the control room at this window size and
+ * take `steps` turns with Step, so the primary has a first generation to inspect.
+ */
+export async function openPausedDemo(page: Page, steps: number, size: { width: number; height: number }): Promise<RunningWebHost> {
+  const web = await startWebHostProcess({ STRATA_DEMO_TICK_MS: '0' });
+  await page.setViewportSize(size);
+  await page.goto(web.url);
+  await expect(page.locator('[data-connection="open"]')).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Agent primary' })).toBeVisible();
+  const bar = page.getByRole('group', { name: 'Run controls' });
+  for (let i = 1; i <= steps; i++) {
+    await bar.getByRole('button', { name: /Step/ }).click();
+    await expect(bar).toContainText(`turn ${i}`);
+  }
+  await expect(page.locator('.inspector__summary[data-generation="1"]')).toBeVisible();
+  return web;
 }

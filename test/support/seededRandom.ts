@@ -1,14 +1,5 @@
-/** A small seeded generator (mulberry32) so property tests are reproducible without a dependency. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A small seeded generator so property tests are reproducible without a dependency: the demo's own mulberry32. */
+export { mulberry32 as seededRandom } from '../../engine/demo/prng';
 
 /** An integer in [lo, hi]. */
 export const intIn = (rand: () => number, lo: number, hi: number): number => lo + Math.floor(rand() * (hi - lo + 1));
