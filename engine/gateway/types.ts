@@ -1,0 +1,114 @@
+/**
+ * The gateway's pure vocabulary (issue 23): what a client sent through the local gateway, how it is
+ * split into the blocks a provider caches by, what the provider billed, and what the engine did to
+ * it. The Node server (`engine/node/gateway`) moves bytes; everything that decides lives in the pure
+ * core (`engine/gateway`) and is tested on plain values.
+ */
+
+/** The wire APIs the gateway speaks. */
+export type GatewayApi = 'anthropic-messages' | 'anthropic-count-tokens' | 'openai-responses' | 'openai-chat';
+
+/** The upstream a call goes to. */
+export type GatewayProvider = 'anthropic' | 'openai';
+
+export type GatewayMode = 'observe' | 'manage';
+
+/**
+ * One cacheable unit of a request, in the order the provider reads the prompt: Anthropic reads
+ * tools, then system, then messages; OpenAI Responses reads instructions, tools, then input items;
+ * Chat Completions reads tools, then messages. `key` names it stably across calls of a thread
+ * (`tools`, `system`, `message 3`, `input 7`), `hash` is the SHA-256 hex of its canonical JSON.
+ */
+export interface RequestBlock {
+  key: string;
+  kind: 'tools' | 'system' | 'message' | 'input';
+  /** Index within messages / input items; undefined for tools and system. */
+  index?: number;
+  /** The message's or item's role or type (`user`, `assistant`, `function_call_output`, …). */
+  role?: string;
+  /** UTF-8 bytes of its canonical JSON. */
+  bytes: number;
+  hash: string;
+  /** Carries a client `cache_control` breakpoint (Anthropic). */
+  breakpoint?: boolean;
+}
+
+/** A request as the gateway understood it; `body` is the parsed JSON, untouched. */
+export interface ParsedRequest {
+  api: GatewayApi;
+  provider: GatewayProvider;
+  model: string;
+  stream: boolean;
+  blocks: RequestBlock[];
+  /** The client's own session id when the request names one (Claude Code's `metadata.user_id` session, Codex's `session_id` header or `prompt_cache_key`). */
+  clientSessionId?: string;
+  /** The client name from its `user-agent` (`claude-cli`, `codex_exec`, …), when known. */
+  client?: string;
+  body: Record<string, unknown>;
+}
+
+/** Where a thread's cache broke at this call: the first block that differs from the thread's previous request. */
+export interface CacheBreak {
+  /** The first changed block's key, or `'appended'` when every earlier block is unchanged and only new blocks follow, or `'first call'`. */
+  at: string;
+  /** Index of that block in this request's block list (-1 for `first call`). */
+  blockIndex: number;
+  /** Bytes of the request before that block (the part that could be read from cache). */
+  unchangedBytes: number;
+  /** The provider's own words for the miss, when its response gave any. */
+  providerReason?: string;
+}
+
+/** Billed usage of one call as the provider reported it; parts are disjoint. */
+export interface GatewayUsage {
+  input: number;
+  cacheRead: number;
+  cacheWrite: number;
+  /** Of `cacheWrite`, the tokens written with a 1-hour lifetime. */
+  cacheWrite1h: number;
+  output: number;
+}
+
+/** What the engine did to one request in manage mode. */
+export interface RewriteRecord {
+  /** The thread's generation this request belongs to (1-based); a new one starts only at a boundary. */
+  generation: number;
+  /** This request opened the generation (its rewritten prefix differs from the previous request's). */
+  boundary: boolean;
+  /** Why the generation began (`first call`, `budget reached …`, `pin changed`, …) when `boundary`. */
+  reason?: string;
+  /** Blocks replaced by placeholders: key, tool name, tokens before and after, and why. */
+  compressed: { key: string; tool?: string; beforeTokens: number; afterTokens: number; why: string }[];
+  /** Blocks removed (only ever by an operator's removal); with why. */
+  dropped: { key: string; why: string }[];
+  /** Breakpoints the gateway placed (block keys), the client's own kept. */
+  breakpoints: string[];
+  /** Token counts (o200k) of the original and the rewritten request. */
+  originalTokens: number;
+  rewrittenTokens: number;
+}
+
+/** One call through the gateway, as the control room shows it. */
+export interface GatewayCall {
+  id: string;
+  sessionId: string;
+  threadId: string;
+  api: GatewayApi;
+  model: string;
+  mode: GatewayMode;
+  startedAt: number;
+  /** ms from the request's last byte to the upstream's first byte (undefined until it came). */
+  firstByteMs?: number;
+  durationMs?: number;
+  status?: number;
+  /** The upstream's error type and message when it refused (passed to the client unchanged). */
+  error?: string;
+  usage?: GatewayUsage;
+  costUsd?: number;
+  /** Prefix reuse in bytes against the thread's previous request (`[prefix-reuse-def]`), of what was sent upstream. */
+  prefixReuse: number;
+  cacheBreak: CacheBreak;
+  rewrite?: RewriteRecord;
+  /** The engine failed on this request and the original went upstream unchanged; why. */
+  fallback?: string;
+}
