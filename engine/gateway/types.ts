@@ -112,3 +112,53 @@ export interface GatewayCall {
   /** The engine failed on this request and the original went upstream unchanged; why. */
   fallback?: string;
 }
+
+/**
+ * One request as the Node server hands it to the pure side. `body` is decoded (the client's
+ * `content-encoding` undone); the server keeps the raw bytes and sends those when the decision is
+ * `'original'`. Headers are lower-case; `x-api-key` and `authorization` are never in here (the key
+ * goes upstream from the server's own copy and is never stored, logged or shown).
+ */
+export interface GatewayRequestIn {
+  method: string;
+  /** Path with query, as received (`/v1/messages?beta=true`). */
+  path: string;
+  headers: Readonly<Record<string, string>>;
+  body: Uint8Array;
+  /** ms since epoch when the request's last byte arrived. */
+  receivedAt: number;
+}
+
+/** What the server is told to do with a request. */
+export type GatewayDecision =
+  | {
+      kind: 'forward';
+      /** `'original'`: the client's raw bytes, unchanged; otherwise the bytes to send (sent unencoded, with a fresh content-length). */
+      body: 'original' | Uint8Array;
+      sink?: ExchangeSink;
+      /** Work that must not delay the request (parsing and hashing in observe mode): the server runs it after the request went upstream. */
+      afterForward?: () => void;
+    }
+  | {
+      /** Answer the client without going upstream (a request manage mode cannot parse, in the provider's error shape). */
+      kind: 'reply';
+      status: number;
+      contentType: string;
+      body: string;
+      sink?: ExchangeSink;
+    };
+
+/** Receives what the upstream answered, as the server passes it to the client (chunks decoded from any `content-encoding`). */
+export interface ExchangeSink {
+  upstreamStart(status: number, headers: Readonly<Record<string, string>>, at: number): void;
+  upstreamChunk(chunk: Uint8Array, at: number): void;
+  /** The exchange ended: normally, or with the fault the client saw (`cut stream`, `timeout`, `client closed`, a socket error). */
+  upstreamEnd(outcome: { at: number; error?: string }): void;
+}
+
+/** The pure side of the gateway, as the server calls it. A throw means: forward the original unchanged and record why. */
+export interface GatewayHandler {
+  handle(request: GatewayRequestIn): GatewayDecision;
+  /** The handler threw on `request`; the original went upstream (`[gateway-engine-fallback]`). */
+  failed(request: GatewayRequestIn, error: unknown): void;
+}
