@@ -15,7 +15,7 @@ function unmarked(block: unknown): unknown {
 }
 
 /** Canonical JSON of a value with every `cache_control` left out (only the few marked entries pay for a copy). */
-export function canonUnmarked(value: unknown): string {
+function canonUnmarked(value: unknown): string {
   const json = JSON.stringify(value) ?? 'null';
   if (!json.includes('"cache_control"')) return json;
   if (Array.isArray(value)) return JSON.stringify(value.map(unmarked));

@@ -20,7 +20,7 @@ export interface ManageControls {
 }
 
 /** One generation of a thread as a plain value, for the control room's diff (`[gateway-manage-generations]`). */
-export interface GatewayGeneration {
+interface GatewayGeneration {
   generation: number;
   reason: string;
   /** The thread's call (1-based) that opened it, and how many calls it served. */
@@ -32,7 +32,7 @@ export interface GatewayGeneration {
   dropped: RewriteRecord['dropped'];
 }
 
-export interface RewriteResult {
+interface RewriteResult {
   body: Json;
   record: RewriteRecord;
 }
