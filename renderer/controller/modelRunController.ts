@@ -1,6 +1,6 @@
 import type { AgentDto, ProviderSettingsDto, RunDto, StrataApi } from '../../engine/contract';
 import { ApiError } from '../api/ApiError';
-import type { ModelProvider } from '../store/runs/modelRunForm';
+import { MODEL_PROVIDERS, type ModelProvider } from '../store/runs/modelRunForm';
 import { startRunErrorText } from '../store/runs/startRunErrorText';
 import type { StrataStore } from '../store/store';
 import { RUN_KEY } from '../store/controls/controlsSlice';
@@ -54,7 +54,7 @@ export function createModelRunController(api: StrataApi, store: StrataStore, sel
         return { error: startRunErrorText(provider, err instanceof ApiError ? err : { message: message(err) }) };
       }
       dispatch({ type: 'run.result', run });
-      dispatch({ type: 'control.done', key: RUN_KEY, label: LABEL, message: `Run ${run.runId} ${run.status}: ${model.trim()} on “${run.label}”.` });
+      dispatch({ type: 'control.done', key: RUN_KEY, label: LABEL, message: `Run ${run.runId} started with ${MODEL_PROVIDERS[provider].label} ${model.trim()}.` });
       try {
         const { agents } = await api.listAgents({});
         dispatch({ type: 'agents.snapshot', agents });

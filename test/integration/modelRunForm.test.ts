@@ -94,7 +94,7 @@ describe('[run-model-form] the model-run form against a real host', () => {
     expect(selected).toEqual([`${r.run.runId}.primary`]);
     expect(store.getState().runs.list.map((x) => x.runId)).toEqual([r.run.runId]);
     expect(store.getState().agents.order).toEqual([`${r.run.runId}.primary`]);
-    expect(store.getState().controls.byKey['run']).toMatchObject({ status: 'ok', message: `Run ${r.run.runId} running: gpt-5-mini on “${request().task}”.` });
+    expect(store.getState().controls.byKey['run']).toMatchObject({ status: 'ok', message: `Run ${r.run.runId} started with OpenAI gpt-5-mini.` });
 
     const again = await controller.startModelRun(request());
     expect(again).toEqual({ error: `Not started: Run ${r.run.runId} is running; stop it before starting another.` });
