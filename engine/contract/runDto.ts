@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MODEL_NAME_MAX, MODEL_RUN_TASK_MAX } from '../shared/limits';
 import { UsageTotalsSchema } from './dto';
 
 /**
@@ -84,8 +85,8 @@ export const StartRunArgsSchema = z.discriminatedUnion('driver', [
     .object({
       driver: z.literal('model'),
       provider: z.enum(['openai', 'anthropic']),
-      model: z.string().min(1).max(200),
-      task: z.string().min(1).max(4000),
+      model: z.string().min(1).max(MODEL_NAME_MAX),
+      task: z.string().min(1).max(MODEL_RUN_TASK_MAX),
       tickMs: z.number().int().min(0).max(60_000).optional(),
     })
     .strict(),

@@ -22,3 +22,8 @@ export const COMPARISON_MAX_TRACES = 20;
 export const ATTACH_BUDGET = { min: 1000, max: 2_000_000 } as const;
 /** The budget an attached session replays at when `attachSession` names none. */
 export const DEFAULT_ATTACH_BUDGET = 100_000;
+
+/** Longest task a model run takes (`startRun` with the model driver), in characters. */
+export const MODEL_RUN_TASK_MAX = 4000;
+/** Longest model name a model run takes, in characters. */
+export const MODEL_NAME_MAX = 200;

@@ -5,6 +5,7 @@ import { compareMemoryEvents, createCompareMemoryController, type CompareMemoryC
 import { EVENT_LOG_EVENTS } from '../store/events/eventsSlice';
 import { USAGE_EVENTS } from '../store/usage/usageActions';
 import { createEventQueue } from './eventQueue';
+import { createModelRunController, type ModelRunController } from './modelRunController';
 import { createSessionsController, type SessionsController } from './sessionsController';
 import { SESSION_EVENTS } from '../store/sessions/sessionsActions';
 
@@ -13,7 +14,7 @@ import { SESSION_EVENTS } from '../store/sessions/sessionsActions';
  * Subscribe first, then list, so no change falls between the snapshot and the live events
  * (the agents slice drops anything older than what it holds).
  */
-export interface Controller extends AgentViewController, CompareMemoryController, SessionsController {
+export interface Controller extends AgentViewController, CompareMemoryController, SessionsController, ModelRunController {
   /** Subscribe to host events and load the workspace; call again after a reconnect. */
   sync(): Promise<void>;
   select(agentId: string | null): Promise<void>;
@@ -46,10 +47,13 @@ export function createController(api: StrataApi, store: StrataStore, transport: 
     }
   });
 
+  const modelRun = createModelRunController(api, store, (agentId) => controller.select(agentId));
+
   const controller: Controller = {
     ...agentView,
     ...compareMemory,
     ...sessions,
+    ...modelRun,
     async sync() {
       try {
         // Views share events (run.changed, memory.changed…): subscribe to each once.

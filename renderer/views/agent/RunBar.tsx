@@ -1,14 +1,21 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useController, useStrata } from '../../controller/StoreContext';
 import { RUN_KEY } from '../../store/controls/controlsSlice';
 import { selectActiveRun } from '../../store/runs/runsSelectors';
 import { selectControl } from '../../store/controls/controlsSelectors';
 import { Outcome } from './Outcome';
 import { ProjectRunNote, selectProjectFolder } from './ProjectRunNote';
+import { StartModelRun } from './StartModelRun';
 
-/** The run bar: the active run's status, turns and agents as they move, with start, pause or resume, step and stop (which asks first: it cannot be undone). */
+/**
+ * The run bar: the active run's status, turns and agents as they move, with start, pause or resume,
+ * step and stop (which asks first: it cannot be undone). In a project folder it opens the form that
+ * starts a model run in place of the demo's Start (`[run-model-form]`).
+ */
 export function RunBar() {
   const [askStop, setAskStop] = useState(false);
+  const [modelForm, setModelForm] = useState(false);
+  const opener = useRef<HTMLButtonElement>(null);
   const run = useStrata(selectActiveRun);
   const selected = useStrata((s) => s.ui.selectedAgentId);
   const pending = useStrata((s) => selectControl(s, RUN_KEY)?.status === 'pending');
@@ -30,11 +37,22 @@ export function RunBar() {
         className="btn"
         disabled={pending || Boolean(active) || projectFolder}
         onClick={() => void controller.startRun()}
-        title={projectFolder ? 'A project folder does not play the demo: see below how to start a run of its own' : 'Start the demo run (stop the active run first)'}
+        title={projectFolder ? 'A project folder does not play the demo: New model run… starts a run of its own' : 'Start the demo run (stop the active run first)'}
       >
         ▶ Start
       </button>
-      {projectFolder && !run && <ProjectRunNote />}
+      {projectFolder && (
+        <button
+          ref={opener}
+          className="btn"
+          disabled={pending || Boolean(active)}
+          aria-expanded={modelForm}
+          onClick={() => setModelForm(!modelForm)}
+          title={active ? 'Stop the active run first' : 'Start a run of this folder through a provider: provider, model and task'}
+        >
+          New model run…
+        </button>
+      )}
       {run?.status === 'paused' ? (
         <button className="btn btn--primary" disabled={pending} onClick={() => void controller.resumeRun(run.runId)} title="Tick again from where the run paused">
           ▶ Resume
@@ -81,6 +99,16 @@ export function RunBar() {
       )}
       <Outcome target={RUN_KEY} className="runbar__outcome" />
       {selected && run && <span className="runbar__hint">{run.label}</span>}
+      {projectFolder && !run && !modelForm && <ProjectRunNote onStartModelRun={() => setModelForm(true)} />}
+      {projectFolder && modelForm && !active && (
+        <StartModelRun
+          onClose={() => {
+            setModelForm(false);
+            opener.current?.focus();
+          }}
+          onStarted={() => setModelForm(false)}
+        />
+      )}
     </div>
   );
 }
