@@ -69,6 +69,11 @@ export function forwardExchange(o: ExchangeOptions): void {
     d.output.once('end', close).once('error', close).once('close', close);
     d.input.end();
   };
+  if (clientRes.destroyed) {
+    // The client left while its body was read or decoded: nothing goes upstream.
+    sent();
+    return finish('client closed');
+  }
   clientRes.on('close', () => {
     if (clientRes.writableFinished) return;
     finish('client closed');
@@ -123,8 +128,16 @@ export function forwardExchange(o: ExchangeOptions): void {
 
   const relay = (upRes: IncomingMessage, timedOut: () => boolean) => {
     const status = upRes.statusCode ?? 502;
-    clientRes.writeHead(status, upRes.statusMessage, clientResponseHeaders(upRes.rawHeaders));
-    clientRes.flushHeaders();
+    try {
+      clientRes.writeHead(status, upRes.statusMessage, clientResponseHeaders(upRes.rawHeaders));
+      clientRes.flushHeaders();
+    } catch (error) {
+      // A head Node's client parsed but its server will not write: the client sees the answer cut before it began.
+      finish(`bad upstream response head: ${(error as Error).message}`);
+      upRes.destroy();
+      clientRes.destroy();
+      return;
+    }
     sink.start(status, headerRecord(upRes.rawHeaders));
     const d = responseDecoder(upRes.headers['content-encoding']);
     decoder = d;

@@ -143,3 +143,30 @@ describe('gateway faults', () => {
     expect(handler.failures.map((f) => (f.error as Error).message)).toEqual(['sink broke']);
   });
 });
+
+describe('gateway upstream connections', () => {
+  it('[gateway-faults] a pooled upstream connection found closed is retried once on a new one; the client never sees the stale socket', async () => {
+    const sockets: object[] = [];
+    let resetDone = false;
+    const upstream = await startUpstream((req, res, raw) => {
+      if (!sockets.includes(raw.socket)) sockets.push(raw.socket);
+      // The second call arrives on the first call's kept-alive socket: close it unanswered, as an upstream whose idle timer fired does.
+      if (req.body.toString() === 'second' && !resetDone && sockets.indexOf(raw.socket) === 0) {
+        resetDone = true;
+        raw.socket.destroy();
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ body: req.body.toString() }));
+    });
+    const handler = recordingHandler();
+    const gateway = await startTestGateway({ handler, upstreams: { anthropic: upstream.base } });
+    const a = await send(gateway.port, { path: '/v1/messages', headers: json, body: 'first' });
+    const b = await send(gateway.port, { path: '/v1/messages', headers: json, body: 'second' });
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(b.body.toString()).toBe('{"body":"second"}');
+    expect(resetDone).toBe(true);
+    expect(sockets).toHaveLength(2);
+    expect(upstream.requests.map((r) => r.body.toString())).toEqual(['first', 'second', 'second']);
+  });
+});
