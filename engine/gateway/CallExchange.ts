@@ -5,7 +5,7 @@ import { costOfUsage, providerReasonOf, upstreamErrorOf, usageOfJson } from './u
 import type { ExchangeSink, GatewayApi, GatewayCall, GatewayUsage } from './types';
 
 /**
- * One call's exchange with the upstream as the server relays it (`[gateway-observe-live]`): it
+ * One call's exchange with the upstream as the server relays it (`[gateway-observe]`): it
  * reads the status, times, usage, error and cache-miss reason from the bytes passing through (an
  * event stream incrementally, a JSON body once it ended, at most `MAX_JSON_BODY` bytes of it) and
  * fills the call record, announcing it `started` when it is attached, `usage` when the usage is
@@ -13,7 +13,7 @@ import type { ExchangeSink, GatewayApi, GatewayCall, GatewayUsage } from './type
  * exists (the request is parsed after it went upstream) are kept and applied on `attach`.
  */
 
-export type GatewayCallEvent = 'started' | 'usage' | 'ended';
+type GatewayCallEvent = 'started' | 'usage' | 'ended';
 
 export interface GatewayCallUpdate {
   event: GatewayCallEvent;

@@ -23,7 +23,7 @@ export interface ClientIdentity {
 const nonEmpty = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
 
 /** The product name of a `user-agent` (`claude-cli`, `codex_exec`, `OpenAI/JS`…): its first token before `/`. */
-export function clientOfUserAgent(userAgent: string | undefined): string | undefined {
+function clientOfUserAgent(userAgent: string | undefined): string | undefined {
   const first = nonEmpty(userAgent)?.split(/\s+/)[0];
   return first ? nonEmpty(first.split('/')[0]) : undefined;
 }

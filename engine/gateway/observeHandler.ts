@@ -19,7 +19,7 @@ import type { GatewayApi, GatewayCall, GatewayDecision, GatewayHandler, GatewayR
  * were not (and why) and were passed through as no model call (another path or method).
  */
 
-export interface ObserveCounts {
+interface ObserveCounts {
   received: number;
   forwarded: number;
   /** Model calls recorded as a GatewayCall. */
