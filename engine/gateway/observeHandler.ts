@@ -1,6 +1,7 @@
 import type { IdSource } from '../ports/IdSource';
 import { Utf8StreamDecoder } from '../text/Utf8StreamDecoder';
 import { apiOfPath } from './apiOfPath';
+import { BlockHashMemo } from './BlockHashMemo';
 import { CallExchange, type GatewayCallUpdate } from './CallExchange';
 import { GatewaySessions } from './GatewaySessions';
 import { isParseFailure, parseRequest } from './parseRequest';
@@ -50,6 +51,8 @@ export interface ObserveHandlerOptions {
   onCall: (update: GatewayCallUpdate) => void;
   onUnobserved?: (request: UnobservedRequest) => void;
   sessions?: GatewaySessions;
+  /** UTF-8 text of a request body; the Node server passes its native decoder (the default is the pure `Utf8StreamDecoder`, about ten times slower). */
+  decodeUtf8?: (bytes: Uint8Array) => string;
 }
 
 export interface ObserveHandler extends GatewayHandler {
@@ -61,6 +64,8 @@ const messageOf = (error: unknown): string => (error instanceof Error ? error.me
 
 export function createObserveHandler(options: ObserveHandlerOptions): ObserveHandler {
   const sessions = options.sessions ?? new GatewaySessions({ ids: options.ids });
+  const memo = new BlockHashMemo();
+  const decode = options.decodeUtf8 ?? ((bytes: Uint8Array) => new Utf8StreamDecoder().decode(bytes));
   const counts: ObserveCounts = { received: 0, forwarded: 0, observed: 0, unparsed: 0, failed: 0, passedThrough: 0, pending: 0 };
 
   const unobserved = (kind: UnobservedRequest['kind'], request: GatewayRequestIn, reason: string, api?: GatewayApi) => {
@@ -71,7 +76,7 @@ export function createObserveHandler(options: ObserveHandlerOptions): ObserveHan
   };
 
   const observe = (request: GatewayRequestIn, api: GatewayApi, sink: CallExchange) => {
-    const parsed = parseRequest(api, request.headers, new Utf8StreamDecoder().decode(request.body));
+    const parsed = parseRequest(api, request.headers, decode(request.body), memo);
     if (isParseFailure(parsed)) return unobserved('unparsed', request, parsed.failure, api);
     const a = sessions.assign(parsed);
     const call: GatewayCall = {

@@ -1,3 +1,4 @@
+import type { BlockHashMemo } from './BlockHashMemo';
 import { MAX_JSON_NESTING, jsonNestingBeyond } from '../text/jsonNesting';
 import { providerOf } from './apiOfPath';
 import { clientIdentity } from './clientIdentity';
@@ -37,8 +38,8 @@ function checkShape(api: GatewayApi, body: Json): string | undefined {
   return undefined;
 }
 
-/** `bodyText` (the decoded body) of a request to `api`, with its lower-case `headers`. */
-export function parseRequest(api: GatewayApi, headers: Readonly<Record<string, string>>, bodyText: string): ParsedRequest | ParseFailure {
+/** `bodyText` (the decoded body) of a request to `api`, with its lower-case `headers`; `memo` spares hashing blocks seen before. */
+export function parseRequest(api: GatewayApi, headers: Readonly<Record<string, string>>, bodyText: string, memo?: BlockHashMemo): ParsedRequest | ParseFailure {
   if (jsonNestingBeyond(bodyText) !== -1) return { failure: `the body nests deeper than ${MAX_JSON_NESTING} levels` };
   let body: unknown;
   try {
@@ -55,7 +56,7 @@ export function parseRequest(api: GatewayApi, headers: Readonly<Record<string, s
     provider: providerOf(api),
     model: body['model'] as string,
     stream: api !== 'anthropic-count-tokens' && body['stream'] === true,
-    blocks: blocksOf(api, body),
+    blocks: memo ? blocksOf(api, body, (text) => memo.sha256(text)) : blocksOf(api, body),
     body,
   };
   if (identity.client) parsed.client = identity.client;

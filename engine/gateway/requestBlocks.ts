@@ -50,16 +50,18 @@ function normalContent(content: unknown, textType: string): { value: unknown; br
   return { value, breakpoint };
 }
 
-function block(key: string, kind: RequestBlock['kind'], value: unknown, extra: { index?: number; role?: string; breakpoint?: boolean }): RequestBlock {
+type Hash = (text: string) => string;
+
+function block(hash: Hash, key: string, kind: RequestBlock['kind'], value: unknown, extra: { index?: number; role?: string; breakpoint?: boolean }): RequestBlock {
   const text = canonicalJson(value);
-  const b: RequestBlock = { key, kind, bytes: utf8Length(text), hash: sha256Hex(text) };
+  const b: RequestBlock = { key, kind, bytes: utf8Length(text), hash: hash(text) };
   if (extra.index !== undefined) b.index = extra.index;
   if (extra.role !== undefined) b.role = extra.role;
   if (extra.breakpoint) b.breakpoint = true;
   return b;
 }
 
-function toolsBlock(tools: unknown): RequestBlock | undefined {
+function toolsBlock(hash: Hash, tools: unknown): RequestBlock | undefined {
   if (!Array.isArray(tools) || tools.length === 0) return undefined;
   let breakpoint = false;
   const value = tools.map((t) => {
@@ -67,46 +69,46 @@ function toolsBlock(tools: unknown): RequestBlock | undefined {
     breakpoint ||= s.breakpoint;
     return s.value;
   });
-  return block('tools', 'tools', value, { breakpoint });
+  return block(hash, 'tools', 'tools', value, { breakpoint });
 }
 
-function anthropicSystem(system: unknown): RequestBlock | undefined {
+function anthropicSystem(hash: Hash, system: unknown): RequestBlock | undefined {
   if (system === undefined || system === null) return undefined;
   const content = normalContent(system, 'text');
   const parts = Array.isArray(content.value) ? content.value.filter((p) => !(isRecord(p) && typeof p['text'] === 'string' && p['text'].startsWith(BILLING_HEADER))) : content.value;
   if (Array.isArray(parts) && parts.length === 0) return undefined;
-  return block('system', 'system', parts, { breakpoint: content.breakpoint });
+  return block(hash, 'system', 'system', parts, { breakpoint: content.breakpoint });
 }
 
-function messageBlock(m: unknown, i: number, textType: string, prefix: 'message' | 'input'): RequestBlock {
-  if (!isRecord(m)) return block(`${prefix} ${i}`, prefix, m, { index: i });
+function messageBlock(hash: Hash, m: unknown, i: number, textType: string, prefix: 'message' | 'input'): RequestBlock {
+  if (!isRecord(m)) return block(hash, `${prefix} ${i}`, prefix, m, { index: i });
   const content = 'content' in m ? normalContent(m['content'], textType) : { value: undefined, breakpoint: false };
   const stripped = withoutCacheControl(m);
   const value = content.value === undefined ? stripped.value : { ...(stripped.value as Json), content: content.value };
   const role = typeof m['role'] === 'string' ? m['role'] : typeof m['type'] === 'string' ? m['type'] : undefined;
-  return block(`${prefix} ${i}`, prefix, value, { index: i, ...(role !== undefined ? { role } : {}), breakpoint: content.breakpoint || stripped.breakpoint });
+  return block(hash, `${prefix} ${i}`, prefix, value, { index: i, ...(role !== undefined ? { role } : {}), breakpoint: content.breakpoint || stripped.breakpoint });
 }
 
-/** The blocks of a body already checked by `parseRequest` (messages / input of the right type). */
-export function blocksOf(api: GatewayApi, body: Json): RequestBlock[] {
+/** The blocks of a body already checked by `parseRequest` (messages / input of the right type), hashed with `hash` (SHA-256 hex). */
+export function blocksOf(api: GatewayApi, body: Json, hash: Hash = sha256Hex): RequestBlock[] {
   const out: RequestBlock[] = [];
   const push = (b: RequestBlock | undefined) => {
     if (b) out.push(b);
   };
   if (api === 'anthropic-messages' || api === 'anthropic-count-tokens') {
-    push(toolsBlock(body['tools']));
-    push(anthropicSystem(body['system']));
-    (body['messages'] as unknown[]).forEach((m, i) => out.push(messageBlock(m, i, 'text', 'message')));
+    push(toolsBlock(hash, body['tools']));
+    push(anthropicSystem(hash, body['system']));
+    (body['messages'] as unknown[]).forEach((m, i) => out.push(messageBlock(hash, m, i, 'text', 'message')));
   } else if (api === 'openai-responses') {
     const instructions = body['instructions'];
-    if (typeof instructions === 'string' && instructions !== '') push(block('system', 'system', instructions, {}));
-    push(toolsBlock(body['tools']));
+    if (typeof instructions === 'string' && instructions !== '') push(block(hash, 'system', 'system', instructions, {}));
+    push(toolsBlock(hash, body['tools']));
     const input = body['input'];
     const items = typeof input === 'string' ? [{ type: 'message', role: 'user', content: input }] : ((input as unknown[] | undefined) ?? []);
-    items.forEach((item, i) => out.push(messageBlock(item, i, 'input_text', 'input')));
+    items.forEach((item, i) => out.push(messageBlock(hash, item, i, 'input_text', 'input')));
   } else {
-    push(toolsBlock(body['tools']));
-    (body['messages'] as unknown[]).forEach((m, i) => out.push(messageBlock(m, i, 'text', 'message')));
+    push(toolsBlock(hash, body['tools']));
+    (body['messages'] as unknown[]).forEach((m, i) => out.push(messageBlock(hash, m, i, 'text', 'message')));
   }
   return out;
 }

@@ -29,6 +29,18 @@ export class Utf8StreamDecoder {
     };
     for (let i = 0; i < bytes.length; i++) {
       const b = bytes[i]!;
+      if (this.needed === 0 && b <= 0x7f) {
+        // A run of ASCII is copied in one call: prompts and event streams are mostly ASCII.
+        let end = i + 1;
+        while (end < bytes.length && bytes[end]! <= 0x7f) end++;
+        if (units.length > 0) {
+          out += String.fromCharCode(...units);
+          units.length = 0;
+        }
+        for (let at = i; at < end; at += 8192) out += String.fromCharCode.apply(null, bytes.subarray(at, Math.min(end, at + 8192)) as unknown as number[]);
+        i = end - 1;
+        continue;
+      }
       if (this.needed === 0) {
         if (b <= 0x7f) emit(b);
         else if (b >= 0xc2 && b <= 0xdf) this.begin(1, b & 0x1f);

@@ -86,6 +86,8 @@ describe('[gateway-observe-unparsed] a body the gateway cannot read still goes u
     const { handler, updates, unobserved } = setup();
     const bad = forward(handler.handle(request('{"model": "claude-opus-5-5", "messages": [')));
     expect(bad.body).toBe('original');
+    // handle did not read the body: nothing is known about it until afterForward runs.
+    expect(unobserved).toEqual([]);
     bad.afterForward!();
     const shape = forward(handler.handle(request('{"model":"claude-opus-5-5","messages":"hi"}')));
     shape.afterForward!();

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { apiOfPath } from '../../../../engine/gateway/apiOfPath';
+import { BlockHashMemo } from '../../../../engine/gateway/BlockHashMemo';
 import { canonicalJson } from '../../../../engine/gateway/canonicalJson';
 import { clientIdentity, sessionOfUserId } from '../../../../engine/gateway/clientIdentity';
 import { isParseFailure, parseRequest, type ParseFailure } from '../../../../engine/gateway/parseRequest';
@@ -92,6 +93,17 @@ describe('[gateway-blocks] requests cut into the blocks a provider caches by', (
     ]);
     expect(r).toMatchObject({ api: 'openai-chat', provider: 'openai', client: 'OpenAI', stream: true });
     expect(r.clientSessionId).toBeUndefined();
+  });
+
+  it('hashing through the memo gives the same hashes, and the memo stays within its size', () => {
+    const memo = new BlockHashMemo(4);
+    const text = JSON.stringify(claudeBody([userText('one'), toolUse('toolu_1', 'Read', { file_path: '/a' }), toolResult('toolu_1', 'x'), toolUse('toolu_2', 'Read', { file_path: '/b' }), toolResult('toolu_2', 'y')]));
+    const plain = parsed(parseRequest('anthropic-messages', claudeHeaders(), text));
+    const first = parsed(parseRequest('anthropic-messages', claudeHeaders(), text, memo));
+    const again = parsed(parseRequest('anthropic-messages', claudeHeaders(), text, memo));
+    expect(first.blocks).toEqual(plain.blocks);
+    expect(again.blocks).toEqual(plain.blocks);
+    expect(memo.size).toBe(4);
   });
 
   it('count_tokens is never a stream, and the body is kept as parsed', () => {

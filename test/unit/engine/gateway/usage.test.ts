@@ -131,5 +131,9 @@ describe('[gateway-sse-usage] Utf8StreamDecoder decodes as TextDecoder does, acr
         expect(got, `${Array.from(bytes).join(',')} cut at ${cut}`).toBe(want);
       }
     }
+    // Runs of ASCII longer than one copy step, around a sequence and a cut inside it.
+    const long = encode(`${'x'.repeat(9_000)}é${'y'.repeat(20_000)}🎉`);
+    const d = new Utf8StreamDecoder();
+    expect(d.decode(long.subarray(0, 9_001), { stream: true }) + d.decode(long.subarray(9_001))).toBe(new TextDecoder().decode(long));
   });
 });
