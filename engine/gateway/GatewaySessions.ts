@@ -16,8 +16,9 @@ import type { CacheBreak, ParsedRequest, RequestBlock } from './types';
  * 2. else, when it is the client's compaction call, a new `compaction` thread, child of the thread
  *    it extends (its cache break is measured against that thread, which it does not move on);
  * 3. else the thread it extends: its blocks start with that thread's previous request but its
- *    last block (the tail may grow: Claude Code appends to the last user message), or failing
- *    that, it shares that thread's system and first message (history edited in the middle);
+ *    last block (the tail may grow: Claude Code appends to the last user message), a shared part
+ *    holding at least one message, or failing that, it shares that thread's system and first
+ *    message (history edited in the middle);
  * 4. else, when it continues from a client's summary, the thread the last compaction came from;
  * 5. else the session's first thread is its `main` one and any later one a `side` child of main.
  *
@@ -89,12 +90,16 @@ function anchorOf(blocks: readonly RequestBlock[]): string | undefined {
   return first ? `${system?.hash ?? ''}:${first.hash}` : undefined;
 }
 
-/** The request extends the thread: it starts with the thread's previous blocks but the last (at least one). */
+/**
+ * The request extends the thread: it starts with the thread's previous blocks but the last, and
+ * that shared part holds a message (sharing only tools and system says nothing of the conversation).
+ */
 function extendsThread(state: ThreadState, blocks: readonly RequestBlock[]): number {
   const last = state.lastBlocks;
   if (!last || last.length < 2) return 0;
   const needed = last.length - 1;
-  return commonBlocks(last, blocks) >= needed ? needed : 0;
+  const sharesMessage = last.slice(0, needed).some((b) => b.kind === 'message' || b.kind === 'input');
+  return sharesMessage && commonBlocks(last, blocks) >= needed ? needed : 0;
 }
 
 export class GatewaySessions {

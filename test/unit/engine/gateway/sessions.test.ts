@@ -83,12 +83,15 @@ describe('[gateway-threads] a Claude Code session: main thread, a subagent and a
     send('anthropic-messages', h, claudeBody(m1.slice(0, 1)));
     const side = send('anthropic-messages', h, claudeBody([userText('Write a 5-word title for: Fix the failing test')], { system: [{ type: 'text', text: 'You write titles.' }], tools: [], model: 'claude-haiku-4-5' }));
     expect(where(side)).toEqual(['side', 'gwt-2', 'gwt-1', 'first call']);
+    // Same tools and system as main but another conversation: a side thread too, and main is not moved on by it.
+    const sameSystem = send('anthropic-messages', h, claudeBody([userText('Summarise the README in one line')]));
+    expect(where(sameSystem)).toEqual(['side', 'gwt-3', 'gwt-1', 'first call']);
     const counted = send('anthropic-count-tokens', h, claudeBody(m1));
     expect(where(counted)).toEqual(['main', 'gwt-1', null, 'appended']);
     const switched = send('anthropic-messages', h, claudeBody(m1, { model: 'claude-sonnet-4-6' }));
     expect(where(switched)).toEqual(['main', 'gwt-1', null, 'model']);
     expect(switched.prefixReuse).toBe(0);
-    expect(sessions.list()[0]!.threads).toHaveLength(2);
+    expect(sessions.list()[0]!.threads).toHaveLength(3);
   });
 
   it('history edited in the middle stays in its thread (same system and first message), broken at the edit', () => {
