@@ -44,7 +44,18 @@ export interface ParsedRequest {
   clientSessionId?: string;
   /** The client name from its `user-agent` (`claude-cli`, `codex_exec`, …), when known. */
   client?: string;
+  /** The thread the client names itself (a Claude Code subagent's `x-claude-code-agent-id`, Codex's `thread-id`), when it does. */
+  clientThread?: ClientThread;
   body: Record<string, unknown>;
+}
+
+/** A thread as the client names it in its headers. */
+export interface ClientThread {
+  id: string;
+  /** The parent thread's id, when the client names it (Codex `x-codex-parent-thread-id`). */
+  parent?: string;
+  /** The client's word for what the thread is (`subagent`, Codex's `collab_spawn`, `compact`, `review`, …). */
+  kind?: string;
 }
 
 /** Where a thread's cache broke at this call: the first block that differs from the thread's previous request. */
