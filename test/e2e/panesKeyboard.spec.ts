@@ -25,6 +25,49 @@ async function openLive(page: Page): Promise<void> {
 
 const railWidth = async (page: Page) => (await page.locator('#rail').boundingBox())?.width ?? 0;
 
+interface Box {
+  left: number;
+  right: number;
+}
+interface TreeLayout {
+  tree: Box;
+  head: { hit: Box; cells: Box[] };
+  rows: { agentId: string; hit: Box; hitClipped: boolean; cells: Box[] }[];
+}
+
+/** Where the tree, its column headers and each shown row's cells lie (cells hidden by the layout left out). */
+const treeLayout = (page: Page): Promise<TreeLayout> =>
+  page.evaluate(() => {
+    const box = (el: Element): Box => {
+      const r = el.getBoundingClientRect();
+      return { left: r.left, right: r.right };
+    };
+    const shown = (els: ArrayLike<Element>) => Array.from(els).filter((el) => getComputedStyle(el).display !== 'none').map(box);
+    const head = document.querySelector('.tree__head') as HTMLElement;
+    return {
+      tree: box(document.querySelector('.tree') as Element),
+      head: { hit: box(head.querySelector('.tree__col--hit') as Element), cells: shown(head.children) },
+      rows: Array.from(document.querySelectorAll<HTMLElement>('.tree [role="treeitem"]')).map((li) => {
+        const hit = li.querySelector('.tree__hit') as HTMLElement;
+        return { agentId: li.dataset.agentId ?? '', hit: box(hit), hitClipped: hit.scrollWidth > hit.clientWidth, cells: shown(li.querySelector('.tree__line')?.children ?? []) };
+      }),
+    };
+  });
+
+/** Every column of the tree, its header and its last ("hit %") cell included, lies inside the tree, and the last cells sit under their header. */
+async function expectColumnsInside(page: Page): Promise<void> {
+  const { tree, head, rows } = await treeLayout(page);
+  const inside = (b: Box) => b.left >= tree.left - 0.5 && b.right <= tree.right + 0.5;
+  expect(rows.length).toBeGreaterThan(0);
+  for (const [i, cell] of head.cells.entries()) expect(inside(cell), `header ${i} ${JSON.stringify(cell)} in the tree ${JSON.stringify(tree)}`).toBe(true);
+  for (const r of rows) {
+    expect(inside(r.hit), `${r.agentId}'s hit % cell ${JSON.stringify(r.hit)} in the tree ${JSON.stringify(tree)}`).toBe(true);
+    expect(r.hitClipped, `${r.agentId}'s hit % figure clipped`).toBe(false);
+    expect(Math.abs(r.hit.right - head.hit.right), `${r.agentId}'s hit % under its header`).toBeLessThanOrEqual(1);
+    for (const [i, cell] of r.cells.entries()) expect(inside(cell), `${r.agentId}'s column ${i} ${JSON.stringify(cell)} in the tree`).toBe(true);
+  }
+}
+
 test('the rail and the log strip resize and collapse, and stay so after a reload; a log line opens its agent; compactions hide in one click', async ({ page }) => {
   const problems: string[] = [];
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
@@ -99,6 +142,23 @@ test('the rail and the log strip resize and collapse, and stay so after a reload
   await expect(page.locator('[data-connection="open"]')).toBeVisible();
   await expect(strip.getByRole('button', { name: 'hide compactions' })).toHaveAttribute('aria-pressed', 'true');
   expect(problems).toEqual([]);
+});
+
+test('at 1024 px every tree column fits inside the rail with its header, at the rail\'s default width and at its minimum', async ({ page }) => {
+  await page.setViewportSize({ width: 1024, height: 800 });
+  await openLive(page);
+  await expectColumnsInside(page);
+  await screenshots(page, 'tree-columns', { parts: [{ part: 'rail', target: page.locator('#rail') }] });
+
+  // The rail at its minimum width (Home on its separator), the narrowest the tree gets.
+  const sep = page.getByRole('separator', { name: 'Resize the agent rail' });
+  const min = Number(await sep.getAttribute('aria-valuemin'));
+  expect(min).toBeGreaterThan(0);
+  await sep.focus();
+  await page.keyboard.press('Home');
+  await expect.poll(() => railWidth(page)).toBeLessThanOrEqual(min + 1);
+  await expectColumnsInside(page);
+  await screenshots(page, 'tree-columns-min-rail');
 });
 
 test('the desktop menu shortcuts work in the web control room, "?" lists them, and text fields keep their keys', async ({ page }) => {
