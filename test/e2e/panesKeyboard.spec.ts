@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { screenshots } from './screenshots';
-import { startWebHostProcess, type RunningWebHost } from './webHostProcess';
+import { openPausedDemo, startWebHostProcess, type RunningWebHost } from './webHostProcess';
 
 /**
  * Everyone's journeys (issue 22 items 17 and 19): panes that resize, collapse and stay so after a
@@ -159,6 +159,57 @@ test('at 1024 px every tree column fits inside the rail with its header, at the 
   await expect.poll(() => railWidth(page)).toBeLessThanOrEqual(min + 1);
   await expectColumnsInside(page);
   await screenshots(page, 'tree-columns-min-rail');
+});
+
+test('an Events view row opens its agent at the generation it names, by click and by Enter', async ({ page }) => {
+  const paused = await openPausedDemo(page, 3, { width: 1280, height: 860 });
+  try {
+    const problems: string[] = [];
+    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+    const inspected = page.getByRole('region', { name: 'Context inspector' }).locator('.inspector__summary');
+    // A refresh gives the primary a generation 2, so its turns so far are of a past generation.
+    await page.getByRole('region', { name: 'Agent primary' }).getByRole('button', { name: /^Refresh/ }).click();
+    await expect(inspected).toHaveAttribute('data-generation', '2');
+    const tree = page.getByRole('tree');
+    const other = tree.getByRole('treeitem').nth(1);
+    const otherId = (await other.getAttribute('data-agent-id')) ?? '';
+    expect(otherId).not.toBe('primary');
+    await other.locator('.tree__select').click();
+    await expect(page.getByRole('region', { name: `Agent ${otherId}` })).toBeVisible();
+
+    // Enter on a turn's agent: the primary, at the generation the turn ran in, shown as past.
+    await page.getByRole('tab', { name: 'Events' }).click();
+    const events = page.getByRole('region', { name: 'Events' });
+    const turn = events.getByRole('button', { name: 'Open primary at generation 1' }).first();
+    await expect(turn).toBeVisible();
+    await screenshots(page, 'events-agent-links');
+    await turn.focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('tab', { name: 'Agent' })).toHaveAttribute('aria-selected', 'true');
+    await expect(page.getByRole('region', { name: 'Agent primary' })).toBeVisible();
+    await expect(tree.locator('[data-agent-id="primary"]')).toHaveAttribute('aria-selected', 'true');
+    await expect(inspected).toHaveAttribute('data-generation', '1');
+    await expect(page.getByRole('region', { name: 'Past generation' })).toContainText('You are viewing generation 1 of primary');
+
+    // A click on the refresh's agent: the generation it began, the current one.
+    await page.getByRole('tab', { name: 'Events' }).click();
+    await events.getByRole('button', { name: 'Open primary at generation 2' }).first().click();
+    await expect(page.getByRole('tab', { name: 'Agent' })).toHaveAttribute('aria-selected', 'true');
+    await expect(inspected).toHaveAttribute('data-generation', '2');
+    await expect(page.getByRole('region', { name: 'Past generation' })).toHaveCount(0);
+
+    // A row of the agent that names no generation (a spawn) opens the agent as it is now.
+    await other.locator('.tree__select').click();
+    await expect(page.getByRole('region', { name: `Agent ${otherId}` })).toBeVisible();
+    await page.getByRole('tab', { name: 'Events' }).click();
+    await events.getByRole('button', { name: 'Open primary', exact: true }).first().click();
+    await expect(page.getByRole('region', { name: 'Agent primary' })).toBeVisible();
+    await expect(tree.locator('[data-agent-id="primary"]')).toHaveAttribute('aria-selected', 'true');
+    await expect(inspected).toHaveAttribute('data-generation', '2');
+    expect(problems).toEqual([]);
+  } finally {
+    await paused.stop();
+  }
 });
 
 test('the desktop menu shortcuts work in the web control room, "?" lists them, and text fields keep their keys', async ({ page }) => {
