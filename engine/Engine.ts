@@ -28,6 +28,7 @@ import { computeIndicators } from './refresh/indicators';
 import { carriedState } from './refresh/carryState';
 import { isContextLimitError } from './refresh/ContextLimitError';
 import { refreshText } from './refresh/refreshText';
+import { contextLimitReason } from './shared/contextLimitReason';
 import type { RetrieveRequest } from './retrieve/RetrieveRequest';
 import { strategies } from './strategies/strategies';
 import type { StrategyName } from './strategies/Strategy';
@@ -486,7 +487,7 @@ export class Engine {
     if (!isContextLimitError(error)) return undefined;
     const s = this.agent(agentId);
     s.stats.retries++;
-    return this.refresh(agentId, `provider context-limit error: ${error.message}`);
+    return this.refresh(agentId, contextLimitReason(error.message));
   }
 
   /**
@@ -614,5 +615,14 @@ export class Engine {
   /** The agent's current generation number, 0 before its first build. */
   currentGeneration(agentId: string): number {
     return this.agent(agentId).generations.at(-1)?.number ?? 0;
+  }
+
+  /**
+   * How generation `number` of the agent began (`[agent-boundary]`), without copying the generation;
+   * undefined for an agent or a generation the engine does not hold (a catalog row it never built).
+   */
+  boundaryOf(agentId: string, number: number): Boundary | undefined {
+    const b = this.agents.get(agentId)?.generations.findLast((g) => g.number === number)?.boundary;
+    return b && { kind: b.kind, reason: b.reason };
   }
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BoundaryDtoSchema } from './engineDto';
 
 /**
  * Plain, structured-cloneable DTOs that cross the contract. Every value here must survive
@@ -53,6 +54,13 @@ export const AgentDtoSchema = z.object({
   revision: z.number().int().nonnegative(),
   /** ISO-8601 time of the last change. */
   updatedAt: z.string(),
+  /**
+   * How the agent's current generation (`generation`) began, as its engine recorded it
+   * (`[agent-boundary]`): a page that loads the agents knows why each is in its generation (a
+   * context-limit refresh among them) without the events it did not see. Null while the engine
+   * holds no such generation (an agent not built yet).
+   */
+  boundary: BoundaryDtoSchema.nullable(),
   /**
    * Set on the agents of an attached Claude Code or Codex session (`attachSession`): the session's
    * id. They are watched, never driven: commands that change an agent or its items refuse them (`conflict`).

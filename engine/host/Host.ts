@@ -377,7 +377,7 @@ export class Host {
     const g = this.engine.generation(agentId, number);
     const next = this.agents.update(agentId, (record) => ({ ...record, generation: g.number, tokens: generationTokens(g) }));
     if (!next) return;
-    this.hub.emit({ name: 'agent.updated', payload: { agent: toAgentDto(next) } });
+    this.hub.emit({ name: 'agent.updated', payload: { agent: toAgentDto(next, this.engine) } });
   }
 
   /** Stop timers, drop sessions and close the catalog. Idempotent. */

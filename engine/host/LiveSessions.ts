@@ -361,6 +361,7 @@ export class LiveSessions {
     const model = g.real.model ?? a.last.real.model ?? null;
     const window = clientContextWindow({ recorded: a.last.contextWindow, model, largestPrompt: Math.max(0, ...g.real.perStep.map((r) => r.prompt)) });
     const current = g.shadow?.capture?.generations.at(-1);
+    const generation = Math.max(1, g.shadow?.totals.generations ?? 1);
     const figures = {
       agentId: g.agentId,
       parent: g.parent,
@@ -368,7 +369,7 @@ export class LiveSessions {
       task: maskSecrets((g.task || (g.parent === null ? basename(a.live.path) : `subagent ${g.key}`)).slice(0, 500)),
       model: model ?? 'unknown',
       status: this.status(a, g),
-      generation: Math.max(1, g.shadow?.totals.generations ?? 1),
+      generation,
       // Strata's figures (its replay's current generation against the replay budget), as the Context tab shows them;
       // the real client's context is apart, against its own window.
       tokens: current ? generationTokens(current) : 0,
@@ -381,6 +382,8 @@ export class LiveSessions {
       },
       usage: { input: g.real.input, cacheRead: g.real.cacheRead, cacheWrite: g.real.cacheWrite, output: g.real.output },
       cacheHitRate: g.real.hitRate,
+      // How the shadow's generation began, as for a native agent (`[agent-boundary]`).
+      boundary: current && current.number === generation ? { kind: current.boundary.kind, reason: maskSecrets(current.boundary.reason) } : null,
       sessionId: a.id,
     };
     const key = JSON.stringify(figures);

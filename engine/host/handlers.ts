@@ -98,14 +98,17 @@ export function createHandlers(ctx: HostContext): Handlers {
       uptimeMs: ctx.uptimeMs(),
     }),
 
-    listAgents: () => ({ agents: [...catalog.listAgents().map(toAgentDto), ...live.agents()] }),
+    listAgents: () => {
+      const engine = ctx.engine();
+      return { agents: [...catalog.listAgents().map((a) => toAgentDto(a, engine)), ...live.agents()] };
+    },
 
     getAgent: ({ agentId }) => {
       if (live.owner(agentId)) return live.agentDetail(agentId);
       const agent = catalog.getAgent(agentId);
       if (!agent) throw new StrataError('not_found', `No agent "${agentId}" in workspace "${ctx.workspaceName}".`);
       return {
-        agent: toAgentDto(agent),
+        agent: toAgentDto(agent, ctx.engine()),
         children: catalog.childrenOf(agentId),
         recentLog: catalog.recentLog(RECENT_LOG, agentId),
       };

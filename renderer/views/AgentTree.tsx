@@ -1,4 +1,4 @@
-import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, type CSSProperties, type KeyboardEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { AgentStatus } from '../../engine/contract';
 import { selectStatusCounts, selectTreeRows, type TreeRow } from '../store/agents/agentsSelectors';
@@ -177,13 +177,27 @@ export function AgentTree() {
           </button>
         )}
       </div>
+      {/* The same columns as each row's first line; agent.css narrows them with the rail (never past its edge). */}
       <div className="tree__head" role="group" aria-label="Tree columns">
-        <span title="Agent id">agent</span>
-        <span title="Role">role</span>
-        <span title="Status">status</span>
-        <span title="Context generation number">gen</span>
-        <span title="Tokens in context, as a percent of the agent's engine budget (what Strata packs; not the provider's window)">context %</span>
-        <span title="Provider cache hit rate: CacheRead / (Input + CacheRead + CacheWrite), percent">hit %</span>
+        <span className="tree__col tree__col--agent" title="Agent id">
+          agent
+        </span>
+        <span className="tree__col tree__col--role" title="Role">
+          role
+        </span>
+        <span className="tree__col tree__col--status" title="Status">
+          status
+        </span>
+        <span className="tree__col tree__col--gen" title="Context generation number">
+          gen
+        </span>
+        <span className="tree__col tree__col--ctx" title="Tokens in context, as a percent of the agent's engine budget (what Strata packs; not the provider's window)">
+          <span className="tree__col-long">context %</span>
+          <span className="tree__col-short">ctx %</span>
+        </span>
+        <span className="tree__col tree__col--hit" title="Provider cache hit rate: CacheRead / (Input + CacheRead + CacheWrite), percent">
+          hit %
+        </span>
       </div>
       <div className="tree__viewport" ref={viewport} onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}>
         <ul className="tree__list" role="tree" aria-label="Agent tree" style={{ height: rows.length * TREE_ROW_HEIGHT }} onKeyDown={onKey}>
@@ -255,7 +269,7 @@ const TreeItem = memo(function TreeItem(p: TreeItemProps) {
         if (e.target === e.currentTarget) p.onFocus(agent.agentId);
       }}
       className={`tree__row${p.selected ? ' tree__row--selected' : ''}${flagged ? ' tree__row--flagged' : ''}`}
-      style={{ top: p.top, height: TREE_ROW_HEIGHT, paddingLeft: `${0.5 + depth * 1.1}rem` }}
+      style={{ top: p.top, height: TREE_ROW_HEIGHT, '--depth': depth } as CSSProperties}
     >
       <button
         className="tree__twisty"
@@ -289,6 +303,8 @@ const TreeItem = memo(function TreeItem(p: TreeItemProps) {
           </span>
         </span>
         <span className="tree__task" style={flagged ? { paddingRight: flagsWidth(p.flags) } : undefined}>
+          {/* Shown only where the rail is too narrow for the role's own column. */}
+          <span className="tree__task-role">{agent.role} · </span>
           {agent.task}
         </span>
       </button>

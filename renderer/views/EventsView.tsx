@@ -4,7 +4,10 @@ import { timeOfDay } from '../components/format';
 import { EVENT_KINDS, type EventEntry, type EventKind } from '../store/events/eventsSlice';
 import { countByKind, eventAgents, type EventFilter, filterEvents, selectEventEntries } from '../store/events/eventsSelectors';
 import { eventNotes } from '../store/events/eventNotes';
+import { logTarget } from '../store/log/logSelectors';
 import { useRevealedCount } from './useRevealedCount';
+import { type OpenLogTarget, useOpenLogTarget } from './useOpenLogTarget';
+import { LogTargetButton } from './LogTargetButton';
 import './eventsView.css';
 
 /** Rows rendered at most; the slice holds more, the filter narrows them. */
@@ -25,14 +28,18 @@ const KIND_LABEL: Record<EventKind, string> = {
   log: 'other',
 };
 
-/** One row; an entry never changes, so a row renders once however many events arrive after it. */
-const EventRow = memo(function EventRow({ e, note }: { e: EventEntry; note: string | undefined }) {
+/**
+ * One row; an entry never changes, so a row renders once however many events arrive after it. The
+ * agent it names opens that agent (at the generation it names), as a log strip line does.
+ */
+const EventRow = memo(function EventRow({ e, note, open }: { e: EventEntry; note: string | undefined; open: OpenLogTarget }) {
   const iso = new Date(e.at).toISOString();
+  const target = logTarget({ agentId: e.agentId, message: e.text });
   return (
     <li className={`events__row events__row--${e.kind} log__line--${e.level}`} data-kind={e.kind}>
       <time dateTime={iso}>{timeOfDay(iso)}</time>
       <span className={`events__kind events__kind--${e.kind}`}>{e.kind}</span>
-      <span className="events__agent">{e.agentId ?? '—'}</span>
+      {target ? <LogTargetButton target={target} open={open} className="events__agent" /> : <span className="events__agent">—</span>}
       <span className="events__msg">
         {e.text}
         {note && <span className="events__note">{note}</span>}
@@ -142,6 +149,7 @@ export function EventsView() {
  * every row down, and 300 rows re-laid out and re-painted at that rate took most of each frame.
  */
 const EventList = memo(function EventList({ rows, notes }: { rows: EventEntry[]; notes: Record<string, string> }) {
+  const open = useOpenLogTarget();
   const [revealed, sentinel] = useRevealedCount(eventsRevealStep);
   const hidden = Math.max(0, rows.length - revealed);
   // The spacer for the rows not rendered takes their likely height, so the scrollbar spans every row.
@@ -155,7 +163,7 @@ const EventList = memo(function EventList({ rows, notes }: { rows: EventEntry[];
     <>
       <ol ref={list} className="events__list" aria-label="Event log entries, newest first" tabIndex={0}>
         {(hidden > 0 ? rows.slice(0, revealed) : rows).map((e) => (
-          <EventRow key={e.id} e={e} note={notes[e.id]} />
+          <EventRow key={e.id} e={e} note={notes[e.id]} open={open} />
         ))}
       </ol>
       {hidden > 0 && <div ref={sentinel} className="events__more" style={{ height: Math.round(hidden * rowHeight) }} aria-hidden="true" />}

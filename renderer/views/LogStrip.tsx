@@ -3,7 +3,8 @@ import { useShallow } from 'zustand/react/shallow';
 import { useDispatch, useStrata } from '../controller/StoreContext';
 import { timeOfDay } from '../components/format';
 import { logTarget, selectLogSummary, selectStripLog } from '../store/log/logSelectors';
-import { useOpenLogTarget } from './useOpenLogTarget';
+import { type OpenLogTarget, useOpenLogTarget } from './useOpenLogTarget';
+import { LogTargetButton } from './LogTargetButton';
 
 /** Lines shown while the strip has its default height. */
 const DEFAULT_LINES = 6;
@@ -58,9 +59,8 @@ export function LogStrip() {
 }
 
 type Entry = ReturnType<typeof selectStripLog>[number];
-type Open = ReturnType<typeof useOpenLogTarget>;
 
-function LogLine({ e, open, className }: { e: Entry; open: Open; className: string }) {
+function LogLine({ e, open, className }: { e: Entry; open: OpenLogTarget; className: string }) {
   return (
     <span className={`${className} log__line--${e.level}`}>
       <LogLineBody e={e} open={open} />
@@ -68,19 +68,11 @@ function LogLine({ e, open, className }: { e: Entry; open: Open; className: stri
   );
 }
 
-function LogLineBody({ e, open }: { e: Entry; open: Open }) {
+function LogLineBody({ e, open }: { e: Entry; open: OpenLogTarget }) {
   const target = logTarget(e);
   return (
     <>
-      <time>{timeOfDay(e.at)}</time>{' '}
-      {target && (
-        <button type="button" className="log__open" onClick={() => void open(target)} aria-label={openLabel(target)} title={openLabel(target)}>
-          <b>{target.agentId}</b>
-        </button>
-      )}{' '}
-      {e.message}
+      <time>{timeOfDay(e.at)}</time> {target && <LogTargetButton target={target} open={open} />} {e.message}
     </>
   );
 }
-
-const openLabel = (t: NonNullable<ReturnType<typeof logTarget>>) => `Open ${t.agentId}${t.generation !== null ? ` at generation ${t.generation}` : ''}`;

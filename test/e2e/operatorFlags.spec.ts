@@ -37,6 +37,22 @@ test('a refreshed agent is flagged, its flag opens the generation, its retried t
   expect(title).toMatch(/provider window 200k; engine budget \d+k/);
   await screenshots(page, 'tree-flags');
 
+  // A reload keeps the flag: it is read from how the agent's generation began, which the host keeps,
+  // not from the events this page saw. The run is paused first, so the agent stays in generation 2.
+  const bar = page.getByRole('group', { name: 'Run controls' });
+  await bar.getByRole('button', { name: /Pause/ }).click();
+  await expect(bar.getByRole('button', { name: /Resume/ })).toBeVisible();
+  await expect(flag).toBeVisible();
+  const paused = { title: (await row.locator('.tree__select').getAttribute('title')) ?? '', label: (await row.getAttribute('aria-label')) ?? '' };
+  expect(paused.title).toContain('Refreshed by a context limit into generation 2');
+  await page.reload();
+  await expect(page.locator('[data-connection="open"]')).toBeVisible();
+  await expect(flag).toBeVisible();
+  await expect(row.locator('.tree__select')).toHaveAttribute('title', paused.title);
+  await expect(row).toHaveAttribute('aria-label', paused.label);
+  await bar.getByRole('button', { name: /Resume/ }).click();
+  await expect(bar.getByRole('button', { name: /Pause/ })).toBeVisible();
+
   // The flag selects the agent and opens the generation the refresh led to.
   await flag.click();
   await expect(row).toHaveAttribute('aria-selected', 'true');

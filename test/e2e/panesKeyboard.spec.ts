@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { screenshots } from './screenshots';
-import { startWebHostProcess, type RunningWebHost } from './webHostProcess';
+import { openPausedDemo, startWebHostProcess, type RunningWebHost } from './webHostProcess';
 
 /**
  * Everyone's journeys (issue 22 items 17 and 19): panes that resize, collapse and stay so after a
@@ -24,6 +24,49 @@ async function openLive(page: Page): Promise<void> {
 }
 
 const railWidth = async (page: Page) => (await page.locator('#rail').boundingBox())?.width ?? 0;
+
+interface Box {
+  left: number;
+  right: number;
+}
+interface TreeLayout {
+  tree: Box;
+  head: { hit: Box; cells: Box[] };
+  rows: { agentId: string; hit: Box; hitClipped: boolean; cells: Box[] }[];
+}
+
+/** Where the tree, its column headers and each shown row's cells lie (cells hidden by the layout left out). */
+const treeLayout = (page: Page): Promise<TreeLayout> =>
+  page.evaluate(() => {
+    const box = (el: Element): Box => {
+      const r = el.getBoundingClientRect();
+      return { left: r.left, right: r.right };
+    };
+    const shown = (els: ArrayLike<Element>) => Array.from(els).filter((el) => getComputedStyle(el).display !== 'none').map(box);
+    const head = document.querySelector('.tree__head') as HTMLElement;
+    return {
+      tree: box(document.querySelector('.tree') as Element),
+      head: { hit: box(head.querySelector('.tree__col--hit') as Element), cells: shown(head.children) },
+      rows: Array.from(document.querySelectorAll<HTMLElement>('.tree [role="treeitem"]')).map((li) => {
+        const hit = li.querySelector('.tree__hit') as HTMLElement;
+        return { agentId: li.dataset.agentId ?? '', hit: box(hit), hitClipped: hit.scrollWidth > hit.clientWidth, cells: shown(li.querySelector('.tree__line')?.children ?? []) };
+      }),
+    };
+  });
+
+/** Every column of the tree, its header and its last ("hit %") cell included, lies inside the tree, and the last cells sit under their header. */
+async function expectColumnsInside(page: Page): Promise<void> {
+  const { tree, head, rows } = await treeLayout(page);
+  const inside = (b: Box) => b.left >= tree.left - 0.5 && b.right <= tree.right + 0.5;
+  expect(rows.length).toBeGreaterThan(0);
+  for (const [i, cell] of head.cells.entries()) expect(inside(cell), `header ${i} ${JSON.stringify(cell)} in the tree ${JSON.stringify(tree)}`).toBe(true);
+  for (const r of rows) {
+    expect(inside(r.hit), `${r.agentId}'s hit % cell ${JSON.stringify(r.hit)} in the tree ${JSON.stringify(tree)}`).toBe(true);
+    expect(r.hitClipped, `${r.agentId}'s hit % figure clipped`).toBe(false);
+    expect(Math.abs(r.hit.right - head.hit.right), `${r.agentId}'s hit % under its header`).toBeLessThanOrEqual(1);
+    for (const [i, cell] of r.cells.entries()) expect(inside(cell), `${r.agentId}'s column ${i} ${JSON.stringify(cell)} in the tree`).toBe(true);
+  }
+}
 
 test('the rail and the log strip resize and collapse, and stay so after a reload; a log line opens its agent; compactions hide in one click', async ({ page }) => {
   const problems: string[] = [];
@@ -99,6 +142,74 @@ test('the rail and the log strip resize and collapse, and stay so after a reload
   await expect(page.locator('[data-connection="open"]')).toBeVisible();
   await expect(strip.getByRole('button', { name: 'hide compactions' })).toHaveAttribute('aria-pressed', 'true');
   expect(problems).toEqual([]);
+});
+
+test('at 1024 px every tree column fits inside the rail with its header, at the rail\'s default width and at its minimum', async ({ page }) => {
+  await page.setViewportSize({ width: 1024, height: 800 });
+  await openLive(page);
+  await expectColumnsInside(page);
+  await screenshots(page, 'tree-columns', { parts: [{ part: 'rail', target: page.locator('#rail') }] });
+
+  // The rail at its minimum width (Home on its separator), the narrowest the tree gets.
+  const sep = page.getByRole('separator', { name: 'Resize the agent rail' });
+  const min = Number(await sep.getAttribute('aria-valuemin'));
+  expect(min).toBeGreaterThan(0);
+  await sep.focus();
+  await page.keyboard.press('Home');
+  await expect.poll(() => railWidth(page)).toBeLessThanOrEqual(min + 1);
+  await expectColumnsInside(page);
+  await screenshots(page, 'tree-columns-min-rail');
+});
+
+test('an Events view row opens its agent at the generation it names, by click and by Enter', async ({ page }) => {
+  const paused = await openPausedDemo(page, 3, { width: 1280, height: 860 });
+  try {
+    const problems: string[] = [];
+    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+    const inspected = page.getByRole('region', { name: 'Context inspector' }).locator('.inspector__summary');
+    // A refresh gives the primary a generation 2, so its turns so far are of a past generation.
+    await page.getByRole('region', { name: 'Agent primary' }).getByRole('button', { name: /^Refresh/ }).click();
+    await expect(inspected).toHaveAttribute('data-generation', '2');
+    const tree = page.getByRole('tree');
+    const other = tree.getByRole('treeitem').nth(1);
+    const otherId = (await other.getAttribute('data-agent-id')) ?? '';
+    expect(otherId).not.toBe('primary');
+    await other.locator('.tree__select').click();
+    await expect(page.getByRole('region', { name: `Agent ${otherId}` })).toBeVisible();
+
+    // Enter on a turn's agent: the primary, at the generation the turn ran in, shown as past.
+    await page.getByRole('tab', { name: 'Events' }).click();
+    const events = page.getByRole('region', { name: 'Events' });
+    const turn = events.getByRole('button', { name: 'Open primary at generation 1' }).first();
+    await expect(turn).toBeVisible();
+    await screenshots(page, 'events-agent-links');
+    await turn.focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('tab', { name: 'Agent' })).toHaveAttribute('aria-selected', 'true');
+    await expect(page.getByRole('region', { name: 'Agent primary' })).toBeVisible();
+    await expect(tree.locator('[data-agent-id="primary"]')).toHaveAttribute('aria-selected', 'true');
+    await expect(inspected).toHaveAttribute('data-generation', '1');
+    await expect(page.getByRole('region', { name: 'Past generation' })).toContainText('You are viewing generation 1 of primary');
+
+    // A click on the refresh's agent: the generation it began, the current one.
+    await page.getByRole('tab', { name: 'Events' }).click();
+    await events.getByRole('button', { name: 'Open primary at generation 2' }).first().click();
+    await expect(page.getByRole('tab', { name: 'Agent' })).toHaveAttribute('aria-selected', 'true');
+    await expect(inspected).toHaveAttribute('data-generation', '2');
+    await expect(page.getByRole('region', { name: 'Past generation' })).toHaveCount(0);
+
+    // A row of the agent that names no generation (a spawn) opens the agent as it is now.
+    await other.locator('.tree__select').click();
+    await expect(page.getByRole('region', { name: `Agent ${otherId}` })).toBeVisible();
+    await page.getByRole('tab', { name: 'Events' }).click();
+    await events.getByRole('button', { name: 'Open primary', exact: true }).first().click();
+    await expect(page.getByRole('region', { name: 'Agent primary' })).toBeVisible();
+    await expect(tree.locator('[data-agent-id="primary"]')).toHaveAttribute('aria-selected', 'true');
+    await expect(inspected).toHaveAttribute('data-generation', '2');
+    expect(problems).toEqual([]);
+  } finally {
+    await paused.stop();
+  }
 });
 
 test('the desktop menu shortcuts work in the web control room, "?" lists them, and text fields keep their keys', async ({ page }) => {

@@ -24,7 +24,7 @@ export interface CatalogOpenOptions {
 }
 
 /** An agent as stored: the contract DTO without values derived from it. */
-export type AgentRecord = Omit<AgentDto, 'cacheHitRate'>;
+export type AgentRecord = Omit<AgentDto, 'cacheHitRate' | 'boundary'>;
 
 /**
  * Why the catalog refused: `unavailable` (it cannot be opened or migrated: a missing SQLite module,

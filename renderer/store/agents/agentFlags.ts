@@ -1,10 +1,10 @@
 import type { AgentDto } from '../../../engine/contract';
+import { contextLimitMessage } from '../../../engine/shared/contextLimitReason';
 import { percent, tokens } from '../../components/format';
 import { budgetText, limitNote } from './budgets';
 import type { EventEntry } from '../events/eventsSlice';
 import type { RootState } from '../reduce';
 import { selectActiveRun } from '../runs/runsSelectors';
-import type { GenerationMarker } from '../usage/usageSlice';
 
 /** What can be wrong with an agent, in the order a row shows its flags (the worst first). */
 const FLAG_KINDS = ['error', 'refreshed', 'overBudget', 'lowHitRate', 'stalled'] as const;
@@ -44,8 +44,6 @@ export interface AgentFlag {
 export interface FlagFacts {
   /** The text of the agent's newest error-level log line. */
   lastError?: string | undefined;
-  /** The newest context-limit refresh of the agent: the generation it led to, and its reason. */
-  lastRefresh?: { generation: number; reason: string } | undefined;
   /** Whether the run is running (a paused or stopped run stalls nobody). */
   runRunning: boolean;
   /** Now, in milliseconds since the epoch (wall clock, like `updatedAt`). */
@@ -55,6 +53,23 @@ export interface FlagFacts {
 const LABEL: Record<FlagKind, string> = { error: 'error', refreshed: 'refreshed', overBudget: 'over budget', lowHitRate: 'low hit', stalled: 'stalled' };
 
 const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
+
+/** A context-limit refresh: the generation it began and the provider's refusal that forced it. */
+interface LimitRefresh {
+  generation: number;
+  reason: string;
+}
+
+/**
+ * The context-limit refresh that began the agent's current generation, read from how the host says
+ * that generation began (`AgentDto.boundary`, `[agent-boundary]`); undefined when it began any other
+ * way. A page that loads the agents reads the same as one that saw the refresh happen.
+ */
+export function limitRefreshOf(agent: Pick<AgentDto, 'generation' | 'boundary'>): LimitRefresh | undefined {
+  const b = agent.boundary;
+  const message = b?.kind === 'refresh' ? contextLimitMessage(b.reason) : null;
+  return message === null ? undefined : { generation: agent.generation, reason: message };
+}
 
 /** The flags of one agent, worst first; none for an agent that is doing fine. */
 export function agentFlags(agent: AgentDto, facts: FlagFacts): AgentFlag[] {
@@ -67,12 +82,13 @@ export function agentFlags(agent: AgentDto, facts: FlagFacts): AgentFlag[] {
     add('error', `Error: ${what}`, { view: 'events', agentId: id, kinds: ['error'] });
   }
   // A context-limit refresh matters while the agent works in the generation it led to.
-  if (facts.lastRefresh && facts.lastRefresh.generation === agent.generation) {
-    const limit = limitNote(facts.lastRefresh.reason, agent.budget);
-    add('refreshed', `Refreshed by a context limit into generation ${facts.lastRefresh.generation}: ${facts.lastRefresh.reason}${limit ? ` (${limit})` : ''}`, {
+  const refresh = limitRefreshOf(agent);
+  if (refresh) {
+    const limit = limitNote(refresh.reason, agent.budget);
+    add('refreshed', `Refreshed by a context limit into generation ${refresh.generation}: ${refresh.reason}${limit ? ` (${limit})` : ''}`, {
       view: 'agent',
       agentId: id,
-      generation: facts.lastRefresh.generation,
+      generation: refresh.generation,
     });
   }
   if (agent.budget > 0 && agent.tokens > agent.budget * FLAG_THRESHOLDS.overBudget) {
@@ -100,26 +116,18 @@ export const flagsTitle = (flags: readonly AgentFlag[]): string => flags.map((f)
 /** A key that changes exactly when the shown flags change (rows re-render on it, not on every call). */
 export const flagsKey = (flags: readonly AgentFlag[]): string => flags.map((f) => `${f.kind}:${f.detail}`).join('|');
 
-/** Per agent, what the page saw of its errors and context-limit refreshes (see `selectFlagFacts`). */
-export type AgentFacts = Record<string, { lastError?: string; lastRefresh?: { generation: number; reason: string } }>;
+/** Per agent, what the page saw of its errors (see `selectAgentFacts`); refreshes are read from the agent itself. */
+export type AgentFacts = Record<string, { lastError?: string }>;
 
-let lastFacts: { entries: EventEntry[]; markers: Record<string, GenerationMarker[]> | undefined; facts: AgentFacts } | undefined;
+let lastFacts: { entries: EventEntry[]; facts: AgentFacts } | undefined;
 
-/**
- * The newest error-level log line and context-limit refresh of each agent, from the event log and
- * the charts' generation markers. The same object until either changes.
- */
+/** The newest error-level log line of each agent, from the event log. The same object until the log changes. */
 export function selectAgentFacts(s: RootState): AgentFacts {
   const entries = s.events.entries;
-  const markers = s.usage.markers;
-  if (lastFacts && lastFacts.entries === entries && lastFacts.markers === markers) return lastFacts.facts;
+  if (lastFacts && lastFacts.entries === entries) return lastFacts.facts;
   const facts: AgentFacts = {};
-  for (const e of entries) if (e.level === 'error' && e.agentId) facts[e.agentId] = { ...facts[e.agentId], lastError: e.text };
-  for (const [id, list] of Object.entries(markers ?? {})) {
-    const refresh = list.findLast((m) => m.kind === 'refresh');
-    if (refresh) facts[id] = { ...facts[id], lastRefresh: { generation: refresh.generation, reason: refresh.reason } };
-  }
-  lastFacts = { entries, markers, facts };
+  for (const e of entries) if (e.level === 'error' && e.agentId) facts[e.agentId] = { lastError: e.text };
+  lastFacts = { entries, facts };
   return facts;
 }
 

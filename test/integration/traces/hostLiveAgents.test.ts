@@ -85,6 +85,9 @@ describe('[live-agents] an attached session in the agent tree, inspector, diff a
     // [live-windows] Strata's figures against the replay budget, as the Context tab has them; the real client's apart, against its own window.
     const current = await value<GenerationDto>('getGeneration', { agentId: 'ses-1' });
     expect(main?.tokens).toBe(current.tokens);
+    // [agent-boundary] How the shadow's current generation began, as for a native agent.
+    expect(main?.generation).toBe(current.number);
+    expect(main?.boundary).toEqual(current.boundary);
     expect(main?.recorded).toEqual({ client: 'Claude Code', tokens: whole.perStep.at(-1)?.prompt, window: 200_000, windowSource: 'model' });
     const subTruth = recordedTruth(threads[0]!.events);
     expect(sub).toMatchObject({ parent: 'ses-1', role: 'worker', sessionId: 'ses-1', task: 'find where sessions expire', status: 'done', cacheHitRate: subTruth.hitRate });

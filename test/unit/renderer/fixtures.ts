@@ -17,6 +17,7 @@ export function makeAgent(agentId: string, over: Partial<AgentDto> = {}): AgentD
     cacheHitRate: 0,
     revision: 1,
     updatedAt: '2025-01-01T00:00:00.000Z',
+    boundary: null,
     ...over,
   };
 }

@@ -15,6 +15,7 @@ const agent = {
   cacheHitRate: 0.5,
   revision: 0,
   updatedAt: '2026-11-29T00:00:00.000Z',
+  boundary: { kind: 'refresh', reason: 'provider context-limit error: prompt is too long: 203928 tokens > 200000 maximum' },
 };
 
 describe('contract', () => {

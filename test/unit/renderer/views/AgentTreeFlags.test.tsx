@@ -15,7 +15,7 @@ const limitReason = 'provider context-limit error: prompt is too long: 203928 to
 function troubledState(): RootState {
   const s = stateWithAgents([
     makeAgent('primary', { role: 'primary', updatedAt: fresh() }),
-    makeAgent('worker-store', { parent: 'primary', generation: 2, tokens: 42_000, budget: 64_000, updatedAt: fresh() }),
+    makeAgent('worker-store', { parent: 'primary', generation: 2, tokens: 42_000, budget: 64_000, updatedAt: fresh(), boundary: { kind: 'refresh', reason: limitReason } }),
     makeAgent('worker-broken', { parent: 'primary', status: 'failed', updatedAt: fresh() }),
     makeAgent('worker-full', { parent: 'primary', tokens: 70_000, budget: 64_000, updatedAt: fresh() }),
   ]);
@@ -30,7 +30,6 @@ function troubledState(): RootState {
       ],
       maxSeq: 3,
     },
-    usage: { ...s.usage, markers: { 'worker-store': [{ agentId: 'worker-store', generation: 2, kind: 'refresh', reason: limitReason }] } },
   };
 }
 

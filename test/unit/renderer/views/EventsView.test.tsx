@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { initialRootState } from '../../../../renderer/store/reduce';
 import { EventsView } from '../../../../renderer/views/EventsView';
 import { LogStrip } from '../../../../renderer/views/LogStrip';
-import { logEvent, makeLogEntry } from '../fixtures';
+import { logEvent, makeAgent, makeLogEntry, stateWithAgents } from '../fixtures';
 import { renderWithStore } from '../renderWithStore';
 
 const lines = [
@@ -83,5 +83,28 @@ describe('EventsView', () => {
     expect(screen.getByText('No event matches the filter.')).toBeTruthy();
     fireEvent.click(hide);
     expect(rowTexts()).toEqual([lines[2]?.message]);
+  });
+
+  it("a row's agent opens that agent at the generation the event names, by a button the keyboard reaches, as the log strip does", async () => {
+    const state = stateWithAgents([makeAgent('worker-a', { generation: 3 }), makeAgent('worker-b', { generation: 1 })], { view: 'events' });
+    const r = renderWithStore(<EventsView />, state);
+    act(() => {
+      for (const e of lines) r.store.getState().dispatch({ type: 'event', event: logEvent(e) });
+      r.store.getState().dispatch({ type: 'event', event: { name: 'memory.changed', payload: { change: 'purged', id: null, entry: null } } });
+    });
+    const list = screen.getByRole('list', { name: 'Event log entries, newest first' });
+    const opens = within(list).getAllByRole('button');
+    // Newest first: the purge names no agent; the compaction and the error name no generation; the refresh names the generation it began.
+    expect(opens.map((b) => b.getAttribute('aria-label'))).toEqual(['Open worker-b', 'Open worker-b', 'Open worker-a at generation 2', 'Open worker-a at generation 1']);
+    expect(within(list).getAllByRole('listitem')[0]?.querySelector('.events__agent')?.textContent).toBe('—');
+    const turn = opens[3] as HTMLButtonElement;
+    // A real button in the tab order: Enter and Space open it as a click does.
+    expect(turn.tagName).toBe('BUTTON');
+    expect(turn.type).toBe('button');
+    expect(turn.tabIndex).toBe(0);
+    await act(async () => fireEvent.click(turn));
+    expect(r.store.getState().ui.view).toBe('agent');
+    expect(r.controller.select).toHaveBeenCalledWith('worker-a');
+    expect(r.controller.viewGeneration).toHaveBeenCalledWith(1);
   });
 });
