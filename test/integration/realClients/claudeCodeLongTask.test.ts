@@ -56,7 +56,7 @@ describe('[real-client-proxy-seam] Claude Code 2.1.332 runs the long task throug
   }, 20 * 60_000);
   afterAll(() => proxied?.remove());
 
-  it('[real-client-proxy-seam] the client, pointed at the tap, finishes the same task, and per call the upstream received exactly the bytes and end-to-end headers the client sent, and the client the upstream's bytes', () => {
+  it('[real-client-proxy-seam] the client, pointed at the tap, finishes the same task, and per call the upstream received exactly the bytes and end-to-end headers the client sent, and the client the upstream\'s bytes', () => {
     expectFinishedUnrefused(proxied);
     expect(finalAnswer(proxied)).toBe(expectedLongTaskAnswer());
     expectByteIdenticalThroughProxy(proxied);

@@ -60,7 +60,7 @@ describe('[real-client-proxy-seam] Codex 0.171.0 runs the long task through a by
   }, 20 * 60_000);
   afterAll(() => proxied?.remove());
 
-  it('[real-client-proxy-seam] the client, pointed at the tap, finishes the same task, and per call the upstream received exactly the bytes and end-to-end headers the client sent, and the client the upstream's bytes', () => {
+  it('[real-client-proxy-seam] the client, pointed at the tap, finishes the same task, and per call the upstream received exactly the bytes and end-to-end headers the client sent, and the client the upstream\'s bytes', () => {
     expectFinishedUnrefused(proxied);
     expect(finalAnswer(proxied)).toBe(expectedLongTaskAnswer());
     expectByteIdenticalThroughProxy(proxied);
