@@ -1,3 +1,4 @@
+import type { ValidationOptions } from './providerValidation';
 import type { ScriptRule } from './replyScript';
 import type { StepOutcome } from './runnerTypes';
 import type { ServerCall } from './scriptedServer';
@@ -21,7 +22,7 @@ export interface ScenarioContext {
   userHome: string;
   /** The client's entry point: Claude Code's native binary, or Codex's `bin/codex.js`. */
   cli: string;
-  /** The scripted server's origin, `http://127.0.0.1:<port>`. */
+  /** Where the client sends its calls, `http://127.0.0.1:<port>`: the scripted server, or the tap in front of the proxy under test. */
   origin: string;
   /** The server's log so far (a later step may size itself on earlier calls). */
   calls: readonly ServerCall[];
@@ -38,6 +39,8 @@ export interface CliStep {
 
 export interface RealClientScenario {
   client: RealClientName;
+  /** The server refuses what the providers refuse (`providerValidation.ts`); off when undefined. */
+  validation?: ValidationOptions;
   /** Writes the workspace files and the client's configuration. */
   prepare(ctx: ScenarioContext): void;
   /** The reply script; built before the server starts, so `ctx.origin` is still empty. */

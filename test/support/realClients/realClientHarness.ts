@@ -9,6 +9,8 @@
  *   otherwise): a network namespace whose only interface is loopback, in which the runner starts
  *   the server and runs each CLI turn under `strace -f`;
  * - reads every address any client process connected or sent to (`straceNetwork.ts`);
+ * - with `proxy`, puts that proxy (`proxies.ts`) between the client and the server, behind a tap
+ *   that records what the client sent (`[real-client-proxy-seam]`);
  * - removes its folders with `remove()` (nothing a client wrote is kept: it holds the vendors'
  *   prompts; `STRATA_KEEP_REAL_CLIENT_RUNS=1` keeps them for debugging and says where).
  *
@@ -20,8 +22,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runProcessGroup } from './runProcessGroup';
 import { provisionRealClients } from '../../realClients/provisionRealClients.mjs';
+import type { ForwardedExchange } from './forwardingProxy';
+import type { ProxyName } from './proxies';
 import type { RealClientName } from './RealClientScenario';
 import type { RunnerJob, RunnerResult, StepOutcome } from './runnerTypes';
+import { scenarioFor, type ScenarioName } from './scenarios';
 import type { ServerCall } from './scriptedServer';
 import { isLoopback, parseStraceNetwork, type LocalSocket, type NetworkAttempt } from './straceNetwork';
 
@@ -46,12 +51,18 @@ export interface HarnessCall {
 type TurnAttempt = NetworkAttempt & { turn: number };
 
 export interface RealClientRun {
+  scenario: ScenarioName;
   client: RealClientName;
-  /** The scripted server's origin, `http://127.0.0.1:<port>` (the port the trace must show). */
+  /** Where the client was pointed, `http://127.0.0.1:<port>` (the port the trace must show): the server, or the tap in front of the proxy. */
   origin: string;
+  /** The scripted server's own origin (the same as `origin` without a proxy). */
+  upstreamOrigin: string;
+  proxy: ProxyName | undefined;
+  /** With a proxy: every request the client sent, as the tap received it, in arrival order; empty without. */
+  clientSent: ForwardedExchange[];
   workspace: string;
   clientHome: string;
-  /** Every request, in arrival order. */
+  /** Every request the server received, in arrival order. */
   calls: ServerCall[];
   /** The model calls (Messages or Responses requests answered 200). */
   modelCalls: HarnessCall[];
@@ -83,8 +94,9 @@ function listFiles(root: string, prefix = ''): string[] {
   return out;
 }
 
-/** Runs `client`'s scenario and returns what happened; throws with the runner's output when it could not run. */
-export async function runRealClient(client: RealClientName, options: { stepTimeoutMs?: number } = {}): Promise<RealClientRun> {
+/** Runs a scenario (each client's three-turn one is named after the client) and returns what happened; throws with the runner's output when it could not run. */
+export async function runRealClient(scenario: ScenarioName, options: { stepTimeoutMs?: number; proxy?: ProxyName } = {}): Promise<RealClientRun> {
+  const { client } = scenarioFor(scenario);
   const { clients, tools } = provisionRealClients();
   mkdirSync(runsRoot, { recursive: true });
   const runDir = mkdtempSync(join(runsRoot, `${client}-`));
@@ -100,7 +112,9 @@ export async function runRealClient(client: RealClientName, options: { stepTimeo
   try {
     const stepTimeoutMs = options.stepTimeoutMs ?? 240_000;
     const job: RunnerJob = {
+      scenario,
       client,
+      ...(options.proxy ? { proxy: options.proxy } : {}),
       runDir,
       workspace,
       cli: client === 'claude-code' ? clients.claude : clients.codex,
@@ -134,8 +148,12 @@ export async function runRealClient(client: RealClientName, options: { stepTimeo
       .filter((c) => (c.kind === 'anthropic-messages' || c.kind === 'openai-responses') && c.status === 200 && c.usage)
       .map((c) => ({ index: c.index, path: c.path, agent: c.agent ?? 'unscripted', rule: c.rule ?? 'unscripted', promptTokens: c.promptTokens ?? 0, usage: c.usage!, body: c.body as Record<string, unknown> }));
     return {
+      scenario,
       client,
       origin: result.origin,
+      upstreamOrigin: result.upstreamOrigin,
+      proxy: options.proxy,
+      clientSent: result.clientSent,
       workspace,
       clientHome: result.clientHome,
       calls: result.calls,

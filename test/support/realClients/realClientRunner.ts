@@ -1,7 +1,8 @@
 /**
  * The part of the real-client harness that runs INSIDE a fresh network namespace (started by
  * `realClientHarness.ts` as `unshare -n node --import tsx realClientRunner.ts <job.json>`): it
- * brings the namespace's loopback up, starts the scripted server on 127.0.0.1, runs the
+ * brings the namespace's loopback up, starts the scripted server on 127.0.0.1 (and, when the job
+ * names a proxy, that proxy in front of it and a recording tap in front of the proxy), runs the
  * scenario's CLI turns one after another, each under `strace -f` tracing every address a process
  * of the client connects or sends to, and writes the server's log and each turn's outcome to the
  * job's result file. The namespace has no other interface, so nothing can leave the machine;
@@ -13,6 +14,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ScenarioContext } from './RealClientScenario';
 import { scenarioFor } from './scenarios';
+import { startForwardingProxy, type ForwardedExchange } from './forwardingProxy';
+import { PROXIES } from './proxies';
 import { startScriptedServer } from './scriptedServer';
 import { STRACE_NETWORK_ARGS } from './straceNetwork';
 import type { RunnerJob, RunnerResult, StepOutcome } from './runnerTypes';
@@ -51,7 +54,7 @@ function runStep(job: RunnerJob, index: number, label: string, argv: string[], e
 async function main(): Promise<void> {
   const job = JSON.parse(readFileSync(process.argv[2]!, 'utf8')) as RunnerJob;
   loopbackUp(job.tools.ip);
-  const scenario = scenarioFor(job.client);
+  const scenario = scenarioFor(job.scenario);
   const ctx: ScenarioContext = {
     runDir: job.runDir,
     workspace: job.workspace,
@@ -64,8 +67,12 @@ async function main(): Promise<void> {
   };
   for (const dir of [ctx.workspace, ctx.clientHome, ctx.userHome]) mkdirSync(dir, { recursive: true });
   // The rules are built before the server exists (they name workspace paths, never the origin).
-  const live = await startScriptedServer({ rules: scenario.rules(ctx) });
-  ctx.origin = live.origin;
+  const live = await startScriptedServer({ rules: scenario.rules(ctx), ...(scenario.validation ? { validation: scenario.validation } : {}) });
+  // The seam: client -> recording tap -> proxy under test -> server, all on this namespace's loopback.
+  const clientSent: ForwardedExchange[] = [];
+  const proxy = job.proxy ? await PROXIES[job.proxy]({ anthropic: live.origin, openai: live.origin }) : undefined;
+  const tap = proxy ? await startForwardingProxy({ upstream: proxy.origin, record: clientSent }) : undefined;
+  ctx.origin = tap?.origin ?? live.origin;
   ctx.calls = live.calls;
   scenario.prepare(ctx);
 
@@ -87,7 +94,9 @@ async function main(): Promise<void> {
     steps.push(outcome);
     if (outcome.exitCode !== 0) break;
   }
-  const result: RunnerResult = { client: job.client, workspace: ctx.workspace, clientHome: ctx.clientHome, origin: live.origin, calls: live.calls, unusedRules: live.unusedRules(), steps };
+  const result: RunnerResult = { client: job.client, workspace: ctx.workspace, clientHome: ctx.clientHome, origin: ctx.origin, upstreamOrigin: live.origin, calls: live.calls, clientSent, unusedRules: live.unusedRules(), steps };
+  await tap?.close();
+  await proxy?.close();
   await live.close();
   writeFileSync(job.resultFile, JSON.stringify(result));
 }

@@ -1,8 +1,10 @@
+import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { countPrompt, o200kTokens } from './countedPrompt';
 import { anthropicPieces, responsesPieces } from './promptPieces';
+import { validateAnthropic, validateRequest, type Refusal, type ValidationOptions } from './providerValidation';
 import { viewRequest, type ScriptedReply, type ScriptRule, type WireApi } from './replyScript';
 import { anthropicReply, responsesReply, type ReplyWire } from './replyWire';
 import { AnthropicTokenCache, OpenAITokenCache } from './tokenPromptCache';
@@ -21,6 +23,11 @@ import { AnthropicTokenCache, OpenAITokenCache } from './tokenPromptCache';
  * Every request is logged in arrival order (method, path, headers without the key, body), each
  * model call with the rule that answered it, the server's prompt-token count and the usage it
  * returned. Anything else (another path or method) is logged and answered 404.
+ *
+ * With `validation`, the server refuses what the providers refuse (`providerValidation.ts`), in
+ * their status and error shape, before any rule is used; the refusal is logged with the call.
+ * Each call also records the SHA-256 and length of its raw body and of the bytes it answered, so
+ * a test can compare them with what a client sent to, and got from, a proxy in front.
  */
 
 type CallKind = 'anthropic-messages' | 'anthropic-count-tokens' | 'openai-responses' | 'other';
@@ -37,7 +44,15 @@ export interface ServerCall {
   headers: Record<string, string>;
   /** The parsed JSON body (undefined when it was not JSON). */
   body: unknown;
+  /** The raw body as received (before any content-encoding is undone): its length and SHA-256 hex. */
+  bodyBytes: number;
+  bodySha256: string;
   status: number;
+  /** The bytes of the response as written (SSE events included), once it ended. */
+  responseBytes?: number;
+  responseSha256?: string;
+  /** Validating mode: why the request was refused, as the provider would say it. */
+  refusal?: { type: string; message: string };
   /** Model calls: the rule that answered (`unscripted` when none matched) and whose call it is. */
   rule?: string;
   agent?: string;
@@ -53,6 +68,8 @@ export interface ScriptedServerOptions {
   rules: readonly ScriptRule[];
   /** Anthropic's shortest cacheable prefix (default 1024 tokens). */
   anthropicMinCacheTokens?: number;
+  /** Refuse requests the way the providers do (SPEC `[real-client-validating]`); off when undefined. */
+  validation?: ValidationOptions;
 }
 
 export interface ScriptedServer {
@@ -67,7 +84,7 @@ export interface ScriptedServer {
 
 const SECRET_HEADERS = new Set(['x-api-key', 'authorization']);
 
-function headersOf(req: IncomingMessage): Record<string, string> {
+export function headersOf(req: IncomingMessage): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined || SECRET_HEADERS.has(name.toLowerCase())) continue;
@@ -76,16 +93,44 @@ function headersOf(req: IncomingMessage): Record<string, string> {
   return out;
 }
 
-async function readBody(req: IncomingMessage): Promise<string> {
+async function readRaw(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
-  const raw = Buffer.concat(chunks);
+  return Buffer.concat(chunks);
+}
+
+export function decodeBody(req: IncomingMessage, raw: Buffer): string {
   const encoding = (req.headers['content-encoding'] ?? 'identity').toLowerCase();
   if (encoding === 'identity') return raw.toString('utf8');
   if (encoding === 'gzip') return gunzipSync(raw).toString('utf8');
   if (encoding === 'deflate') return inflateSync(raw).toString('utf8');
   if (encoding === 'br') return brotliDecompressSync(raw).toString('utf8');
   throw new Error(`request body has content-encoding ${encoding}, which the harness server cannot read`);
+}
+
+/** Hashes every byte written to `res` into `entry` when the response ends. */
+function hashResponse(res: ServerResponse, entry: ServerCall): void {
+  const hash = createHash('sha256');
+  let bytes = 0;
+  const take = (chunk: unknown) => {
+    if (typeof chunk === 'string' || chunk instanceof Uint8Array) {
+      const b = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+      hash.update(b);
+      bytes += b.length;
+    }
+  };
+  const write = res.write.bind(res) as (...args: unknown[]) => boolean;
+  const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
+  res.write = ((...args: unknown[]) => {
+    take(args[0]);
+    return write(...args);
+  }) as ServerResponse['write'];
+  res.end = ((...args: unknown[]) => {
+    if (typeof args[0] !== 'function') take(args[0]);
+    entry.responseBytes = bytes;
+    entry.responseSha256 = hash.digest('hex');
+    return end(...args);
+  }) as ServerResponse['end'];
 }
 
 const usageKey = (api: WireApi, u: Record<string, unknown>): string =>
@@ -124,13 +169,25 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
     }
   };
 
+  /** Validating mode: answers `refusal` and logs it; true when it did. */
+  const refused = (refusal: Refusal | undefined, entry: ServerCall, res: ServerResponse): boolean => {
+    if (!refusal) return false;
+    Object.assign(entry, { status: refusal.status, refusal: { type: refusal.type, message: refusal.message } });
+    sendJson(res, refusal.status, refusal.body, { 'request-id': `req_harness_${entry.index}` });
+    return true;
+  };
+
   const answerModelCall = (api: WireApi, body: Record<string, unknown>, entry: ServerCall, res: ServerResponse) => {
-    const picked = pickReply(api, body);
     const stream = body['stream'] === true;
+    const pieces = api === 'anthropic' ? anthropicPieces(body) : responsesPieces(body);
+    const prompt = countPrompt(pieces);
+    if (options.validation) {
+      entry.promptTokens = prompt.total;
+      if (refused(validateRequest(api, body, prompt.total, options.validation), entry, res)) return;
+    }
+    const picked = pickReply(api, body);
     let wire: ReplyWire;
     if (api === 'anthropic') {
-      const pieces = anthropicPieces(body);
-      const prompt = countPrompt(pieces);
       const cache = anthropicCache.measure(prompt, pieces.breakpoints);
       anthropicCache.remember(prompt, pieces.breakpoints);
       const { reply, usage } = uniqueUsage(api, picked.reply, (output) => ({
@@ -144,7 +201,6 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
       Object.assign(entry, { promptTokens: prompt.total, usage, reply });
       wire = anthropicReply({ id: `msg_h${entry.index}`, model: String(body['model'] ?? 'claude'), reply, usage });
     } else {
-      const prompt = countPrompt(responsesPieces(body));
       const cache = openaiCache.measure(prompt);
       openaiCache.remember(prompt);
       const { reply, usage } = uniqueUsage(api, picked.reply, (output) => ({
@@ -166,9 +222,12 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
       const path = req.url ?? '/';
       const method = req.method ?? 'GET';
       const route = path.split('?')[0];
-      const entry: ServerCall = { index: calls.length, at: new Date().toISOString(), method, path, kind: 'other', headers: headersOf(req), body: undefined, status: 0 };
+      const entry: ServerCall = { index: calls.length, at: new Date().toISOString(), method, path, kind: 'other', headers: headersOf(req), body: undefined, bodyBytes: 0, bodySha256: '', status: 0 };
       calls.push(entry);
-      const raw = await readBody(req);
+      hashResponse(res, entry);
+      const bytes = await readRaw(req);
+      Object.assign(entry, { bodyBytes: bytes.length, bodySha256: createHash('sha256').update(bytes).digest('hex') });
+      const raw = decodeBody(req, bytes);
       try {
         entry.body = raw.length > 0 ? JSON.parse(raw) : undefined;
       } catch {
@@ -180,6 +239,7 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
         await answerModelCall('anthropic', body, entry, res);
       } else if (method === 'POST' && route === '/v1/messages/count_tokens' && body) {
         entry.kind = 'anthropic-count-tokens';
+        if (options.validation && refused(validateAnthropic(body, undefined, options.validation), entry, res)) return;
         entry.promptTokens = countPrompt(anthropicPieces(body)).total;
         entry.status = 200;
         sendJson(res, 200, { input_tokens: entry.promptTokens });
@@ -216,8 +276,8 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
   };
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text).toString() });
+  res.writeHead(status, { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(text).toString() });
   res.end(text);
 }
