@@ -60,10 +60,11 @@ export async function startWebHostProcess(env: Record<string, string> = {}, at?:
 
 /**
  * Start a host whose demo does not tick on its own, open the control room at this window size and
- * take `steps` turns with Step, so the primary has a first generation to inspect.
+ * take `steps` turns with Step, so the primary has a first generation to inspect. `env` adds to the
+ * host's environment (`STRATA_DEMO_AGENTS` for the scaled demo).
  */
-export async function openPausedDemo(page: Page, steps: number, size: { width: number; height: number }): Promise<RunningWebHost> {
-  const web = await startWebHostProcess({ STRATA_DEMO_TICK_MS: '0' });
+export async function openPausedDemo(page: Page, steps: number, size: { width: number; height: number }, env: Record<string, string> = {}): Promise<RunningWebHost> {
+  const web = await startWebHostProcess({ ...env, STRATA_DEMO_TICK_MS: '0' });
   await page.setViewportSize(size);
   await page.goto(web.url);
   await expect(page.locator('[data-connection="open"]')).toBeVisible();
