@@ -121,6 +121,7 @@ describe('[error-model] one error model', () => {
       SliceTimeout: 'engine/node/tools/grep.ts turns it into a tool result',
       SliceCancelled: 'engine/node/tools/grep.ts turns it into a tool result',
       UsageError: 'a shell refuses its command line before any host exists',
+      ManageError: 'the gateway turns it into the provider-shaped refusal its client gets (manage mode), never a wire error',
     };
     const declared = [...sources(join(ROOT, 'engine')), ...sources(join(ROOT, 'electron'))].flatMap((p) =>
       [...readFileSync(p, 'utf8').matchAll(/\bclass (\w+) extends Error\b/g)].map((m) => m[1] as string),
