@@ -3,6 +3,7 @@ import { AgentDtoSchema, LogEntrySchema } from './dto';
 import { BoundaryDtoSchema, ItemChangeSchema, ItemDtoSchema } from './engineDto';
 import { MemoryEntryDtoSchema } from './memoryDto';
 import { CallDtoSchema, RunDtoSchema } from './runDto';
+import { GatewayCallDtoSchema, GatewaySessionDtoSchema, GatewayStatusDtoSchema } from './gatewayDto';
 import { ComparisonStatusSchema, LiveSessionDtoSchema, TraceDtoSchema } from './traceDto';
 
 /** What the desktop menu can ask of the views. */
@@ -79,6 +80,12 @@ export const Events = {
   'session.updated': z.object({ session: LiveSessionDtoSchema }),
   /** A live session was detached (by a view, or because the host closed). */
   'session.detached': z.object({ sessionId: z.string() }),
+  /** The gateway started, stopped or failed to start. */
+  'gateway.status': z.object({ status: GatewayStatusDtoSchema }),
+  /** Gateway sessions whose figures or mode changed (batched: at most four a second). */
+  'gateway.session': z.object({ sessions: z.array(GatewaySessionDtoSchema) }),
+  /** Gateway calls that started, got usage or ended (batched: at most four a second; a call's latest state once per batch). */
+  'gateway.call': z.object({ calls: z.array(GatewayCallDtoSchema) }),
   /**
    * A command from the desktop application menu for the views: show a view, or open the purge
    * confirmation (purging itself stays the view's confirmed `purgeMemory` call). Sent by the

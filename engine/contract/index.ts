@@ -4,6 +4,7 @@ export * from './memoryDto';
 export * from './conversationDto';
 export * from './runDto';
 export * from './traceDto';
+export * from './gatewayDto';
 export * from './events';
 export * from './commands';
 export * from './errors';

@@ -132,6 +132,11 @@ export class GatewaySessions {
     return { session: s.session, thread: state.thread, cacheBreak: brk, prefixReuse: blockPrefixReuse(brk, request.blocks) };
   }
 
+  /** The id of the session `request` would join, when it is held already; changes nothing. */
+  sessionIdOf(request: ParsedRequest): string | undefined {
+    return this.sessions.get(this.keyOf(request))?.session.id;
+  }
+
   /** Sessions held, with their threads (for a host's first snapshot and for the memory bound). */
   list(): { session: GatewaySession; threads: GatewayThread[] }[] {
     return [...this.sessions.values()].map((s) => ({ session: s.session, threads: [...s.threads.values()].map((t) => t.thread) }));
@@ -144,9 +149,13 @@ export class GatewaySessions {
     return n;
   }
 
-  private sessionFor(request: ParsedRequest): SessionState {
+  private keyOf(request: ParsedRequest): string {
     const client = request.client ?? 'unknown client';
-    const key = request.clientSessionId !== undefined ? `${client}\u0000id\u0000${request.clientSessionId}` : `${client}\u0000model\u0000${request.model}`;
+    return request.clientSessionId !== undefined ? `${client}\u0000id\u0000${request.clientSessionId}` : `${client}\u0000model\u0000${request.model}`;
+  }
+
+  private sessionFor(request: ParsedRequest): SessionState {
+    const key = this.keyOf(request);
     const found = this.sessions.get(key);
     if (found) return found;
     if (this.sessions.size >= this.maxSessions) this.evictSession();

@@ -2,6 +2,7 @@ import type { IdSource } from '../ports/IdSource';
 import { Utf8StreamDecoder } from '../text/Utf8StreamDecoder';
 import { apiOfPath } from './apiOfPath';
 import { BlockHashMemo } from './BlockHashMemo';
+import { bytesOf } from './cacheBreak';
 import { CallExchange, type GatewayCallUpdate } from './CallExchange';
 import { GatewaySessions } from './GatewaySessions';
 import { isParseFailure, parseRequest } from './parseRequest';
@@ -88,6 +89,7 @@ export function createObserveHandler(options: ObserveHandlerOptions): ObserveHan
       mode: 'observe',
       startedAt: request.receivedAt,
       prefixReuse: a.prefixReuse,
+      promptBytes: bytesOf(parsed.blocks),
       cacheBreak: a.cacheBreak,
     };
     counts.observed++;

@@ -118,6 +118,8 @@ export interface GatewayCall {
   costUsd?: number;
   /** Prefix reuse in bytes against the thread's previous request (`[prefix-reuse-def]`), of what was sent upstream. */
   prefixReuse: number;
+  /** Bytes of what was sent upstream (the sum of its blocks), the denominator of `prefixReuse`. */
+  promptBytes?: number;
   cacheBreak: CacheBreak;
   rewrite?: RewriteRecord;
   /** The engine failed on this request and the original went upstream unchanged; why. */

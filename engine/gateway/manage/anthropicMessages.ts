@@ -31,7 +31,8 @@ function readMessages(body: unknown): Conversation {
   const found: { block: Json; at: number }[] = [];
   messages.forEach((message, at) => {
     requireShape(isRecord(message), `messages.${at} must be an object`);
-    requireShape(message['role'] === 'user' || message['role'] === 'assistant', `messages.${at}.role must be "user" or "assistant"`);
+    // Claude Code 2.1.332 sends `role: 'system'` entries among its messages (reminders); they carry no tool results.
+    requireShape(message['role'] === 'user' || message['role'] === 'assistant' || message['role'] === 'system', `messages.${at}.role must be "user", "assistant" or "system"`);
     const content = message['content'];
     requireShape(typeof content === 'string' || Array.isArray(content), `messages.${at}.content must be a string or an array`);
     if (typeof content === 'string') return;

@@ -23,6 +23,7 @@ import { join } from 'node:path';
 import { runProcessGroup } from './runProcessGroup';
 import { provisionRealClients } from '../../realClients/provisionRealClients.mjs';
 import type { ForwardedExchange } from './forwardingProxy';
+import type { GatewayRunRecords } from './gatewayProxy';
 import type { ProxyName } from './proxies';
 import type { RealClientName } from './RealClientScenario';
 import type { RunnerJob, RunnerResult, StepOutcome } from './runnerTypes';
@@ -60,6 +61,8 @@ export interface RealClientRun {
   proxy: ProxyName | undefined;
   /** With a proxy: every request the client sent, as the tap received it, in arrival order; empty without. */
   clientSent: ForwardedExchange[];
+  /** With a gateway as the proxy: its own records of the run (sessions, threads, calls). */
+  gateway: GatewayRunRecords | undefined;
   workspace: string;
   clientHome: string;
   /** Every request the server received, in arrival order. */
@@ -154,6 +157,7 @@ export async function runRealClient(scenario: ScenarioName, options: { stepTimeo
       upstreamOrigin: result.upstreamOrigin,
       proxy: options.proxy,
       clientSent: result.clientSent,
+      gateway: result.gateway,
       workspace,
       clientHome: result.clientHome,
       calls: result.calls,

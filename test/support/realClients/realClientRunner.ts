@@ -94,7 +94,8 @@ async function main(): Promise<void> {
     steps.push(outcome);
     if (outcome.exitCode !== 0) break;
   }
-  const result: RunnerResult = { client: job.client, workspace: ctx.workspace, clientHome: ctx.clientHome, origin: ctx.origin, upstreamOrigin: live.origin, calls: live.calls, clientSent, unusedRules: live.unusedRules(), steps };
+  const gateway = proxy?.records?.();
+  const result: RunnerResult = { client: job.client, workspace: ctx.workspace, clientHome: ctx.clientHome, origin: ctx.origin, upstreamOrigin: live.origin, calls: live.calls, clientSent, ...(gateway ? { gateway } : {}), unusedRules: live.unusedRules(), steps };
   await tap?.close();
   await proxy?.close();
   await live.close();

@@ -1,4 +1,5 @@
 import type { ForwardedExchange } from './forwardingProxy';
+import type { GatewayRunRecords } from './gatewayProxy';
 import type { ProxyName } from './proxies';
 import type { RealClientName } from './RealClientScenario';
 import type { ScenarioName } from './scenarios';
@@ -49,6 +50,8 @@ export interface RunnerResult {
   calls: ServerCall[];
   /** With a proxy: every request the client sent, as the tap in front of the proxy received it; empty without. */
   clientSent: ForwardedExchange[];
+  /** With a gateway as the proxy: what it recorded. */
+  gateway?: GatewayRunRecords;
   unusedRules: string[];
   steps: StepOutcome[];
 }

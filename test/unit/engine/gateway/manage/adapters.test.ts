@@ -26,6 +26,23 @@ describe('[gateway-manage-pairing] the API adapters', () => {
     expect(conv.canon[2]).not.toContain('cache_control');
   });
 
+  it('[gateway-manage-system-entries] Anthropic: a mid-conversation `system` message (Claude Code 2.1.332 sends them) is read as an entry without results and passes unchanged; another role is refused', () => {
+    const body: Json = {
+      messages: [
+        { role: 'user', content: [{ type: 'text', text: 'go' }] },
+        { role: 'system', content: 'Reminder: the workspace is read-only.' },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 'a', name: 'Read', input: { file_path: 'src/x.ts' } }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'a', content: 'text of x' }] },
+      ],
+    };
+    const conv = anthropicMessages.read(body);
+    expect(conv.canon).toHaveLength(4);
+    expect(conv.results.map((r) => [r.key, r.at])).toEqual([['a', 3]]);
+    const out = anthropicMessages.replace(body, conv, new Map([['a', 'P']]));
+    expect((out['messages'] as Json[])[1]).toEqual({ role: 'system', content: 'Reminder: the workspace is read-only.' });
+    expect(() => anthropicMessages.read({ messages: [{ role: 'tool', content: 'x' }] })).toThrow('messages.0.role must be "user", "assistant" or "system"');
+  });
+
   it('Responses: function, custom and local shell outputs pair by call_id (a local shell output may use id)', () => {
     const body: Json = {
       prompt_cache_key: 'k',
