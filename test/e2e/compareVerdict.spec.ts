@@ -73,6 +73,12 @@ test('an analyst compares two budgets, reads the verdict, exports it, removes th
   await expect(results.getByText(/budgets 4,000, 16,000/)).toBeVisible();
   const table = results.getByRole('table', { name: 'Comparison totals' });
   await expect(table.locator('tbody tr')).toHaveCount(5);
+  // The results never widen the page: no sideways scroll at 1280 px or at 1024 px.
+  for (const width of [1280, 1024]) {
+    await page.setViewportSize({ width, height: 900 });
+    await expect.poll(() => page.evaluate(() => document.scrollingElement!.scrollWidth - window.innerWidth), { message: `sideways scroll at ${width} px` }).toBeLessThanOrEqual(0);
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
   expect(await table.locator('tbody tr').evaluateAll((rows) => rows.map((r) => `${r.getAttribute('data-strategy')}@${r.getAttribute('data-budget')}`))).toEqual([
     'variable@4000',
     'variable@16000',
