@@ -5,6 +5,7 @@ import { MemoryEntryDtoSchema, PurgeReportDtoSchema } from './memoryDto';
 import { ConversationDtoSchema, SkillsDtoSchema } from './conversationDto';
 import { ProviderSettingsDtoSchema, RunDtoSchema, StartRunArgsSchema, UsageDtoSchema } from './runDto';
 import { ComparisonDtoSchema, ComparisonSummaryDtoSchema, EngineStrategySchema, ImportTraceContentArgsSchema, LiveSessionDetailDtoSchema, LiveSessionDtoSchema, SessionDtoSchema, StartComparisonArgsSchema, TraceDtoSchema } from './traceDto';
+import { GatewayControlActionSchema, GatewayModeSchema, GatewaySessionDetailDtoSchema, GatewaySessionDtoSchema, GatewayStatusDtoSchema } from './gatewayDto';
 import { eventNames, type EventName } from './events';
 import { ATTACH_BUDGET } from '../shared/limits';
 import { PURGE_CONFIRMATION } from '../shared/purgePolicy';
@@ -246,6 +247,33 @@ export const Commands = {
   listAttached: { args: z.object({}).strict(), result: z.object({ sessions: z.array(LiveSessionDtoSchema) }) },
   /** One attached session with its per-step series, real and counterfactual. */
   getSession: { args: z.object({ sessionId: Id }).strict(), result: LiveSessionDetailDtoSchema },
+  /** The local gateway: running or not, its address and upstreams, the mode of new sessions, and what to paste to point each client at it. */
+  getGateway: { args: z.object({}).strict(), result: z.object({ status: GatewayStatusDtoSchema }) },
+  /**
+   * Start the gateway on 127.0.0.1 (at `port`, else the workspace's, else any free one) with new
+   * sessions in `mode` (default the workspace's, observe). `conflict` while it runs or the port is
+   * taken; nothing changes then.
+   */
+  startGateway: { args: z.object({ port: z.number().int().min(0).max(65535).optional(), mode: GatewayModeSchema.optional() }).strict(), result: z.object({ status: GatewayStatusDtoSchema }) },
+  /** Stop the gateway; the sessions it saw stay readable until it starts again. */
+  stopGateway: { args: z.object({}).strict(), result: z.object({ status: GatewayStatusDtoSchema }) },
+  /** The sessions the gateway saw, most recently active first, with their totals. */
+  listGatewaySessions: { args: z.object({}).strict(), result: z.object({ sessions: z.array(GatewaySessionDtoSchema) }) },
+  /** One gateway session: its threads (main, subagents) with their newest calls, manage mode's generations and the operator's controls. `not_found` for an unknown id. */
+  getGatewaySession: { args: z.object({ sessionId: Id }).strict(), result: GatewaySessionDetailDtoSchema },
+  /** Switch a gateway session between observe and manage, from its next call on. `not_found` for an unknown id. */
+  setGatewayMode: { args: z.object({ sessionId: Id, mode: GatewayModeSchema }).strict(), result: z.object({ session: GatewaySessionDtoSchema }) },
+  /**
+   * Pin, unpin, remove or restore one result (its tool call id, `itemKey`) of a managed thread, from
+   * the thread's next call. `not_found` for an unknown session or thread, `conflict` pinning a
+   * removed result or removing a pinned one.
+   */
+  gatewayControl: {
+    args: z.object({ sessionId: Id, threadId: Id, itemKey: z.string().min(1).max(500), action: GatewayControlActionSchema }).strict(),
+    result: z.object({ pins: z.array(z.string()), removals: z.array(z.string()) }),
+  },
+  /** A managed call's request as the client sent it and as it went upstream (`rewritten` null when the original went), while kept. `not_found` otherwise. */
+  getGatewayRequest: { args: z.object({ callId: Id }).strict(), result: z.object({ callId: z.string(), original: z.string(), rewritten: z.string().nullable() }) },
 } as const;
 
 export type CommandName = keyof typeof Commands;

@@ -52,7 +52,7 @@ export const GatewayCallDtoSchema = z.object({
 });
 export type GatewayCallDto = z.infer<typeof GatewayCallDtoSchema>;
 
-export const GatewayTotalsDtoSchema = z.object({
+const GatewayTotalsDtoSchema = z.object({
   calls: Count,
   errors: Count,
   managed: Count,
@@ -87,7 +87,7 @@ const GenerationDtoSchema = z.object({
   dropped: z.array(DroppedDtoSchema),
 });
 
-export const GatewayThreadDtoSchema = z.object({
+const GatewayThreadDtoSchema = z.object({
   id: z.string(),
   parentId: z.string().nullable(),
   label: z.string(),
@@ -101,7 +101,7 @@ export const GatewayThreadDtoSchema = z.object({
   pins: z.array(z.string()),
   removals: z.array(z.string()),
 });
-export type GatewayThreadDto = z.infer<typeof GatewayThreadDtoSchema>;
+type GatewayThreadDto = z.infer<typeof GatewayThreadDtoSchema>;
 
 export const GatewaySessionDetailDtoSchema = z.object({ session: GatewaySessionDtoSchema, threads: z.array(GatewayThreadDtoSchema) });
 export type GatewaySessionDetailDto = z.infer<typeof GatewaySessionDetailDtoSchema>;

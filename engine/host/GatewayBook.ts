@@ -14,7 +14,7 @@ import type { ManagedRequest } from './gatewayHandler';
  * dropped first. Sessions and threads beyond their caps drop the least recently updated.
  */
 
-export const CALLS_PER_THREAD = 100;
+const CALLS_PER_THREAD = 100;
 export const REQUESTS_PER_THREAD = 20;
 const REQUESTS_MAX = 200;
 const REQUEST_BYTES_MAX = 64 * 1024 * 1024;
@@ -60,7 +60,7 @@ interface KeptRequest {
   bytes: number;
 }
 
-export function emptyTotals(): GatewayTotals {
+function emptyTotals(): GatewayTotals {
   return { calls: 0, errors: 0, managed: 0, usage: { input: 0, cacheRead: 0, cacheWrite: 0, cacheWrite1h: 0, output: 0 }, costUsd: 0, reusedBytes: 0, promptBytes: 0, prefixReuse: 0, savedTokens: 0, savedUsd: 0 };
 }
 

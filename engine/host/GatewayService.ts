@@ -9,7 +9,7 @@ import type { ManageSettings } from './gatewayHandler';
 import { type RunningGateway, startGateway } from './startGateway';
 
 /** How often `gateway.call` and `gateway.session` go out at most (4 a second each, `[gateway-host-events]`). */
-export const GATEWAY_EVENT_MS = 250;
+const GATEWAY_EVENT_MS = 250;
 
 /** The workspace's gateway settings (`HostOptions.gateway`; the CLI's flags). */
 export interface GatewaySettings {

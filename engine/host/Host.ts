@@ -29,6 +29,7 @@ import { RunManager } from './RunManager';
 import { toAgentDto } from './toAgentDto';
 import type { SessionRoots } from '../node/traces/live/discoverSessions';
 import { LiveSessions } from './LiveSessions';
+import { GatewayService } from './GatewayService';
 import type { HostOptions } from './HostOptions';
 import { resolveHostOptions, type HostServices } from './resolveHostOptions';
 
@@ -66,6 +67,8 @@ export class Host {
   readonly comparisons: Comparisons;
   /** Attached Claude Code and Codex sessions, followed live (`[live-attach]`). */
   readonly liveSessions: LiveSessions;
+  /** The local gateway (issue 23), started by a view or the CLI. */
+  readonly gateway: GatewayService;
 
   private constructor(
     readonly catalog: Catalog,
@@ -137,6 +140,7 @@ export class Host {
     });
     this.comparisons = new Comparisons({ catalog, clock, scheduler, emit, workerUrl: services.replayWorkerUrl });
     this.liveSessions = new LiveSessions({ emit, clock, scheduler, workerUrl: services.liveWorkerUrl });
+    this.gateway = new GatewayService({ settings: services.gateway, emit, scheduler, log: (level, message) => this.log(null, level, message) });
     this.handlers = createHandlers({
       catalog,
       version: services.version,
@@ -158,6 +162,7 @@ export class Host {
       sessionRoots,
       liveSessions: this.liveSessions,
       nativeBinding: services.nativeBinding,
+      gateway: this.gateway,
     });
   }
 
@@ -387,6 +392,7 @@ export class Host {
     this.runs.close();
     this.comparisons.close();
     this.liveSessions.close();
+    void this.gateway.close();
     this.hub.closeAll();
     this.catalog.close();
   }

@@ -3,6 +3,7 @@ import type { Scheduler } from '../ports/Scheduler';
 import type { SessionRoots } from '../node/traces/live/discoverSessions';
 import type { Tokenizer } from '../tokens/Tokenizer';
 import type { RunManagerDeps } from './RunManager';
+import type { GatewaySettings } from './GatewayService';
 
 /**
  * What a shell (Electron main, the web host, the CLI, a test) gives `Host.open`. Read once by
@@ -46,6 +47,8 @@ export interface HostOptions {
   replayWorkerUrl?: URL;
   /** The live sessions' worker's build entry (`out/main/liveWorker.js`) for a bundled host; absent from source, as above. */
   liveWorkerUrl?: URL;
+  /** The local gateway's settings (port, upstreams, mode of new sessions); it starts when a view or the CLI starts it. */
+  gateway?: GatewaySettings;
   /** The SQLite module to load instead of node_modules' Node build (see `CatalogOpenOptions`). */
   nativeBinding?: string | undefined;
 }

@@ -69,7 +69,7 @@ const MAX_MANAGED_THREADS = 512;
 const DEFAULT_CONTEXT_WINDOW = 200_000;
 
 /** The provider's error for a request it would refuse as malformed (400 `invalid_request_error`). */
-export function invalidRequestReply(provider: GatewayProvider, message: string): { status: number; contentType: string; body: string } {
+function invalidRequestReply(provider: GatewayProvider, message: string): { status: number; contentType: string; body: string } {
   const body = provider === 'anthropic' ? { type: 'error', error: { type: 'invalid_request_error', message } } : { error: { message, type: 'invalid_request_error', param: null, code: null } };
   return { status: 400, contentType: 'application/json', body: JSON.stringify(body) };
 }

@@ -19,6 +19,7 @@ import { proposalFromItem, toMemoryDto } from './memoryDtos';
 import { intakeTypedText } from '../memory/intake';
 import { toAgentDto } from './toAgentDto';
 import type { LiveSessions } from './LiveSessions';
+import type { GatewayService } from './GatewayService';
 import { discoverSessions, type SessionInfo, type SessionRoots } from '../node/traces/live/discoverSessions';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -62,6 +63,8 @@ export interface HostContext {
   liveSessions: LiveSessions;
   /** The SQLite module the host loads (Electron's build), also for reading OpenCode databases. */
   nativeBinding?: string | undefined;
+  /** The local gateway (issue 23). */
+  gateway: GatewayService;
 }
 
 /** Arguments after validation (defaults applied). */
@@ -293,6 +296,14 @@ export function createHandlers(ctx: HostContext): Handlers {
     },
     listAttached: () => ({ sessions: ctx.liveSessions.list() }),
     getSession: ({ sessionId }) => ctx.liveSessions.detail(sessionId),
+    getGateway: () => ({ status: ctx.gateway.status() }),
+    startGateway: async (args) => ({ status: await ctx.gateway.start(args) }),
+    stopGateway: async () => ({ status: await ctx.gateway.stop() }),
+    listGatewaySessions: () => ({ sessions: ctx.gateway.listSessions() }),
+    getGatewaySession: ({ sessionId }) => ctx.gateway.session(sessionId),
+    setGatewayMode: ({ sessionId, mode }) => ({ session: ctx.gateway.setMode(sessionId, mode) }),
+    gatewayControl: (args) => ctx.gateway.control(args),
+    getGatewayRequest: ({ callId }) => ctx.gateway.request(callId),
     startComparison: (args) => ({ comparison: ctx.comparisons.start(args) }),
     getComparison: ({ comparisonId }) => ({ comparison: ctx.comparisons.get(comparisonId) }),
     listComparisons: ({ limit }) => ({ comparisons: ctx.comparisons.list(limit) }),

@@ -11,6 +11,7 @@ import { defaultSessionRoots, type SessionRoots } from '../node/traces/live/disc
 import type { HostOptions } from './HostOptions';
 import { bundledDemoDir, readDemoWorkspace } from '../node/workspace/readDemoWorkspace';
 import type { RunManagerDeps } from './RunManager';
+import type { GatewaySettings } from './GatewayService';
 import { demoWorktreeView, folderWorktreeView } from './worktreeViews';
 
 /** The model runs' providers and tools a shell supplies (none: no model runs). */
@@ -48,6 +49,7 @@ export interface HostServices {
   replayWorkerUrl: URL | undefined;
   liveWorkerUrl: URL | undefined;
   nativeBinding: string | undefined;
+  gateway: GatewaySettings;
 }
 
 /**
@@ -80,5 +82,6 @@ export function resolveHostOptions(options: HostOptions): HostServices {
     replayWorkerUrl: options.replayWorkerUrl,
     liveWorkerUrl: options.liveWorkerUrl,
     nativeBinding: options.nativeBinding,
+    gateway: options.gateway ?? {},
   };
 }

@@ -63,6 +63,14 @@ const samples: { [K in CommandName]: CommandArgs<K> } = {
   detachSession: { sessionId: 'ses-1' },
   listAttached: {},
   getSession: { sessionId: 'ses-1' },
+  getGateway: {},
+  startGateway: { port: 0, mode: 'observe' },
+  stopGateway: {},
+  listGatewaySessions: {},
+  getGatewaySession: { sessionId: 'gws-1' },
+  setGatewayMode: { sessionId: 'gws-1', mode: 'manage' },
+  gatewayControl: { sessionId: 'gws-1', threadId: 'gwt-1', itemKey: 'toolu_1', action: 'pin' },
+  getGatewayRequest: { callId: 'gwc-1' },
 };
 
 /** A call reached its handler: it succeeded, or the handler itself refused it (e.g. already removed). */
@@ -112,6 +120,7 @@ describe('contract conformance: every command exists on every side', () => {
       comparisons: host.comparisons,
       sessionRoots: {},
       liveSessions: host.liveSessions,
+      gateway: host.gateway,
     });
     expect(Object.keys(handlers).sort()).toEqual([...commandNames].sort());
   });

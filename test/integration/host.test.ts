@@ -16,6 +16,7 @@ import { demoFiles } from '../support/demoFiles';
 import { demoDir, tempDir } from '../support/tempDir';
 import { quarterTokenizer } from '../support/engineFixtures';
 import { writeSyntheticTrace } from '../support/traceFixtures';
+import { startAnthropicLoopback } from '../support/loopback';
 
 const script = generateDemoRun(demoFiles, 1);
 const TOTAL_TURNS = [...script.scripts.values()].reduce((n, turns) => n + turns.length, 0);
@@ -72,6 +73,23 @@ describe('Host over a temp-dir catalog with the demo workspace', () => {
   });
 
   it('answers every command with a value its result schema accepts', async () => {
+    // The gateway's commands need a session: this host's gateway forwards to a loopback Anthropic server.
+    const upstream = await startAnthropicLoopback();
+    host.close();
+    host = Host.open({ ...options, gateway: { upstreams: { anthropic: upstream.url } } });
+    const viaGateway = async () => {
+      const origin = host.gateway.status().origin!;
+      const body = { model: 'claude-sonnet-4-5', max_tokens: 64, messages: [{ role: 'user', content: 'read a.ts' }, { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'Read', input: { path: 'a.ts' } }] }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'export const a = 1;' }] }] };
+      const res = await fetch(`${origin}/v1/messages`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': 'sk-test', 'anthropic-version': '2023-06-01' }, body: JSON.stringify(body) });
+      expect(res.status).toBe(200);
+      await res.text();
+    };
+    const gatewaySession = async () => {
+      await viaGateway();
+      const sessions = host.gateway.listSessions();
+      expect(sessions.length).toBeGreaterThan(0);
+      return sessions[0]!;
+    };
     await tick(12);
     const toolItem = host.engine.items().find((i) => i.id.startsWith('tool:'))!.id;
     const memId = () => host.memory.list().find((r) => r.provenance.itemId === 'objective')?.id;
@@ -125,6 +143,14 @@ describe('Host over a temp-dir catalog with the demo workspace', () => {
       listAttached: {},
       getSession: { sessionId: 'ses-1' },
       detachSession: { sessionId: 'ses-1' },
+      getGateway: {},
+      startGateway: { port: 0 },
+      listGatewaySessions: {},
+      getGatewaySession: undefined,
+      setGatewayMode: undefined,
+      gatewayControl: undefined,
+      getGatewayRequest: undefined,
+      stopGateway: {},
     };
     const late: Partial<Record<CommandName, () => unknown>> = {
       getMemory: () => ({ id: memId() }),
@@ -135,6 +161,19 @@ describe('Host over a temp-dir catalog with the demo workspace', () => {
       startComparison: () => ({ traceIds: host.catalog.listTraces().map((t) => t.id), strategies: ['variable'], budget: 32_000 }),
       cancelComparison: () => ({ comparisonId: host.comparisons.start({ traceIds: [host.catalog.listTraces()[0]!.id], strategies: ['summary'], budgets: [32_000, 64_000] }).comparisonId }),
       // A trace no running comparison replays.
+      getGatewaySession: async () => ({ sessionId: (await gatewaySession()).id }),
+      setGatewayMode: async () => ({ sessionId: (await gatewaySession()).id, mode: 'manage' }),
+      gatewayControl: async () => {
+        const sessionId = (await gatewaySession()).id;
+        return { sessionId, threadId: host.gateway.session(sessionId).threads[0]!.id, itemKey: 'toolu_1', action: 'pin' };
+      },
+      // The session is managed now: its next call keeps the original and the rewritten request.
+      getGatewayRequest: async () => {
+        const sessionId = (await gatewaySession()).id;
+        const calls = host.gateway.session(sessionId).threads.flatMap((t) => t.calls).filter((c) => c.mode === 'manage');
+        expect(calls.length).toBeGreaterThan(0);
+        return { callId: calls.at(-1)!.id };
+      },
       removeTrace: async () => ({ traceId: (await call('importTraceContent', { name: 'removed.json', content: readFileSync(writeSyntheticTrace(tmp.dir, 'removed.json', ' (removed)'), 'utf8') })).envelope.ok ? host.catalog.listTraces()[0]!.id : '' }),
     };
     writeFileSync(join(tmp.dir, 'session.jsonl'), '');
@@ -143,6 +182,7 @@ describe('Host over a temp-dir catalog with the demo workspace', () => {
       expect(envelope.ok, `${name}: ${JSON.stringify(envelope)}`).toBe(true);
       if (envelope.ok) expect(() => Commands[name].result.parse(envelope.value)).not.toThrow();
     }
+    await upstream.close();
   });
 
   it('plays one turn per tick and pushes it only to subscribed sessions', async () => {

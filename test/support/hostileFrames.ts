@@ -13,7 +13,16 @@ import { intIn, pick, seededRandom } from './seededRandom';
 export const READ_ONLY: ReadonlySet<CommandName> = new Set<CommandName>([
   'health', 'listAgents', 'getAgent', 'subscribe', 'listGenerations', 'getGeneration', 'diffGenerations', 'listMemory', 'getMemory',
   'getConversation', 'listSkills', 'listRuns', 'getUsage', 'getProviderSettings', 'listTraces', 'getComparison', 'listSessions', 'listAttached', 'getSession', 'listComparisons', 'previewItemChange',
+  'getGateway', 'listGatewaySessions', 'getGatewaySession', 'getGatewayRequest',
 ]);
+
+/**
+ * The commands the fuzz aims at: every one but those whose arguments are all optional and which
+ * act (start and stop the gateway). No frame for them is malformed enough that the host must refuse
+ * it (a dropped or prototype-polluted `args` is still `{}`), so a fuzzed frame would start a
+ * server; conformance.test.ts and gatewayHost.test.ts check their arguments and effects.
+ */
+const FUZZED: readonly CommandName[] = commandNames.filter((n) => n !== 'startGateway' && n !== 'stopGateway');
 
 /** Frames per category (10,121 in all). */
 export const FRAME_COUNTS = {
@@ -108,6 +117,14 @@ const TEMPLATES: { [K in CommandName]: CommandArgs<K> } = {
   detachSession: { sessionId: 'ses-1' },
   listAttached: {},
   getSession: { sessionId: 'ses-1' },
+  getGateway: {},
+  startGateway: { port: 0, mode: 'observe' },
+  stopGateway: {},
+  listGatewaySessions: {},
+  getGatewaySession: { sessionId: 'gws-1' },
+  setGatewayMode: { sessionId: 'gws-1', mode: 'manage' },
+  gatewayControl: { sessionId: 'gws-1', threadId: 'gwt-1', itemKey: 'toolu_1', action: 'pin' },
+  getGatewayRequest: { callId: 'gwc-1' },
 };
 
 const WRONG_VALUES: readonly unknown[] = [0, -1, 1.5, 1e308, -1e308, '', 'x', '1', true, false, null, [], [null], {}, { a: 1 }, ['log', 'log'], 'purge project memory '];
@@ -147,7 +164,7 @@ export function* hostileFrames(seed: number, files: HostileFiles, maxFrameBytes:
   let nextId = 1;
   for (const [n, category] of order.entries()) {
     const id = nextId++ * (r() < 0.05 ? -1 : 1);
-    yield build(category, r, id, commandNames[n % commandNames.length]!, paths, maxFrameBytes);
+    yield build(category, r, id, FUZZED[n % FUZZED.length]!, paths, maxFrameBytes);
   }
 }
 

@@ -21,7 +21,7 @@ export function gatewayRecords(run: RealClientRun): GatewayRunRecords {
 }
 
 /** The gateway's model calls (count_tokens apart), in the order it announced them. */
-export const gatewayModelCalls = (g: GatewayRunRecords): GatewayCall[] => g.calls.filter((c) => c.api !== 'anthropic-count-tokens');
+const gatewayModelCalls = (g: GatewayRunRecords): GatewayCall[] => g.calls.filter((c) => c.api !== 'anthropic-count-tokens');
 
 /** Headers the gateway sets per hop (besides the per-connection ones): `host` becomes the upstream's; a rewritten body gets its own `content-length`. */
 const hopHeaders = (headers: Readonly<Record<string, string>>, rewritten: boolean): Record<string, string> => {

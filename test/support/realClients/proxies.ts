@@ -35,7 +35,7 @@ export type ProxyName = 'byte-forwarding' | 'gateway-observe' | 'gateway-manage'
  * generation ends past 80,000 tokens and the next starts at or under 50,000) makes manage mode act
  * the same way on both clients, several times over the task.
  */
-export const LONG_TASK_MANAGE: ManageSettings = { contextWindow: 200_000 };
+const LONG_TASK_MANAGE: ManageSettings = { contextWindow: 200_000 };
 
 export const PROXIES: Record<ProxyName, (upstreams: ProxyUpstreams) => Promise<ProxyUnderTest>> = {
   // The seam's own check: a proxy that changes nothing, so the upstream must see what the client sent.
