@@ -2,6 +2,7 @@ import { openHost } from '../shared/openHost';
 import { parseShellOptions, UsageError } from '../shared/shellOptions';
 import { serveControlRoom } from '../web/serveControlRoom';
 import { compareCommand, compareUsage } from './compareCommand';
+import { gatewayCommand } from './gatewayCommand';
 import { importCommand } from './importCommand';
 
 const usage = `strata ${__STRATA_VERSION__}: variable context engine for coding agents
@@ -10,6 +11,10 @@ Usage: strata <command> [options]
 
 Commands:
   web            serve the control room on http://127.0.0.1 (prints the address with its token)
+  gateway [--port n] [--manage] [--anthropic-upstream url] [--openai-upstream url]
+                 start the local gateway for Claude Code, Codex and the provider SDKs (observe
+                 mode by default: requests go upstream unchanged) and the control room watching
+                 it ('strata gateway --help' for the options)
   health         print the workspace's health as JSON (catalog path, schema version, agents)
   compare <files or folders> [--strategies a,b] [--budget n] [--peers] [--json f] [--csv f]
                  replay recorded agent sessions (Claude Code, Codex, Gemini CLI, OpenCode export
@@ -48,6 +53,7 @@ async function main(argv: string[]): Promise<number> {
     }
     return compareCommand(argv.slice(1));
   }
+  if (argv[0] === 'gateway') return gatewayCommand(argv.slice(1));
   const opts = parseShellOptions(argv);
   const [command = 'help', ...rest] = opts.positional;
   if (opts.help || command === 'help') {

@@ -4,6 +4,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { modelRunDeps } from '../../engine/host/modelRunDeps';
 import { demoAgentsFromEnv } from '../../engine/demo/scaledDemoRun';
 import { Host, locateWorkspace, type WorkspaceLocation } from '../../engine/host';
+import type { GatewaySettings } from '../../engine/host/GatewayService';
 import { defaultSessionRoots } from '../../engine/node/traces/live/discoverSessions';
 
 /**
@@ -73,7 +74,7 @@ export interface OpenedHost {
 }
 
 /** Open the Host for a shell: the demo workspace unless `--workspace` names a folder. */
-export function openHost(o: { workspace?: string | undefined; userDataDir?: string; resources?: string; sessionsDirs?: readonly string[] }): OpenedHost {
+export function openHost(o: { workspace?: string | undefined; userDataDir?: string; resources?: string; sessionsDirs?: readonly string[]; gateway?: GatewaySettings }): OpenedHost {
   const location = locateWorkspace({ workspace: o.workspace, userDataDir: o.userDataDir });
   const host = Host.open({
     catalogPath: location.catalogPath,
@@ -92,6 +93,7 @@ export function openHost(o: { workspace?: string | undefined; userDataDir?: stri
     liveWorkerUrl: builtLiveWorker(),
     nativeBinding: sqliteBinding() ?? (o.resources ? packagedSqliteBinding(o.resources) : undefined),
     sessionRoots: { ...defaultSessionRoots(), extra: (o.sessionsDirs ?? []).map((d) => resolve(d)) },
+    ...(o.gateway ? { gateway: o.gateway } : {}),
   });
   return { host, location };
 }

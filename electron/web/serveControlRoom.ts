@@ -1,6 +1,8 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { existsSync } from 'node:fs';
+import type { Host } from '../../engine/host';
+import type { GatewaySettings } from '../../engine/host/GatewayService';
 import { openHost } from '../shared/openHost';
 import { startWebHost, type WebHost } from './webHost';
 
@@ -21,9 +23,9 @@ function rendererDir(): string {
  * Open the workspace and serve the control room until SIGINT/SIGTERM. Prints exactly one line
  * with the address (including the per-launch token) on stdout.
  */
-export async function serveControlRoom(o: { workspace?: string | undefined; port?: number | undefined; sessionsDirs?: readonly string[] }): Promise<WebHost> {
+export async function serveControlRoom(o: { workspace?: string | undefined; port?: number | undefined; sessionsDirs?: readonly string[]; gateway?: GatewaySettings }): Promise<{ web: WebHost; host: Host }> {
   const staticDir = rendererDir();
-  const { host, location } = openHost({ workspace: o.workspace, sessionsDirs: o.sessionsDirs });
+  const { host, location } = openHost({ workspace: o.workspace, sessionsDirs: o.sessionsDirs, ...(o.gateway ? { gateway: o.gateway } : {}) });
   let web: WebHost;
   try {
     web = await startWebHost({
@@ -46,5 +48,5 @@ export async function serveControlRoom(o: { workspace?: string | undefined; port
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
-  return web;
+  return { web, host };
 }
