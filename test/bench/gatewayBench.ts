@@ -1,22 +1,30 @@
-// Gateway latency: what the local gateway adds to a call (issue 23, item 5). A loopback upstream
-// answers every request with a small JSON body after reading it whole; each request goes once
-// straight to it and once through the gateway (interleaved, the same keep-alive client), and the
-// added latency is the gateway's percentile minus the direct one, for a small body and a 600 KB one.
-// The handler is the observe shape: forward the original, with a sink that counts the bytes it gets.
-// Prints p50/p95 against the issue's target (<= 2 ms p50 for pass-through) and writes
-// test/bench/results/gateway.json. Not a test: it asserts nothing and never fails on timing.
-// Run with `npm run bench:gateway` (`-- --requests 200`).
-//
-// Hook for the managed rewrite (engine/gateway/manage, not written yet): add a scenario to
-// `scenarios` whose handler rewrites (`{ kind: 'forward', body: <rewritten bytes> }`) and whose body
-// is a 150k-token request; its target is <= 10 ms p50. Nothing else here needs to change.
+// Gateway figures (issue 23, item 5). A loopback upstream answers every request with a small JSON
+// body after reading it whole.
+// 1. Added latency: each request goes once straight to the upstream and once through the gateway
+//    (interleaved, the same keep-alive client), and the added latency is the gateway's percentile
+//    minus the direct one: pass-through (the observe shape: forward the original, with a sink that
+//    counts the bytes it gets) for a small body and a 600 KB one (target <= 2 ms p50), and the
+//    managed rewrite of a 150k-token Anthropic request end to end through the server (startGateway
+//    in manage mode: parse, thread assignment, rewrite, serialization, block hashes, forwarding;
+//    target <= 10 ms p50). The managed session is fed its first requests (up to 150k tokens) before
+//    the clock starts, so the manager is warm as in a running gateway; every timed request is one
+//    tool call longer than the one before.
+// 2. Memory per session: one managed session of 500 calls whose client compacts its history as
+//    Claude Code does (every 40 tool calls); the heap after a full gc at 100, 200, ..., 500 calls.
+// Prints the figures and writes test/bench/results/gateway.json. Not a test: it asserts nothing and
+// never fails on timing. Run with `npm run bench:gateway` (`-- --requests 200`); it needs
+// `--expose-gc` (the npm script passes it) for the memory figures.
 import { Agent, createServer, request } from 'node:http';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { GatewayHandler } from '../../engine/gateway/types';
+import { startGateway } from '../../engine/host/startGateway';
 import { startGatewayServer } from '../../engine/node/gateway/startGatewayServer';
+import { memoTokenizer } from '../../engine/tokens/memoTokenizer';
+import { generateSession } from '../support/gatewaySessions';
+import { compactingSessionBody, largeSessionBodies } from '../support/gatewayBenchSessions';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -54,14 +62,45 @@ const passThrough: GatewayHandler = {
 
 interface Scenario {
   name: string;
-  handler: GatewayHandler;
-  body: Buffer;
+  /** Starts the gateway in front of the upstream; `warm` requests go through it before the clock starts. */
+  start(upstreamPort: number): Promise<{ port: number; close(): Promise<void>; note?: () => string }>;
+  warm: Buffer[];
+  /** The body of timed request `i` (warm-up ones included). */
+  body(i: number): Buffer;
   targetP50Ms: number;
 }
-const scenarios: Scenario[] = [
-  { name: 'pass-through, small body', handler: passThrough, body: messagesBody(300), targetP50Ms: 2 },
-  { name: 'pass-through, 600 KB body', handler: passThrough, body: messagesBody(600 * 1024), targetP50Ms: 2 },
-];
+const passThroughScenario = (name: string, body: Buffer): Scenario => ({
+  name,
+  start: (port) => startGatewayServer({ handler: passThrough, upstreams: { anthropic: `http://127.0.0.1:${port}` } }),
+  warm: [],
+  body: () => body,
+  targetP50Ms: 2,
+});
+
+const tokenizer = memoTokenizer('o200k_base');
+const large = largeSessionBodies((text) => tokenizer.count(text), 150_000, WARMUP + REQUESTS);
+let rewriteBoundaries = 0;
+let rewrittenTokens: number[] = [];
+const managedScenario: Scenario = {
+  name: `managed rewrite, ${large.firstTimedTokens.toLocaleString('en-US')}-token request`,
+  start: async (port) => {
+    const g = await startGateway({
+      mode: 'manage',
+      upstreams: { anthropic: `http://127.0.0.1:${port}` },
+      tokenizer,
+      onCall: (u) => {
+        if (u.event !== 'started' || !u.call.rewrite) return;
+        if (u.call.rewrite.boundary) rewriteBoundaries++;
+        rewrittenTokens.push(u.call.rewrite.rewrittenTokens);
+      },
+    });
+    return { port: g.port, close: () => g.close(), note: () => `${rewriteBoundaries} generation boundaries in all; the timed requests went upstream as ${Math.min(...rewrittenTokens.slice(-REQUESTS))}-${Math.max(...rewrittenTokens.slice(-REQUESTS))} tokens` };
+  },
+  warm: large.warm,
+  body: (i) => large.timed[i]!,
+  targetP50Ms: 10,
+};
+const scenarios: Scenario[] = [passThroughScenario('pass-through, small body', messagesBody(300)), passThroughScenario('pass-through, 600 KB body', messagesBody(600 * 1024)), managedScenario];
 
 const answer = Buffer.from('{"id":"msg_bench","type":"message","content":[{"type":"text","text":"ok"}],"usage":{"input_tokens":10,"output_tokens":1}}');
 const upstream = createServer((req, res) => {
@@ -90,30 +129,63 @@ function timedPost(port: number, body: Buffer): Promise<number> {
 const results: Record<string, unknown>[] = [];
 console.log(`Gateway added latency, ${REQUESTS} requests per scenario (after ${WARMUP} warm-up), interleaved direct / through the gateway:`);
 for (const s of scenarios) {
-  const gateway = await startGatewayServer({ handler: s.handler, upstreams: { anthropic: `http://127.0.0.1:${upstreamPort}` } });
+  const gateway = await s.start(upstreamPort);
+  for (const body of s.warm) await timedPost(gateway.port, body);
   const direct: number[] = [];
   const via: number[] = [];
+  let bodyBytes = 0;
   for (let i = 0; i < WARMUP + REQUESTS; i++) {
-    const d = await timedPost(upstreamPort, s.body);
-    const g = await timedPost(gateway.port, s.body);
+    const body = s.body(i);
+    const d = await timedPost(upstreamPort, body);
+    const g = await timedPost(gateway.port, body);
     if (i >= WARMUP) {
       direct.push(d);
       via.push(g);
+      bodyBytes = Math.max(bodyBytes, body.length);
     }
   }
+  const note = gateway.note?.();
   await gateway.close();
   const row = {
     scenario: s.name,
-    bodyBytes: s.body.length,
+    bodyBytes,
     requests: REQUESTS,
     directMs: { p50: ms(percentile(direct, 50)), p95: ms(percentile(direct, 95)) },
     gatewayMs: { p50: ms(percentile(via, 50)), p95: ms(percentile(via, 95)) },
     addedMs: { p50: ms(percentile(via, 50) - percentile(direct, 50)), p95: ms(percentile(via, 95) - percentile(direct, 95)) },
     targetP50Ms: s.targetP50Ms,
+    ...(note ? { note } : {}),
   };
   results.push(row);
-  console.log(`  ${s.name} (${s.body.length} B): added p50 ${row.addedMs.p50} ms, p95 ${row.addedMs.p95} ms (target p50 <= ${s.targetP50Ms} ms: ${row.addedMs.p50 <= s.targetP50Ms ? 'met' : 'NOT met'}); direct p50 ${row.directMs.p50} / p95 ${row.directMs.p95} ms, through the gateway p50 ${row.gatewayMs.p50} / p95 ${row.gatewayMs.p95} ms`);
+  console.log(`  ${s.name} (up to ${bodyBytes} B): added p50 ${row.addedMs.p50} ms, p95 ${row.addedMs.p95} ms (target p50 <= ${s.targetP50Ms} ms: ${row.addedMs.p50 <= s.targetP50Ms ? 'met' : 'NOT met'}); direct p50 ${row.directMs.p50} / p95 ${row.directMs.p95} ms, through the gateway p50 ${row.gatewayMs.p50} / p95 ${row.gatewayMs.p95} ms${note ? `; ${note}` : ''}`);
 }
+
+// Memory per session: 500 managed calls of one compacting session, the heap after gc every 100.
+const gc = (globalThis as { gc?: () => void }).gc;
+const memory: { calls: number; heapMb: number }[] = [];
+if (!gc) console.log('Memory per session: skipped, node was started without --expose-gc (npm run bench:gateway passes it)');
+else {
+  const CALLS = 500;
+  const EVERY = 40;
+  const steps = generateSession(4242, Math.ceil(CALLS / (EVERY + 1)) * EVERY + EVERY);
+  const g = await startGateway({ mode: 'manage', upstreams: { anthropic: `http://127.0.0.1:${upstreamPort}` }, tokenizer });
+  const heap = () => {
+    gc();
+    gc();
+    return Number((process.memoryUsage().heapUsed / 1024 / 1024).toFixed(1));
+  };
+  memory.push({ calls: 0, heapMb: heap() });
+  for (let call = 0; call < CALLS; call++) {
+    await timedPost(g.port, compactingSessionBody(steps, call, EVERY));
+    if ((call + 1) % 100 === 0) memory.push({ calls: call + 1, heapMb: heap() });
+  }
+  const s = g.sessions();
+  const kept = g.book.keptRequests();
+  await g.close();
+  console.log(`Memory per session, one managed session of ${CALLS} calls compacting every ${EVERY} tool calls (${s.length} session, ${s[0]?.threads.size ?? 0} threads; ${kept.count} requests kept, ${(kept.bytes / 1024 / 1024).toFixed(1)} MB):`);
+  console.log(`  heap after gc: ${memory.map((m) => `${m.calls} calls ${m.heapMb} MB`).join(', ')}`);
+}
+results.push({ scenario: 'memory per managed session (heap after gc)', memory });
 agent.destroy();
 await new Promise<void>((r) => upstream.close(() => r()));
 console.log(`  (the sinks received ${sinkBytes} decoded bytes in all)`);
