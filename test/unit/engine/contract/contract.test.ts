@@ -70,6 +70,14 @@ describe('contract', () => {
       'detachSession',
       'listAttached',
       'getSession',
+      'getGateway',
+      'startGateway',
+      'stopGateway',
+      'listGatewaySessions',
+      'getGatewaySession',
+      'setGatewayMode',
+      'gatewayControl',
+      'getGatewayRequest',
     ]);
     expect(eventNames).toEqual(['agent.updated', 'log', 'generation.started', 'item.changed', 'memory.changed', 'conversation.changed', 'run.changed', 'run.progress', 'turn.completed', 'generation.created', 'context.refreshed', 'usage.recorded', 'trace.imported', 'trace.removed', 'comparison.progress', 'session.updated', 'session.detached', 'app.command']);
   });
