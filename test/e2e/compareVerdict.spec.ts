@@ -64,6 +64,12 @@ test('an analyst compares two budgets, reads the verdict, exports it, removes th
     const label = ((await box.locator('xpath=..').textContent()) ?? '').trim();
     await box.setChecked(['variable', 'summary', 'as recorded'].includes(label));
   }
+  // A list of four budgets reads whole in its field, at 1024 px too.
+  const budgetField = page.getByLabel('Budget (tokens)');
+  await page.setViewportSize({ width: 1024, height: 900 });
+  await budgetField.fill('4000, 8000, 16000, 32000');
+  expect(await budgetField.evaluate((el: HTMLInputElement) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
+  await page.setViewportSize({ width: 1280, height: 900 });
   await page.getByLabel('Budget (tokens)').fill('4000, 16000');
   await page.getByRole('button', { name: 'Run comparison' }).click();
   // variable and summary at two budgets, as recorded once.

@@ -54,8 +54,12 @@ test('the Context tab shows copies of the same read as one group with its count,
   // Closed, the copies are hidden; opened, each is a row of its own with the same title.
   const copies = group.getByRole('list', { name: `Copies of ${title}` });
   await expect(copies).toBeHidden();
+  // The row shows that it opens: an arrow that turns when it does.
+  const arrow = () => summary.evaluate((el) => getComputedStyle(el, '::before').content);
+  expect(await arrow()).toBe('"▸"');
   await summary.click();
   await expect(copies).toBeVisible();
+  expect(await arrow()).toBe('"▾"');
   const members = copies.locator(':scope > li');
   await expect(members).toHaveCount(count);
   expect(await members.locator('.item__title').allTextContents()).toEqual(Array.from({ length: count }, () => title));

@@ -93,6 +93,17 @@ export function RatesChart({ results, fileName, exportTitle }: { results: Compar
   );
 }
 
+/**
+ * The cost axis runs from 0 to a tenth past the dearest point. An automatic domain around the
+ * points collapses when they are one point or nearly equal: every tick then printed the same
+ * figure ("3.86M" five times). From 0, the ticks are distinct and the gaps between strategies read
+ * as shares of what they cost.
+ */
+export function costAxisDomain(xs: readonly number[]): [number, number] {
+  const max = Math.max(0, ...xs.filter(Number.isFinite));
+  return [0, max > 0 ? max * 1.1 : 1];
+}
+
 /** One point of the cost-against-recall chart: a strategy at a budget. */
 interface CostRecallPoint {
   strategy: ComparisonStrategy;
@@ -127,7 +138,7 @@ export function CostRecallChart({ results, fileName, exportTitle }: { results: C
       <ResponsiveContainer width="100%" height={HEIGHT}>
         <ScatterChart margin={{ top: 8, right: 64, bottom: 18, left: 8 }}>
           <CartesianGrid stroke="var(--line)" strokeDasharray="3 3" />
-          <XAxis type="number" dataKey="x" name={xText} {...chartAxis} tickCount={5} domain={['auto', 'auto']} tickFormatter={x} label={{ value: xText, position: 'insideBottom', offset: -8, fill: 'var(--muted)', fontSize: 11 }} />
+          <XAxis type="number" dataKey="x" name={xText} {...chartAxis} tickCount={5} domain={costAxisDomain(points.map((p) => p.x))} tickFormatter={x} label={{ value: xText, position: 'insideBottom', offset: -8, fill: 'var(--muted)', fontSize: 11 }} />
           <YAxis type="number" dataKey="y" name="recall" {...chartAxis} width={44} domain={[0, 1]} tickFormatter={(v: number) => percent(v)} />
           <ZAxis range={[70, 70]} />
           <Tooltip

@@ -142,7 +142,7 @@ export function CompareView() {
             <label className="cmp__label" htmlFor="cmp-model">
               Price as model
             </label>
-            <input id="cmp-model" className="cmp__input" type="text" placeholder="the recorded model" value={form.model} maxLength={200} onChange={(e) => dispatch({ type: 'compare.form', form: { model: e.target.value } })} />
+            <input id="cmp-model" className="cmp__input cmp__input--wide" type="text" placeholder="the recorded model" value={form.model} maxLength={200} onChange={(e) => dispatch({ type: 'compare.form', form: { model: e.target.value } })} />
           </div>
           <div className="cmp__row">
             <label className="cmp__label" htmlFor="cmp-window">
@@ -150,7 +150,7 @@ export function CompareView() {
             </label>
             <input
               id="cmp-window"
-              className="cmp__input"
+              className="cmp__input cmp__input--wide"
               type="text"
               inputMode="numeric"
               placeholder="the recording’s, else the model’s"
