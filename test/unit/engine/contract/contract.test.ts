@@ -79,7 +79,10 @@ describe('contract', () => {
       'gatewayControl',
       'getGatewayRequest',
     ]);
-    expect(eventNames).toEqual(['agent.updated', 'log', 'generation.started', 'item.changed', 'memory.changed', 'conversation.changed', 'run.changed', 'run.progress', 'turn.completed', 'generation.created', 'context.refreshed', 'usage.recorded', 'trace.imported', 'trace.removed', 'comparison.progress', 'session.updated', 'session.detached', 'app.command']);
+    expect(eventNames).toEqual(['agent.updated', 'log', 'generation.started', 'item.changed', 'memory.changed', 'conversation.changed', 'run.changed', 'run.progress', 'turn.completed', 'generation.created', 'context.refreshed', 'usage.recorded', 'trace.imported', 'trace.removed', 'comparison.progress', 'session.updated', 'session.detached',
+      'gateway.status',
+      'gateway.session',
+      'gateway.call', 'app.command']);
   });
 
   it('refuses unknown keys in every command argument object', () => {
