@@ -270,10 +270,11 @@ const AbsentTag = () => (
 /** Copies of the same read (same kind and title) as one row with their count; open it to see each. */
 function GroupRow({ group, rowProps }: { group: EntryGroup; rowProps(itemId: string): RowProps }) {
   const first = group.entries[0] as IncludedDto;
+  const [expanded, setExpanded] = useState(false);
   return (
     <li className="item item--group" data-group-count={group.entries.length} data-item-id={first.item.id}>
-      <details>
-        <summary className="item__main">
+      <details onToggle={(e) => setExpanded(e.currentTarget.open)}>
+        <summary className="item__main" aria-expanded={expanded}>
           <span className="item__title">{first.item.title || first.item.id}</span>
           <span className="tag" title={`${group.entries.length} items of the same kind and title`}>
             ×{group.entries.length}

@@ -1,4 +1,4 @@
-import { cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { reduce, type RootState } from '../../../../renderer/store/reduce';
 import { ContextInspector } from '../../../../renderer/views/agent/ContextInspector';
@@ -52,6 +52,21 @@ describe('the Context tab: categories, item content, search, duplicates', () => 
     expect(within(group).getByRole('list', { name: 'Copies of read src/auth/token.ts' }).children).toHaveLength(4);
     // The two findings and the group: three rows at the top level.
     expect([...l2.children].length).toBe(3);
+  });
+
+  it('the group row says whether it is open (aria-expanded), and turns as it opens and closes', async () => {
+    const base = makeGeneration('auth-1', 2);
+    renderWithStore(<ContextInspector />, loaded({ included: [...base.included, ...reads] }));
+    const group = screen.getByRole('list', { name: 'Included in L2' }).querySelector('[data-group-count]') as HTMLElement;
+    const summary = group.querySelector('summary') as HTMLElement;
+    const details = group.querySelector('details') as HTMLDetailsElement;
+    expect(summary.getAttribute('aria-expanded')).toBe('false');
+    fireEvent.click(summary);
+    await waitFor(() => expect(summary.getAttribute('aria-expanded')).toBe('true'));
+    expect(details.open).toBe(true);
+    fireEvent.click(summary);
+    await waitFor(() => expect(summary.getAttribute('aria-expanded')).toBe('false'));
+    expect(details.open).toBe(false);
   });
 
   it('search filters the lists and marks the matches in the open item', () => {
