@@ -58,8 +58,10 @@ export const SessionDtoSchema = z.object({
   size: z.number().int().nonnegative(),
   /** ISO-8601 time of the last write. */
   modifiedAt: z.string(),
-  /** Written to in the last minute: probably still running. */
+  /** Written to in the last minute and not `done`: probably still running. */
   growing: z.boolean(),
+  /** Its last turn ended and the file has been quiet since its last write (`[live-done]`, the rule an attached session's main agent follows). */
+  done: z.boolean(),
   /** Subagents whose own files belong to the session (attached and imported with it). */
   subagents: z.number().int().nonnegative(),
 });

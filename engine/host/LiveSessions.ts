@@ -5,6 +5,7 @@ import { type AgentDetailDto, type AgentDto, type AgentStatus, type CallDto, typ
 import { diffGenerations } from '../generations/diffGenerations';
 import { type Generation, generationTokens } from '../generations/Generation';
 import { clientContextWindow } from '../traces/clientContextWindow';
+import { sessionDone } from '../traces/turnEnded';
 import type { ContextItem } from '../items/ContextItem';
 import { cacheHitRate } from '../metrics/cacheHitRate';
 import { costUsd, listPriceOf, priceNote, type BilledTokens } from '../pricing/costUsd';
@@ -27,8 +28,6 @@ export const ATTACHED_MAX = 8;
 export const SESSION_EVENT_MS = 100;
 /** A session whose last line is older than this is shown as waiting rather than running. */
 export const SESSION_ACTIVE_MS = 60_000;
-/** A session whose last turn ended and whose file got no line for this long is done (`[live-done]`). */
-export const SESSION_SETTLED_MS = 10_000;
 /** How often the attached sessions' agent statuses are looked at again. */
 export const STATUS_CHECK_MS = 5_000;
 /** Recorded calls `getUsage` returns at most for a session agent, as for a native one. */
@@ -352,7 +351,7 @@ export class LiveSessions {
     const now = this.#clock.now();
     const quiet = s.lastLineAt === null ? Infinity : now - s.lastLineAt;
     // The main agent is done once its last turn ended and its file stopped growing; a new line opens it again.
-    if (g.parent === null && s.turnEnded && quiet >= SESSION_SETTLED_MS) return 'done';
+    if (g.parent === null && sessionDone(s.turnEnded, quiet)) return 'done';
     return quiet < SESSION_ACTIVE_MS ? 'running' : 'waiting';
   }
 

@@ -8,6 +8,18 @@
 import type { JsonLine } from './jsonText';
 import type { TraceFormat } from './TraceEvent';
 
+/** A session whose last turn ended and whose file got no line for this long is done (`[live-done]`). */
+export const SESSION_SETTLED_MS = 10_000;
+
+/**
+ * The done rule (`[live-done]`), one fact for every view of a session: its last turn ended and its
+ * file has been quiet at least {@link SESSION_SETTLED_MS}. An attached session measures the quiet
+ * from its last line; the session list from the file's last write.
+ */
+export function sessionDone(ended: boolean, quietMs: number): boolean {
+  return ended && quietMs >= SESSION_SETTLED_MS;
+}
+
 type Rec = Record<string, unknown>;
 const obj = (v: unknown): Rec | undefined => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Rec) : undefined);
 

@@ -9,8 +9,8 @@ import { startWebHostProcess, type RunningWebHost } from './webHostProcess';
 /**
  * Issue 22 item 6 against the real headless host: a Claude Code session whose main agent has
  * finished (its last line is the assistant's closing answer) is attached from the folder the host
- * watches; once the file has been quiet a while the attached list and the tree say it is done, and
- * a new request in the file makes it run again. The demo is paused, so only the session moves.
+ * watches; once the file has been quiet a while the attached list, the tree and the picker say it is
+ * done, and a new request in the file makes it run again. The demo is paused, so only the session moves.
  * Screenshots light and dark at three widths go to STRATA_SHOTS_DIR when it is set (`screenshots.ts`).
  */
 // The host calls a session done 10 s after its last line and re-checks every 5 s; the attach, its replay and a loaded machine come on top.
@@ -64,6 +64,12 @@ test('[live-done] [live-agents] an attached session whose main agent finished is
   await expect(main).toHaveAttribute('aria-label', /^ses-1, primary, done, /);
   // Its subagent returned long before: done as well.
   await expect(tree.locator('[data-agent-id="ses-1/explorer"]')).toHaveAttribute('data-status', 'done');
+  // The picker agrees with the list: done, not growing; listed again, the host says so from the file as well.
+  const rowState = row.locator('[data-state]');
+  await expect(rowState).toHaveText('done');
+  await picker.getByRole('button', { name: 'Refresh list' }).click();
+  await expect(picker.getByRole('button', { name: 'Refresh list' })).toBeEnabled();
+  await expect(rowState).toHaveText('done');
   await screenshots(page, 'attach-done');
 
   // The person asks for more: the main agent runs again and the chip goes.
@@ -72,5 +78,6 @@ test('[live-done] [live-agents] an attached session whose main agent finished is
   await expect(attached).toContainText(`${madeUpSession(8).length + 1} lines`);
   await expect(main).toHaveAttribute('data-status', 'running');
   await expect(done).toHaveCount(0);
+  await expect(rowState).toHaveText('growing');
   expect(problems).toEqual([]);
 });

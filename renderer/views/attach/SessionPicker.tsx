@@ -7,7 +7,7 @@ import type { EngineStrategy } from '../../controller/sessionsController';
 import { fileSize } from '../../components/format';
 import { selectAttachedList, selectAttaching, selectDiscovered, selectDiscoveredNewestFirst } from '../../store/sessions/sessionsSelectors';
 import { STRATEGY_LABEL } from '../compare/strategies';
-import { parseBudget, startLabel, TOOL_LABEL } from './attachForm';
+import { parseBudget, pickerState, startLabel, TOOL_LABEL } from './attachForm';
 
 interface SessionPickerProps {
   id: string;
@@ -132,15 +132,23 @@ export function SessionPicker({ id, strategy, budgetText, onStrategy, onBudget, 
 
 function SessionRow({ s, attachedAs, disabled, pending, onAttach }: { s: SessionDto; attachedAs: string[] | undefined; disabled: boolean; pending: boolean; onAttach(path: string): void }) {
   const when = startLabel(s);
+  // Attached, the file's main agent (the first attachment whose agent has arrived) says what the host sees now.
+  const attachedStatus = useStrata((st) => attachedAs?.map((id) => st.agents.byId[id]?.status).find((x) => x !== undefined));
+  const state = pickerState(s, attachedStatus);
   return (
     <li className="attach__session" data-path={s.path} title={s.path}>
       <div className="attach__sessionMain">
         <span className="attach__sessionLine">
           <span className={`tag attach__tool attach__tool--${s.tool}`}>{TOOL_LABEL[s.tool]}</span>
           <b className="attach__project">{s.project}</b>
-          {s.growing && (
-            <span className="tag tag--live" title="Written to in the last minute: probably still running">
+          {state === 'growing' && (
+            <span className="tag tag--live" data-state="growing" title="Written to in the last minute: probably still running">
               growing
+            </span>
+          )}
+          {state === 'done' && (
+            <span className="tag tag--done" data-state="done" title="The session's last turn ended and its file has gone quiet; a new line makes it run again">
+              done
             </span>
           )}
           {attachedAs && <span className="tag">attached as {attachedAs.join(', ')}</span>}

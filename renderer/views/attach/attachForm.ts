@@ -1,4 +1,4 @@
-import type { LiveSessionDto, SessionDto } from '../../../engine/contract';
+import type { AgentStatus, LiveSessionDto, SessionDto } from '../../../engine/contract';
 import { ATTACH_BUDGET } from '../../../engine/shared/limits';
 import type { EngineStrategy } from '../../controller/sessionsController';
 
@@ -33,4 +33,14 @@ export function startLabel(s: Pick<SessionDto, 'startedAt' | 'modifiedAt'>): str
   const at = new Date(s.startedAt ?? s.modifiedAt);
   if (Number.isNaN(at.getTime())) return 'unknown time';
   return s.startedAt ? `started ${startFormat.format(at)}` : `written ${startFormat.format(at)}`;
+}
+
+/**
+ * What the picker says of a listed file, by the done rule the attached list follows (`[live-done]`):
+ * for a session attached, its main agent's status (the host's view, newer than the list); else what
+ * `listSessions` said. `done` and `growing` never show together.
+ */
+export function pickerState(s: Pick<SessionDto, 'growing' | 'done'>, attachedStatus: AgentStatus | undefined): 'done' | 'growing' | null {
+  if (attachedStatus !== undefined) return attachedStatus === 'done' ? 'done' : attachedStatus === 'running' ? 'growing' : null;
+  return s.done ? 'done' : s.growing ? 'growing' : null;
 }

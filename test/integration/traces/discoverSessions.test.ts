@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { SessionDto } from '../../../engine/contract';
 import { Host } from '../../../engine/host';
 import { defaultSessionRoots, discoverSessions, GROWING_WINDOW_MS } from '../../../engine/node/traces/live/discoverSessions';
+import { SESSION_SETTLED_MS } from '../../../engine/traces/turnEnded';
 import { quarterTokenizer } from '../../support/engineFixtures';
 import { tempDir } from '../../support/tempDir';
 
@@ -43,8 +44,9 @@ describe('[live-sessions] finding the sessions Claude Code and Codex are writing
     expect(sessions.map((s) => s.path)).toEqual([starting, claudeFile, codexFile]);
     expect(sessions[0]).toMatchObject({ tool: 'claude-code', project: '-tmp-x', cwd: null, model: null, startedAt: null, growing: true });
     sessions.shift();
-    expect(sessions[0]).toMatchObject({ tool: 'claude-code', project: 'shop-api', cwd: '/home/ana/code/shop-api', model: 'claude-opus-4-6', startedAt: Date.parse('2026-11-30T09:00:00.000Z'), size: Buffer.byteLength(claudeSession), growing: true });
-    expect(sessions[1]).toMatchObject({ tool: 'codex', project: 'task-2', model: 'gpt-5.4', startedAt: Date.parse('2026-11-29T21:38:14.318Z'), growing: false });
+    // Its last turn ended, but it was written 5 s ago: not done yet, still growing.
+    expect(sessions[0]).toMatchObject({ tool: 'claude-code', project: 'shop-api', cwd: '/home/ana/code/shop-api', model: 'claude-opus-4-6', startedAt: Date.parse('2026-11-30T09:00:00.000Z'), size: Buffer.byteLength(claudeSession), growing: true, done: false });
+    expect(sessions[1]).toMatchObject({ tool: 'codex', project: 'task-2', model: 'gpt-5.4', startedAt: Date.parse('2026-11-29T21:38:14.318Z'), growing: false, done: false });
     expect(NOW - sessions[1]!.modifiedAt).toBeGreaterThan(GROWING_WINDOW_MS);
   });
 
@@ -79,6 +81,37 @@ describe('[live-sessions] finding the sessions Claude Code and Codex are writing
     expect(sessions.find((s) => s.path.endsWith('Eyob-smax__FitCommerce-task-15__sessions__session-1.jsonl'))).toMatchObject({ project: 'TASK-15', model: 'claude-sonnet-4-6' });
   });
 
+  describe('[live-done] a listed session is done by the rule an attached one follows: its last turn ended and the file is quiet', () => {
+    const dir = join(tmp.dir, 'done');
+    const user = (text: string) => ({ type: 'user', sessionId: 's2', cwd: '/home/ana/code/web', timestamp: '2026-11-30T11:00:00.000Z', message: { role: 'user', content: text } });
+    const answer = { type: 'assistant', sessionId: 's2', timestamp: '2026-11-30T11:00:09.000Z', message: { id: 'm2', role: 'assistant', model: 'claude-opus-4-6', stop_reason: 'end_turn', content: [{ type: 'text', text: 'Fixed: the test passes.' }] } };
+    const toolCall = { type: 'assistant', sessionId: 's2', timestamp: '2026-11-30T11:00:09.000Z', message: { id: 'm3', role: 'assistant', model: 'claude-opus-4-6', stop_reason: 'tool_use', content: [{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'npm test' } }] } };
+    const list = () => new Map(discoverSessions({ extra: [dir] }, { now: NOW }).map((x) => [x.path, x]));
+
+    it('[live-done] ended and quiet SESSION_SETTLED_MS: done and not growing; a moment earlier, growing; a tool call under way never done', () => {
+      const ended = put(join(dir, 'ended.jsonl'), jsonl(user('fix it'), answer), NOW - SESSION_SETTLED_MS);
+      const justEnded = put(join(dir, 'just-ended.jsonl'), jsonl(user('fix it'), answer), NOW - SESSION_SETTLED_MS + 1);
+      const calling = put(join(dir, 'calling.jsonl'), jsonl(user('fix it'), toolCall), NOW - 30_000);
+      const stale = put(join(dir, 'stale.jsonl'), jsonl(user('fix it'), toolCall), NOW - 3 * GROWING_WINDOW_MS);
+      const codexDone = put(join(dir, 'rollout-done.jsonl'), codexSession + jsonl({ timestamp: '2026-11-29T21:42:10.000Z', type: 'response_item', payload: { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Done.' }] } }, { timestamp: '2026-11-29T21:42:11.000Z', type: 'event_msg', payload: { type: 'task_complete' } }), NOW - 20_000);
+      const found = list();
+      expect(found.get(ended)).toMatchObject({ done: true, growing: false });
+      expect(found.get(justEnded)).toMatchObject({ done: false, growing: true });
+      expect(found.get(calling)).toMatchObject({ done: false, growing: true });
+      expect(found.get(stale)).toMatchObject({ done: false, growing: false });
+      expect(found.get(codexDone)).toMatchObject({ tool: 'codex', done: true, growing: false });
+    });
+
+    it('[live-done] read from the file’s end: a long file whose last 64 KiB starts inside a line is still told done, its head still described', () => {
+      const long = put(join(dir, 'long.jsonl'), jsonl(user('x'.repeat(100_000)), user('y'.repeat(100_000)), answer), NOW - 30_000);
+      const reopened = put(join(dir, 'reopened.jsonl'), jsonl(user('x'.repeat(100_000)), answer, user('and add a test')), NOW - 30_000);
+      const found = list();
+      expect(found.get(long)).toMatchObject({ tool: 'claude-code', project: 'web', done: true, growing: false });
+      // The person asked again after the answer: a turn is under way.
+      expect(found.get(reopened)).toMatchObject({ done: false, growing: true });
+    });
+  });
+
   it('[live-sessions] listSessions answers through the host with ISO times and the folders it searched', async () => {
     const roots = defaultSessionRoots({}, home);
     const host = Host.open({ catalogPath: join(tmp.dir, 'catalog.sqlite'), workspaceName: 'w', version: '1', tokenizer: quarterTokenizer, sessionRoots: roots });
@@ -89,7 +122,8 @@ describe('[live-sessions] finding the sessions Claude Code and Codex are writing
       const value = (envelope as { value: { sessions: SessionDto[]; roots: string[] } }).value;
       expect(value.roots).toEqual([roots.claude, roots.codex]);
       expect(value.sessions).toHaveLength(2);
-      expect(value.sessions[1]).toMatchObject({ path: claudeFile, tool: 'claude-code', project: 'shop-api', model: 'claude-opus-4-6', startedAt: '2026-11-30T09:00:00.000Z', modifiedAt: new Date(NOW - 5_000).toISOString() });
+      // The host's own clock is long past NOW: the file ended its turn and has been quiet since, so it is done.
+      expect(value.sessions[1]).toMatchObject({ path: claudeFile, tool: 'claude-code', project: 'shop-api', model: 'claude-opus-4-6', startedAt: '2026-11-30T09:00:00.000Z', modifiedAt: new Date(NOW - 5_000).toISOString(), done: true, growing: false });
       expect(await conn.call('listSessions', { limit: 0 })).toMatchObject({ ok: false, error: { code: 'invalid_args' } });
       expect(await conn.call('listSessions', { dir: '/etc' })).toMatchObject({ ok: false, error: { code: 'invalid_args' } });
     } finally {

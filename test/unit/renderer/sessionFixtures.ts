@@ -12,6 +12,7 @@ export function makeSession(path: string, over: Partial<SessionDto> = {}): Sessi
     size: 12_288,
     modifiedAt: '2026-01-05T09:30:00.000Z',
     growing: false,
+    done: false,
     subagents: 0,
     ...over,
   };

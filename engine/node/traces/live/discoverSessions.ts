@@ -2,7 +2,9 @@ import { readdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, join, win32 } from 'node:path';
 import { listSubagentFiles } from '../claudeSubagentFiles';
-import { readFileHead } from '../fileHead';
+import { readFileHead, readFileTail } from '../fileHead';
+import { isRecord, type JsonLine } from '../../../traces/jsonText';
+import { sessionDone, turnEnded } from '../../../traces/turnEnded';
 
 /** The agent tool that wrote a session file. */
 type SessionTool = 'claude-code' | 'codex';
@@ -20,8 +22,10 @@ export interface SessionInfo {
   startedAt: number | null;
   size: number;
   modifiedAt: number;
-  /** Written to within the last {@link GROWING_WINDOW_MS}: probably still running. */
+  /** Written to within the last {@link GROWING_WINDOW_MS} and not done: probably still running. */
   growing: boolean;
+  /** Its last turn ended and the file has been quiet since (`[live-done]`, the rule an attached session's main agent follows). */
+  done: boolean;
   /** Subagents whose own files belong to this session (attached and imported with it, never listed apart). */
   subagents: number;
 }
@@ -39,6 +43,8 @@ export interface SessionRoots {
 export const GROWING_WINDOW_MS = 60_000;
 /** How much of a file's start is read to describe it. */
 const HEAD_BYTES = 256 * 1024;
+/** How much of a file's end is read to tell whether its last turn ended (the closing lines are short). */
+const TAIL_BYTES = 64 * 1024;
 /** How deep below a root session files are looked for (Codex: sessions/YYYY/MM/DD/). */
 const MAX_DEPTH = 5;
 
@@ -58,7 +64,7 @@ export function defaultSessionRoots(env: NodeJS.ProcessEnv = process.env, home =
  */
 export function discoverSessions(roots: SessionRoots, o: { now?: number; limit?: number } = {}): SessionInfo[] {
   const now = o.now ?? Date.now();
-  const found = new Map<string, SessionInfo & { parentThread?: string; threadId?: string }>();
+  const found = new Map<string, Described>();
   const consider = (path: string, expected?: SessionTool) => {
     if (found.has(path)) return;
     const info = describeSession(path, now, expected);
@@ -71,8 +77,33 @@ export function discoverSessions(roots: SessionRoots, o: { now?: number; limit?:
   const children = new Map<string, number>();
   for (const info of found.values()) if (info.parentThread) children.set(info.parentThread, (children.get(info.parentThread) ?? 0) + 1);
   const sessions = [...found.values()].filter((info) => !info.parentThread).map(({ parentThread: _p, threadId, ...info }) => ({ ...info, subagents: info.subagents + (threadId ? (children.get(threadId) ?? 0) : 0) }));
-  return sessions.sort((a, b) => b.modifiedAt - a.modifiedAt || a.path.localeCompare(b.path)).slice(0, o.limit ?? 200);
+  const listed = sessions.sort((a, b) => b.modifiedAt - a.modifiedAt || a.path.localeCompare(b.path)).slice(0, o.limit ?? 200);
+  // Only the listed files' ends are read: whether each is done, by the rule an attached session follows.
+  return listed.map((info) => {
+    const done = sessionDone(lastTurnEnded(info.path, info.tool), now - info.modifiedAt);
+    return { ...info, done, growing: info.growing && !done };
+  });
 }
+
+/** Whether the last turn in the file's closing lines ended (`turnEnded`); false when they cannot be read or do not say. */
+function lastTurnEnded(path: string, tool: SessionTool): boolean {
+  const tail = readFileTail(path, TAIL_BYTES);
+  if (tail === undefined) return false;
+  const records: JsonLine[] = [];
+  for (const [i, line] of tail.split('\n').entries()) {
+    if (!line.trim()) continue;
+    try {
+      const value = JSON.parse(line) as unknown;
+      if (isRecord(value)) records.push({ line: i + 1, value });
+    } catch {
+      // A broken line says nothing about the turn; the rest still may.
+    }
+  }
+  return turnEnded(records, tool === 'claude-code' ? 'claude-code-jsonl' : 'codex-rollout-jsonl');
+}
+
+/** A file as its first lines describe it, before its end is read. */
+type Described = Omit<SessionInfo, 'done'> & { parentThread?: string; threadId?: string };
 
 /** `.jsonl` files below `dir`, at most `depth` folders down; nothing when `dir` cannot be read. */
 function jsonlFiles(dir: string, depth: number): string[] {
@@ -100,7 +131,7 @@ function jsonlFiles(dir: string, depth: number): string[] {
 }
 
 /** The session a file holds, from its first lines; undefined when neither tool wrote it. */
-function describeSession(path: string, now: number, expected?: SessionTool): (SessionInfo & { parentThread?: string; threadId?: string }) | undefined {
+function describeSession(path: string, now: number, expected?: SessionTool): Described | undefined {
   let st;
   try {
     st = statSync(path);

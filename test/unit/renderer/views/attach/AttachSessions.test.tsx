@@ -127,6 +127,37 @@ describe('attach entry in the rail', () => {
     expect(within(two).queryByText('done')).toBeNull();
   });
 
+  it('[live-done] the picker says "done", never "growing", for a session the host lists as done; for one attached, its main agent decides', () => {
+    const finished = makeSession('/home/dev/.claude/projects/web/finished.jsonl', { project: 'web', done: true, growing: false, modifiedAt: '2026-01-05T09:40:00.000Z' });
+    const followed = makeSession('/home/dev/.claude/projects/web/followed.jsonl', { project: 'web', done: false, growing: true, modifiedAt: '2026-01-05T09:35:00.000Z' });
+    const reopened = makeSession('/home/dev/.claude/projects/web/reopened.jsonl', { project: 'web', done: true, growing: false, modifiedAt: '2026-01-05T09:34:00.000Z' });
+    // ses-1 follows `followed`: its file was growing when listed, and its main agent is done since. ses-2 follows `reopened`, running again.
+    const base = stateWithAgents([makeAgent('ses-1', { role: 'primary', sessionId: 'ses-1', status: 'done' }), makeAgent('ses-2', { role: 'primary', sessionId: 'ses-2', status: 'running' })]);
+    const state: RootState = {
+      ...base,
+      sessions: {
+        ...sessionsInitialState,
+        discovered: { sessions: [finished, followed, reopened, older], roots: [], status: 'ready', error: null },
+        attached: { 'ses-1': makeLive('ses-1', { path: followed.path }), 'ses-2': makeLive('ses-2', { path: reopened.path }) },
+        order: ['ses-1', 'ses-2'],
+      },
+    };
+    renderWithStore(<AttachSessions />, state);
+    open();
+    const rows = within(screen.getByRole('list', { name: 'Sessions on the host, newest first' })).getAllByRole('listitem');
+    const tags = (path: string) => {
+      const row = rows.find((li) => li.getAttribute('data-path') === path) as HTMLElement;
+      return [...row.querySelectorAll('[data-state]')].map((t) => t.textContent);
+    };
+    expect(tags(finished.path)).toEqual(['done']);
+    expect(tags(followed.path)).toEqual(['done']);
+    expect(tags(reopened.path)).toEqual(['growing']);
+    expect(tags(older.path)).toEqual([]);
+    // The attached list reads the same fact for the same file.
+    const attachedRow = within(screen.getByRole('list', { name: 'Attached sessions' })).getAllByRole('listitem')[0] as HTMLElement;
+    expect(attachedRow.querySelector('[data-status="done"]')?.textContent).toBe('done');
+  });
+
   it('lists attached sessions with status, message, counts and a Detach button; selecting one shows its main agent', () => {
     const base = stateWithAgents([makeAgent('ses-1', { role: 'primary', sessionId: 'ses-1' })]);
     const state: RootState = { ...base, sessions: { ...sessionsInitialState, attached: { 'ses-1': makeLive('ses-1'), 'ses-2': makeLive('ses-2', { status: 'deleted', message: 'The file was deleted; waiting for it to come back.', lines: 1_200 }, null) }, order: ['ses-1', 'ses-2'] } };
