@@ -57,9 +57,11 @@ test('the Context tab shows copies of the same read as one group with its count,
   // The row shows that it opens: an arrow that turns when it does.
   const arrow = () => summary.evaluate((el) => getComputedStyle(el, '::before').content);
   expect(await arrow()).toBe('"▸"');
+  await expect(summary).toHaveAttribute('aria-expanded', 'false');
   await summary.click();
   await expect(copies).toBeVisible();
   expect(await arrow()).toBe('"▾"');
+  await expect(summary).toHaveAttribute('aria-expanded', 'true');
   const members = copies.locator(':scope > li');
   await expect(members).toHaveCount(count);
   expect(await members.locator('.item__title').allTextContents()).toEqual(Array.from({ length: count }, () => title));
@@ -76,6 +78,7 @@ test('the Context tab shows copies of the same read as one group with its count,
   // Closing the group folds its members away again.
   await summary.click();
   await expect(copies).toBeHidden();
+  await expect(summary).toHaveAttribute('aria-expanded', 'false');
   expect(problems).toEqual([]);
 });
 
@@ -118,5 +121,35 @@ test('the Memory view shows identical candidates once with their count, and prom
   await expect(entries).toHaveCount(1);
   await expect(entries.locator('.mem__state')).toHaveText('candidate');
   await expect(grouped.locator('.mem__count')).toHaveText(`×${count}`);
+  expect(problems).toEqual([]);
+});
+
+test('no view scrolls the page sideways at 1280 or 1024 px: Agent (each inspector tab), Charts, Memory and Events with the demo under way', async ({ page }) => {
+  test.setTimeout(150_000);
+  const problems = watchProblems(page);
+  web = await openPausedDemo(page, 8, { width: 1280, height: 860 });
+  const overflow = () => page.evaluate(() => document.scrollingElement!.scrollWidth - window.innerWidth);
+  const check = async (what: string) => {
+    for (const width of [1280, 1024]) {
+      await page.setViewportSize({ width, height: 860 });
+      await expect.poll(overflow, { message: `${what} scrolls sideways at ${width} px` }).toBeLessThanOrEqual(0);
+    }
+    await page.setViewportSize({ width: 1280, height: 860 });
+  };
+  const inspector = page.getByRole('tablist', { name: 'Agent inspector' });
+  for (const sub of ['Context', 'Prompt', 'Diff', 'Timeline']) {
+    await inspector.getByRole('tab', { name: sub, exact: true }).click();
+    await expect(page.getByRole('tabpanel', { name: sub })).toBeVisible();
+    await check(`Agent · ${sub}`);
+  }
+  for (const [tab, region] of [
+    ['Charts', 'Charts'],
+    ['Memory', 'Project memory'],
+    ['Events', 'Events'],
+  ] as const) {
+    await page.getByRole('tab', { name: tab, exact: true }).click();
+    await expect(page.getByRole('region', { name: region }).first()).toBeVisible();
+    await check(tab);
+  }
   expect(problems).toEqual([]);
 });
