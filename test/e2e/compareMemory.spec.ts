@@ -264,14 +264,18 @@ test('promotes a finding to memory, verifies it, and purges memory through the c
   await open(page, 'Memory');
   const view = page.getByRole('region', { name: 'Project memory' });
   const candidates = view.getByRole('region', { name: 'Candidates from this run' });
-  // The demo primary's first generation holds its objective and constraints.
+  // The demo primary's first generation holds its objective and constraints. A pinned constraint is
+  // promoted: it is in every generation, so it cannot leave the list before the click. (Not the first
+  // row whatever it is: a failing test's output in the demo quotes a token, and the memory guard
+  // rightly refuses that one, as test/integration/durability/hostRecall.test.ts checks.)
+  const constraintRow = candidates.locator('tr.mem__cand').filter({ has: page.locator('td.mem__kind', { hasText: /^constraint$/ }) });
   await expect(async () => {
     await candidates.getByRole('button', { name: 'Reload candidates', exact: true }).click();
-    await expect(candidates.getByRole('button', { name: /^Promote .* to memory$/ }).first()).toBeVisible({ timeout: 1000 });
+    await expect(constraintRow.getByRole('button', { name: /^Promote .* to memory$/ }).first()).toBeVisible({ timeout: 1000 });
   }).toPass({ timeout: 20_000 });
   // The title is read from the button itself and the same button is clicked by its whole name: the
   // list may change between two look-ups while the demo runs.
-  const label = (await candidates.getByRole('button', { name: /^Promote .* to memory$/ }).first().getAttribute('aria-label')) ?? '';
+  const label = (await constraintRow.getByRole('button', { name: /^Promote .* to memory$/ }).first().getAttribute('aria-label')) ?? '';
   const title = label.replace(/^Promote (.*) to memory$/, '$1');
   expect(title).not.toBe('');
   await candidates.getByRole('button', { name: label, exact: true }).first().click();

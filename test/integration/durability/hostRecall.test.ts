@@ -147,6 +147,22 @@ describe('Host recall in the demo workspace', () => {
     expect(recallRows(catalogPath)).toEqual([]);
   });
 
+  it('promoting an item whose text quotes a secret is refused with the reason, and memory and the item are unchanged', async () => {
+    const { host: h, call, playUntil } = open();
+    // The demo's middleware test fails with output that quotes a bearer token (a made-up JWT).
+    const quotesToken = () => h.engine.items().find((i) => i.kind === 'failure' && /"token":"eyJ/.test(i.content));
+    await playUntil(() => quotesToken() !== undefined);
+    const item = quotesToken()!;
+    const before = JSON.stringify(h.engine.item(item.id));
+    await expect(call('promoteToMemory', { itemId: item.id })).rejects.toThrow(/secret field \(token\)/);
+    expect((await call<{ entries: MemoryEntryDto[] }>('listMemory', {})).entries).toEqual([]);
+    expect(JSON.stringify(h.engine.item(item.id))).toBe(before);
+    // The next item promotes as before: the refusal left nothing half-done.
+    await playUntil(() => firstFinding(h) !== undefined);
+    await call('promoteToMemory', { itemId: firstFinding(h)!.id });
+    expect((await call<{ entries: MemoryEntryDto[] }>('listMemory', {})).entries).toHaveLength(1);
+  });
+
   it('[recall-roles] with HostOptions.memory false nobody gets recall', async () => {
     const { host: h, call, play, playUntil, catalogPath } = open({ memory: false });
     await playUntil(() => firstFinding(h) !== undefined);
