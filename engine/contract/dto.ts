@@ -62,6 +62,13 @@ export const AgentDtoSchema = z.object({
    */
   boundary: BoundaryDtoSchema.nullable(),
   /**
+   * The agent's newest error-level log line since its run began (`[agent-last-error]`): its text,
+   * time and log `seq`. A page that loads the agents flags the error and says what it was without
+   * the log lines it did not see; a run that starts over (the same ids again) starts with none.
+   * Null when there is none (and on an attached session's agents, which the host never logs errors for).
+   */
+  lastError: z.object({ message: z.string(), at: z.string(), seq: z.number().int().nonnegative() }).nullable(),
+  /**
    * Set on the agents of an attached Claude Code or Codex session (`attachSession`): the session's
    * id. They are watched, never driven: commands that change an agent or its items refuse them (`conflict`).
    */

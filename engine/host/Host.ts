@@ -1,4 +1,4 @@
-import type { Envelope, StrataEvent } from '../contract';
+import type { Envelope, LogEntry, StrataEvent } from '../contract';
 import { Catalog } from '../node/catalog/Catalog';
 import type { ConversationEvent } from '../conversation/AgentConversation';
 import { isConfigError } from '../config/ConfigError';
@@ -104,9 +104,7 @@ export class Host {
       scheduler,
       wallClock: clock,
       emit,
-      onLog: (entry) => {
-        if (!this.closed) this.hub.emit({ name: 'log', payload: { entry } });
-      },
+      onLog: (entry) => this.announceLog(entry),
       newEngine: (c) => this.newEngine(tokenizer, c),
       demoScript: services.demoScript,
       projectFolder: services.demo === undefined && settingsDir !== undefined,
@@ -219,8 +217,19 @@ export class Host {
   }
 
   private log(agentId: string | null, level: 'info' | 'warn' | 'error', message: string): void {
-    const entry = this.catalog.appendLog({ at: new Date(this.clock.now()).toISOString(), level, agentId, message });
-    if (!this.closed) this.hub.emit({ name: 'log', payload: { entry } });
+    this.announceLog(this.catalog.appendLog({ at: new Date(this.clock.now()).toISOString(), level, agentId, message }));
+  }
+
+  /**
+   * A log line goes out; an error line of a stored agent also sends that agent again, now carrying
+   * the error (`[agent-last-error]`), so the tree flags it from the agent alone.
+   */
+  private announceLog(entry: LogEntry): void {
+    if (this.closed) return;
+    this.hub.emit({ name: 'log', payload: { entry } });
+    if (entry.level !== 'error' || entry.agentId === null) return;
+    const record = this.catalog.getAgent(entry.agentId);
+    if (record) this.hub.emit({ name: 'agent.updated', payload: { agent: toAgentDto(record, this.engine, this.catalog) } });
   }
 
   /** A compaction or reminder of a conversation: a line in the workspace log and a `conversation.changed`. */
@@ -382,7 +391,7 @@ export class Host {
     const g = this.engine.generation(agentId, number);
     const next = this.agents.update(agentId, (record) => ({ ...record, generation: g.number, tokens: generationTokens(g) }));
     if (!next) return;
-    this.hub.emit({ name: 'agent.updated', payload: { agent: toAgentDto(next, this.engine) } });
+    this.hub.emit({ name: 'agent.updated', payload: { agent: toAgentDto(next, this.engine, this.catalog) } });
   }
 
   /** Stop timers, drop sessions and close the catalog. Idempotent. */

@@ -271,7 +271,7 @@ export class HostRun {
         const a = e.agent;
         const record = catalog.transaction(() => {
           const added = this.deps.agents.add({ agentId: a.agentId, parent: a.parent, role: a.role, task: a.task, model: a.model, budget: a.budget });
-          this.deps.onAgent(toAgentDto(added, engine));
+          this.deps.onAgent(toAgentDto(added, engine, catalog));
           if (a.parent !== null) this.#log(a.parent, 'info', `Spawned ${a.agentId} (${a.role}) for: ${a.task}${e.dependsOn.length ? ` · after ${e.dependsOn.join(', ')}` : ''}`);
           return added;
         });
@@ -282,7 +282,7 @@ export class HostRun {
         if (e.status === 'running') {
           // Shown at once, stored with the turn's commit: a turn that never commits leaves no trace.
           const current = catalog.getAgent(e.agentId);
-          if (current) this.deps.onAgent(toAgentDto({ ...current, status: 'running' }, engine));
+          if (current) this.deps.onAgent(toAgentDto({ ...current, status: 'running' }, engine, catalog));
           this.deps.onRuntimeEvent(e, current);
           return;
         }
@@ -319,7 +319,7 @@ export class HostRun {
 
   #putAgent(agentId: string, change: (r: AgentRecord) => AgentRecord): AgentRecord | undefined {
     const next = this.deps.agents.update(agentId, change);
-    if (next) this.deps.onAgent(toAgentDto(next, this.deps.engine));
+    if (next) this.deps.onAgent(toAgentDto(next, this.deps.engine, this.deps.catalog));
     return next;
   }
 }

@@ -383,6 +383,8 @@ export class LiveSessions {
       cacheHitRate: g.real.hitRate,
       // How the shadow's generation began, as for a native agent (`[agent-boundary]`).
       boundary: current && current.number === generation ? { kind: current.boundary.kind, reason: maskSecrets(current.boundary.reason) } : null,
+      // Its errors are the real client's, in its file; the host logs none for it.
+      lastError: null,
       sessionId: a.id,
     };
     const key = JSON.stringify(figures);

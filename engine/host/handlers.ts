@@ -103,7 +103,7 @@ export function createHandlers(ctx: HostContext): Handlers {
 
     listAgents: () => {
       const engine = ctx.engine();
-      return { agents: [...catalog.listAgents().map((a) => toAgentDto(a, engine)), ...live.agents()] };
+      return { agents: [...catalog.listAgents().map((a) => toAgentDto(a, engine, catalog)), ...live.agents()] };
     },
 
     getAgent: ({ agentId }) => {
@@ -111,7 +111,7 @@ export function createHandlers(ctx: HostContext): Handlers {
       const agent = catalog.getAgent(agentId);
       if (!agent) throw new StrataError('not_found', `No agent "${agentId}" in workspace "${ctx.workspaceName}".`);
       return {
-        agent: toAgentDto(agent, ctx.engine()),
+        agent: toAgentDto(agent, ctx.engine(), catalog),
         children: catalog.childrenOf(agentId),
         recentLog: catalog.recentLog(RECENT_LOG, agentId),
       };

@@ -2,7 +2,7 @@ import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, type C
 import { useShallow } from 'zustand/react/shallow';
 import type { AgentStatus } from '../../engine/contract';
 import { selectStatusCounts, selectTreeRows, type TreeRow } from '../store/agents/agentsSelectors';
-import { type AgentFlag, agentFlags, type FlagCause, flagsKey, flagsTitle, selectAgentFacts, selectRunRunning } from '../store/agents/agentFlags';
+import { type AgentFlag, agentFlags, type FlagCause, flagsKey, flagsTitle, selectRunRunning } from '../store/agents/agentFlags';
 import { openFlagCause } from '../controller/openFlagCause';
 import { useNow } from './useNow';
 import { selectStatusFilter } from '../store/ui/uiSelectors';
@@ -36,7 +36,6 @@ export function AgentTree() {
   const counts = useStrata(useShallow(selectCounts));
   const dispatch = useDispatch();
   const controller = useController();
-  const facts = useStrata(selectAgentFacts);
   const runRunning = useStrata(selectRunRunning);
   const now = useNow(STALL_CHECK_MS);
   // Stable handlers, so a row re-renders only when its own agent or place changes.
@@ -56,7 +55,7 @@ export function AgentTree() {
     [controller, dispatch],
   );
   const flagsOf = (agent: TreeRow['agent']): AgentFlag[] => {
-    const flags = agentFlags(agent, { ...facts[agent.agentId], runRunning, now });
+    const flags = agentFlags(agent, { runRunning, now });
     return flags.length === 0 ? NO_FLAGS : flags;
   };
 

@@ -83,3 +83,33 @@ test('a refreshed agent is flagged, its flag opens the generation, its retried t
   await screenshots(page, 'charts-each');
   expect(problems).toEqual([]);
 });
+
+test('[agent-last-error] an agent an operator cancels is flagged "error" with the reason, and a reload keeps the flag and its text', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 860 });
+  await page.goto(web.url);
+  await expect(page.locator('[data-connection="open"]')).toBeVisible();
+  const tree = page.getByRole('tree');
+  // Any worker of the run that is still working (the fast demo spawns its first within seconds).
+  const worker = tree.locator('[role="treeitem"]:not([data-agent-id="primary"])[data-status="running"], [role="treeitem"]:not([data-agent-id="primary"])[data-status="waiting"]').first();
+  await expect(worker).toBeVisible({ timeout: 60_000 });
+  const id = (await worker.getAttribute('data-agent-id')) ?? '';
+  expect(id).not.toBe('');
+  const row = tree.locator(`[data-agent-id="${id}"]`);
+  await row.locator('.tree__select').click();
+  const controls = page.getByRole('region', { name: `Agent ${id}` }).getByRole('group', { name: 'Agent in the run' });
+  await controls.getByRole('button', { name: /Cancel agent/ }).click();
+  await controls.getByRole('button', { name: `Cancel ${id} for good` }).click();
+
+  const flag = row.getByRole('button', { name: 'error' });
+  await expect(flag).toBeVisible();
+  await expect(row.locator('.tree__select')).toHaveAttribute('title', new RegExp(`Error: ${id} cancelled: cancelled by an operator`));
+  const seen = { title: (await row.locator('.tree__select').getAttribute('title')) ?? '', label: (await row.getAttribute('aria-label')) ?? '' };
+  await screenshots(page, 'tree-error-flag');
+
+  // A new page knows it from the agent the host lists, not from log lines it never saw.
+  await page.reload();
+  await expect(page.locator('[data-connection="open"]')).toBeVisible();
+  await expect(flag).toBeVisible();
+  await expect(row.locator('.tree__select')).toHaveAttribute('title', seen.title);
+  await expect(row).toHaveAttribute('aria-label', seen.label);
+});

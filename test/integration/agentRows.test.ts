@@ -94,8 +94,8 @@ describe('the agent rows: one writer for the demo, a model run and a live attach
 
     // Stored rows: what the catalog holds is what was announced last, stamped with the wall clock.
     const iso = new Date(T0).toISOString();
-    expectStampedInOrder(demo.announced, demo.host.catalog.listAgents().map((r) => ({ ...r, cacheHitRate: 0, boundary: null })), iso);
-    expectStampedInOrder(model.announced, model.host.catalog.listAgents().map((r) => ({ ...r, cacheHitRate: 0, boundary: null })), iso);
+    expectStampedInOrder(demo.announced, demo.host.catalog.listAgents().map((r) => ({ ...r, cacheHitRate: 0, boundary: null, lastError: null })), iso);
+    expectStampedInOrder(model.announced, model.host.catalog.listAgents().map((r) => ({ ...r, cacheHitRate: 0, boundary: null, lastError: null })), iso);
     expect(modelRows[0]).toMatchObject({ role: 'primary', status: 'done', parent: null });
     expect(demoRows.every((a) => a.generation >= 1 && a.revision >= 0)).toBe(true);
   });

@@ -24,7 +24,7 @@ export interface CatalogOpenOptions {
 }
 
 /** An agent as stored: the contract DTO without values derived from it. */
-export type AgentRecord = Omit<AgentDto, 'cacheHitRate' | 'boundary'>;
+export type AgentRecord = Omit<AgentDto, 'cacheHitRate' | 'boundary' | 'lastError'>;
 
 /**
  * Why the catalog refused: `unavailable` (it cannot be opened or migrated: a missing SQLite module,
@@ -195,12 +195,17 @@ function loadNativeBinding(binding: string): void {
  * The workspace catalog: one SQLite file in WAL mode, migrated in a transaction when opened.
  * It is the single store of a workspace's agents and event log; writers go through its methods.
  */
+/** Catalog meta key: the log's highest `seq` when the agents were last cleared; older error lines belong to agents gone. */
+const ERROR_FLOOR_KEY = 'agents.errorFloorSeq';
+
 export class Catalog {
   readonly path: string;
   private readonly db: Database.Database;
   private readonly lock: CatalogLock | undefined;
   /** A prepared statement, compiled once per catalog. */
   private readonly sql: (source: string) => Database.Statement;
+  /** `lastErrorOf`'s answers by agent (null: the agent has none); cleared with the agents. */
+  readonly #lastErrors = new Map<string, LogEntry | null>();
 
   private constructor(path: string, db: Database.Database, lock: CatalogLock | undefined) {
     this.path = path;
@@ -313,7 +318,24 @@ export class Catalog {
       this.sql('UPDATE agents SET parent = NULL').run();
       this.sql('DELETE FROM agents').run();
       this.sql('DELETE FROM generations').run();
+      // The agents that come next (a new run, the same ids again) start with no error of their own.
+      const top = this.sql('SELECT MAX(seq) AS seq FROM events').get() as { seq: number | null };
+      this.setMeta(ERROR_FLOOR_KEY, String(top.seq ?? 0));
     });
+    this.#lastErrors.clear();
+  }
+
+  /**
+   * The newest error-level log line of an agent since the agents were last cleared (`[agent-last-error]`):
+   * read from the log table once per agent, then kept up to date by `appendLog`. Undefined when there is none.
+   */
+  lastErrorOf(agentId: string): LogEntry | undefined {
+    if (this.#lastErrors.has(agentId)) return this.#lastErrors.get(agentId) ?? undefined;
+    const floor = Number(this.getMeta(ERROR_FLOOR_KEY) ?? '0') || 0;
+    const row = this.sql("SELECT * FROM events WHERE agent_id = ? AND seq > ? AND level = 'error' ORDER BY seq DESC LIMIT 1").get(agentId, floor) as EventRow | undefined;
+    const entry = row ? toLogEntry(row) : null;
+    this.#lastErrors.set(agentId, entry);
+    return entry ?? undefined;
   }
 
   /** Insert or replace an agent; the caller supplies the next revision. */
@@ -335,7 +357,9 @@ export class Catalog {
   appendLog(entry: Omit<LogEntry, 'seq'>): LogEntry {
     const info = this.sql('INSERT INTO events (at, level, agent_id, message) VALUES (?, ?, ?, ?)')
       .run(entry.at, entry.level, entry.agentId, entry.message);
-    return { seq: Number(info.lastInsertRowid), ...entry };
+    const written = { seq: Number(info.lastInsertRowid), ...entry };
+    if (written.level === 'error' && written.agentId !== null) this.#lastErrors.set(written.agentId, written);
+    return written;
   }
 
   /** The newest `limit` log lines (of one agent when `agentId` is given), oldest first. */

@@ -2,7 +2,6 @@ import type { AgentDto } from '../../../engine/contract';
 import { contextLimitMessage } from '../../../engine/shared/contextLimitReason';
 import { percent, tokens } from '../../components/format';
 import { budgetText, limitNote } from './budgets';
-import type { EventEntry } from '../events/eventsSlice';
 import type { RootState } from '../reduce';
 import { selectActiveRun } from '../runs/runsSelectors';
 
@@ -40,10 +39,8 @@ export interface AgentFlag {
   cause: FlagCause;
 }
 
-/** What the flags read besides the agent itself (all optional: a fact the page never saw raises no flag). */
+/** What the flags read besides the agent itself. */
 export interface FlagFacts {
-  /** The text of the agent's newest error-level log line. */
-  lastError?: string | undefined;
   /** Whether the run is running (a paused or stopped run stalls nobody). */
   runRunning: boolean;
   /** Now, in milliseconds since the epoch (wall clock, like `updatedAt`). */
@@ -77,8 +74,10 @@ export function agentFlags(agent: AgentDto, facts: FlagFacts): AgentFlag[] {
   const flags: AgentFlag[] = [];
   const add = (kind: FlagKind, detail: string, cause: FlagCause) => flags.push({ kind, label: LABEL[kind], detail, cause });
 
-  if (agent.status === 'failed' || facts.lastError !== undefined) {
-    const what = facts.lastError ?? `the agent failed`;
+  // The newest error comes with the agent (`[agent-last-error]`): a page that loads the agents reads
+  // the same flag, with the same text, as one that saw the error happen.
+  if (agent.status === 'failed' || agent.lastError) {
+    const what = agent.lastError?.message ?? `the agent failed`;
     add('error', `Error: ${what}`, { view: 'events', agentId: id, kinds: ['error'] });
   }
   // A context-limit refresh matters while the agent works in the generation it led to.
@@ -115,21 +114,6 @@ export const flagsTitle = (flags: readonly AgentFlag[]): string => flags.map((f)
 
 /** A key that changes exactly when the shown flags change (rows re-render on it, not on every call). */
 export const flagsKey = (flags: readonly AgentFlag[]): string => flags.map((f) => `${f.kind}:${f.detail}`).join('|');
-
-/** Per agent, what the page saw of its errors (see `selectAgentFacts`); refreshes are read from the agent itself. */
-export type AgentFacts = Record<string, { lastError?: string }>;
-
-let lastFacts: { entries: EventEntry[]; facts: AgentFacts } | undefined;
-
-/** The newest error-level log line of each agent, from the event log. The same object until the log changes. */
-export function selectAgentFacts(s: RootState): AgentFacts {
-  const entries = s.events.entries;
-  if (lastFacts && lastFacts.entries === entries) return lastFacts.facts;
-  const facts: AgentFacts = {};
-  for (const e of entries) if (e.level === 'error' && e.agentId) facts[e.agentId] = { lastError: e.text };
-  lastFacts = { entries, facts };
-  return facts;
-}
 
 /** Whether the run the bar controls is running (stalled agents are counted only then). */
 export const selectRunRunning = (s: RootState): boolean => selectActiveRun(s)?.status === 'running';

@@ -18,6 +18,7 @@ export function makeAgent(agentId: string, over: Partial<AgentDto> = {}): AgentD
     revision: 1,
     updatedAt: '2025-01-01T00:00:00.000Z',
     boundary: null,
+    lastError: null,
     ...over,
   };
 }

@@ -16,6 +16,7 @@ const agent = {
   revision: 0,
   updatedAt: '2026-11-29T00:00:00.000Z',
   boundary: { kind: 'refresh', reason: 'provider context-limit error: prompt is too long: 203928 tokens > 200000 maximum' },
+  lastError: { message: 'worker-store failed: provider answered 500', at: '2026-01-01T00:00:00.000Z', seq: 12 },
 };
 
 describe('contract', () => {

@@ -16,7 +16,7 @@ function troubledState(): RootState {
   const s = stateWithAgents([
     makeAgent('primary', { role: 'primary', updatedAt: fresh() }),
     makeAgent('worker-store', { parent: 'primary', generation: 2, tokens: 42_000, budget: 64_000, updatedAt: fresh(), boundary: { kind: 'refresh', reason: limitReason } }),
-    makeAgent('worker-broken', { parent: 'primary', status: 'failed', updatedAt: fresh() }),
+    makeAgent('worker-broken', { parent: 'primary', status: 'failed', updatedAt: fresh(), lastError: { message: 'worker-broken failed: provider answered 500', at: fresh(), seq: 3 } }),
     makeAgent('worker-full', { parent: 'primary', tokens: 70_000, budget: 64_000, updatedAt: fresh() }),
   ]);
   return {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentDto, StrataEvent } from '../../../../../engine/contract';
 import { contextLimitReason } from '../../../../../engine/shared/contextLimitReason';
-import { agentFlags, FLAG_THRESHOLDS, flagsTitle, limitRefreshOf, selectAgentFacts } from '../../../../../renderer/store/agents/agentFlags';
+import { agentFlags, FLAG_THRESHOLDS, flagsTitle, limitRefreshOf } from '../../../../../renderer/store/agents/agentFlags';
 import { initialRootState, reduce, type RootState } from '../../../../../renderer/store/reduce';
 import { agentUpdated, logEvent, makeAgent, makeLogEntry, stateWithAgents } from '../../fixtures';
 
@@ -11,6 +11,7 @@ const kinds = (flags: { kind: string }[]) => flags.map((f) => f.kind);
 const at = (msAgo: number) => new Date(now - msAgo).toISOString();
 const refusal = 'prompt is too long: 203928 tokens > 200000 maximum';
 const limitBoundary = { kind: 'refresh' as const, reason: contextLimitReason(refusal) };
+const lastError = (message: string, seq = 9) => ({ message, at: at(0), seq });
 
 describe('agentFlags', () => {
   it('raises no flag for an agent that is doing fine', () => {
@@ -19,7 +20,7 @@ describe('agentFlags', () => {
 
   it.each([
     ['error: a failed agent', makeAgent('a', { status: 'failed', updatedAt: at(0) }), {}, 'error', 'events'],
-    ['error: an error line of the agent, with its text', makeAgent('a', { updatedAt: at(0) }), { lastError: 'a failed: provider 500' }, 'error', 'events'],
+    ['error: an agent that carries an error line, with its text', makeAgent('a', { updatedAt: at(0), lastError: lastError('a failed: provider 500') }), {}, 'error', 'events'],
     ['refreshed: a context-limit refresh began the current generation', makeAgent('a', { generation: 2, updatedAt: at(0), boundary: limitBoundary }), {}, 'refreshed', 'agent'],
     ['over budget: tokens above the engine budget', makeAgent('a', { tokens: 10_001, budget: 10_000, updatedAt: at(0) }), {}, 'overBudget', 'agent'],
     ['low hit rate: below the threshold after enough prompt tokens', makeAgent('a', { cacheHitRate: FLAG_THRESHOLDS.lowHitRate - 0.01, usage: { input: FLAG_THRESHOLDS.lowHitRateMinPromptTokens, cacheRead: 0, cacheWrite: 0, output: 0 }, updatedAt: at(0) }), {}, 'lowHitRate', 'charts'],
@@ -44,8 +45,8 @@ describe('agentFlags', () => {
   });
 
   it('lists the worst first, opens a refresh on its generation, and says in the tooltip which budget is which', () => {
-    const agent = makeAgent('a', { status: 'failed', generation: 2, tokens: 42_000, budget: 64_000, updatedAt: at(0), boundary: limitBoundary });
-    const flags = agentFlags(agent, { ...fresh, lastError: 'a failed: boom' });
+    const agent = makeAgent('a', { status: 'failed', generation: 2, tokens: 42_000, budget: 64_000, updatedAt: at(0), boundary: limitBoundary, lastError: lastError('a failed: boom') });
+    const flags = agentFlags(agent, fresh);
     expect(kinds(flags)).toEqual(['error', 'refreshed']);
     expect(flags[1]?.cause).toEqual({ view: 'agent', agentId: 'a', generation: 2 });
     const title = flagsTitle(flags);
@@ -84,7 +85,7 @@ describe('limitRefreshOf', () => {
     const reloaded = reduce(initialRootState, { type: 'agents.snapshot', agents: [after] });
     const flagsOf = (s: RootState) => {
       const agent = s.agents.byId['worker-store'] as AgentDto;
-      return agentFlags(agent, { ...selectAgentFacts(s)[agent.agentId], ...fresh });
+      return agentFlags(agent, fresh);
     };
     const seen = flagsOf(watched);
     expect(seen.map((f) => f.kind)).toEqual(['refreshed']);
@@ -93,22 +94,22 @@ describe('limitRefreshOf', () => {
   });
 });
 
-describe('selectAgentFacts', () => {
-  it('takes each agent’s newest error line, and keeps its result while the log does not change', () => {
-    const s = stateWithAgents([makeAgent('a'), makeAgent('b')]);
-    const state = {
-      ...s,
-      events: {
-        ...s.events,
-        entries: [
-          { id: 'log:1', kind: 'error' as const, level: 'error' as const, agentId: 'a', at: 1, text: 'a failed: first' },
-          { id: 'log:2', kind: 'error' as const, level: 'debug' as const, agentId: 'b', at: 2, text: 'Turn 3 · gen 2 · 1 retry (1 refresh)' },
-          { id: 'log:3', kind: 'error' as const, level: 'error' as const, agentId: 'a', at: 3, text: 'a failed: second' },
-        ],
-      },
-    };
-    const facts = selectAgentFacts(state);
-    expect(facts).toEqual({ a: { lastError: 'a failed: second' } });
-    expect(selectAgentFacts(state)).toBe(facts);
+describe('the error flag after a reload', () => {
+  it('[agent-last-error] flags the same, with the same text, as while the page watched the error happen', () => {
+    const before = makeAgent('worker-store', { revision: 4, updatedAt: at(0) });
+    const after: AgentDto = { ...before, status: 'done', revision: 5, lastError: lastError('worker-store cancelled: provider 500 after 3 retries', 12) };
+    const events: StrataEvent[] = [logEvent(makeLogEntry(12, { agentId: 'worker-store', level: 'error', message: after.lastError!.message })), agentUpdated(after)];
+    const watched = events.reduce<RootState>((s, event) => reduce(s, { type: 'event', event }), reduce(initialRootState, { type: 'agents.snapshot', agents: [before] }));
+    const reloaded = reduce(initialRootState, { type: 'agents.snapshot', agents: [after] });
+    const flagsOf = (s: RootState) => agentFlags(s.agents.byId['worker-store'] as AgentDto, fresh);
+    const seen = flagsOf(watched);
+    expect(seen.map((f) => [f.kind, f.detail])).toEqual([['error', 'Error: worker-store cancelled: provider 500 after 3 retries']]);
+    expect(flagsOf(reloaded)).toEqual(seen);
+  });
+
+  it('[agent-last-error] raises no error flag from a log line alone: an old run’s error does not stick to the new run’s agent of the same id', () => {
+    const s = stateWithAgents([makeAgent('a', { updatedAt: at(0) })]);
+    const withLine = reduce(s, { type: 'event', event: logEvent(makeLogEntry(3, { agentId: 'a', level: 'error', message: 'a failed: an older run' })) });
+    expect(agentFlags(withLine.agents.byId['a'] as AgentDto, fresh)).toEqual([]);
   });
 });
