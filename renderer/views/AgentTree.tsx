@@ -7,6 +7,7 @@ import { openFlagCause } from '../controller/openFlagCause';
 import { useNow } from './useNow';
 import { selectStatusFilter } from '../store/ui/uiSelectors';
 import { useController, useDispatch, useStrata } from '../controller/StoreContext';
+import { MiddleEllipsis } from '../components/MiddleEllipsis';
 import { StatusBadge } from '../components/StatusBadge';
 import { UtilizationBar } from '../components/UtilizationBar';
 import { percent } from '../components/format';
@@ -286,10 +287,10 @@ const TreeItem = memo(function TreeItem(p: TreeItemProps) {
               <span className="tree__live" title={`Agent of attached session ${agent.sessionId}: watched, read-only`}>
                 live
               </span>
-              <span>{agent.agentId}</span>
+              <MiddleEllipsis text={agent.agentId} />
             </span>
           ) : (
-            <span className="tree__id">{agent.agentId}</span>
+            <MiddleEllipsis className="tree__id" text={agent.agentId} />
           )}
           <span className="tree__role">{agent.role}</span>
           <StatusBadge status={agent.status} />

@@ -158,8 +158,38 @@ test('at 1024 px every tree column fits inside the rail with its header, at the 
   await page.keyboard.press('Home');
   await expect.poll(() => railWidth(page)).toBeLessThanOrEqual(min + 1);
   await expectColumnsInside(page);
+  await expectIdEndsShown(page);
   await screenshots(page, 'tree-columns-min-rail');
 });
+
+/**
+ * Every row's agent id keeps its end in view: a cut id loses its middle (`wor…rotation`), so the part
+ * that tells `worker-rotation` from `worker-session` is still read. At the rail's minimum, some are cut.
+ */
+async function expectIdEndsShown(page: Page): Promise<void> {
+  const ids = await page.getByRole('tree').locator('[role="treeitem"]').evaluateAll((rows) =>
+    rows.map((row) => {
+      const id = row.querySelector('.mid-ellipsis') as HTMLElement;
+      const head = id.querySelector('.mid-ellipsis__head') as HTMLElement;
+      const tail = id.querySelector('.mid-ellipsis__tail') as HTMLElement | null;
+      const box = id.getBoundingClientRect();
+      const t = tail?.getBoundingClientRect();
+      return {
+        agentId: row.getAttribute('data-agent-id') ?? '',
+        text: id.textContent ?? '',
+        cut: head.scrollWidth > head.clientWidth + 0.5,
+        tail: tail?.textContent ?? '',
+        tailInside: t ? t.left >= box.left - 0.5 && t.right <= box.right + 0.5 && t.width > 0 : true,
+      };
+    }),
+  );
+  expect(ids.length).toBeGreaterThan(1);
+  for (const id of ids) {
+    expect(id.text, 'the whole id is in the row').toBe(id.agentId);
+    expect(id.tailInside, `${id.agentId}'s end "${id.tail}" in view`).toBe(true);
+  }
+  expect(ids.filter((i) => i.cut && i.tail !== '').length, `some ids are cut at the rail's minimum: ${JSON.stringify(ids)}`).toBeGreaterThan(0);
+}
 
 test('an Events view row opens its agent at the generation it names, by click and by Enter', async ({ page }) => {
   const paused = await openPausedDemo(page, 3, { width: 1280, height: 860 });
