@@ -7,21 +7,30 @@ import type { GatewayUsage, OriginalPrefix } from './types';
  * observe mode, less what the rewritten request was billed. Pure.
  *
  * The model, from what the gateway knows of the call:
- * - Units: the gateway counts o200k tokens of its own serialization, the provider bills its own.
- *   Every count is scaled by this very call's ratio `scale` = billed prompt (uncached + cache read
- *   + cache write) / o200k of the rewritten request, so the original's prompt is
- *   `P = originalTokens × scale`.
- * - Cache read: what observe mode's cache would have held of the original, judged by the original
- *   against the thread's previous original (`cacheBreak` as observe mode measures it): `appended`
- *   with the previous original's o200k known reads all of it (`previousTokens × scale`); a thread's
- *   `first call` reads what this call read (the same prefix was cached for both); a changed
- *   `model` reads nothing; anything else (a divergence, `unchanged`, a strict prefix, an appended
- *   call whose previous original the gateway did not count) reads the unchanged bytes' share of
- *   `P` (`unchangedBytes / bytes`), the most a prefix cache could serve, so the saving errs low.
- * - The rest of `P` is billed as this call's own non-read tokens were, in the same proportions of
- *   uncached input, 5-minute and 1-hour cache writes (the client's breakpoints stand in both
- *   requests); as uncached input when this call read all its prompt.
- * - Output is the same in both. Both sides are priced with `costUsd` at `listPriceOf` the model.
+ * - Units. The gateway counts o200k tokens of a request's JSON; the provider bills its own tokens of
+ *   the prompt it reads. `scale` = this call's billed prompt (uncached + cache read + cache write)
+ *   over the o200k of the rewritten request. That ratio mixes two things: the tokenizers' ratio on
+ *   text, and the JSON framing of every entry, which the gateway counts and the provider does not
+ *   bill as such. What the estimate converts is text (the hidden results' content, the client's new
+ *   tool call and result), so it converts at `unit` = max(1, scale): a scale under 1 is framing, not
+ *   cheaper text. Measured with the real clients through the scripted upstream (which bills o200k
+ *   of the text): the billed and estimated counts differ by the same number of tokens before and
+ *   after a rewrite, not by the same ratio, and a rewritten request's scale falls to about 0.73.
+ *   The original's prompt is `P` = billed prompt + (originalTokens - rewrittenTokens) × unit.
+ * - New tokens `N`, the part of `P` observe mode's cache would not have held. Inside a generation
+ *   (not a boundary) the rewritten request is the previous one followed by the client's new entries
+ *   verbatim, and the original the previous original followed by the same entries: `N` is what this
+ *   call billed beyond its cache read. At a boundary it is judged by the original against the
+ *   thread's previous original (`cacheBreak` as observe mode measures it): `appended` with the
+ *   previous original's o200k known adds (originalTokens - previousTokens) × unit; a thread's
+ *   `first call` reads what this call read (the same prefix was cached for both); a changed `model`
+ *   reads nothing; anything else (a divergence, `unchanged`, a strict prefix, an appended call whose
+ *   previous original the gateway did not count) reads the unchanged bytes' share of `P`
+ *   (`unchangedBytes / bytes`), the most a prefix cache could serve, so the saving errs low.
+ * - The cache read is `P - N`; `N` is billed as this call's own non-read tokens were, in the same
+ *   proportions of uncached input, 5-minute and 1-hour cache writes (the client's breakpoints stand
+ *   in both requests), or as uncached input when this call read all its prompt. Output is the same
+ *   in both. Both sides are priced with `costUsd` at `listPriceOf` the model.
  *
  * So a call inside a generation saves the cache reads of the tokens its generation hid, and a
  * generation boundary, where the rewritten prompt is written to the cache again while the original
@@ -36,6 +45,8 @@ export interface SavingInput {
   /** o200k tokens of the original and of the rewritten request. */
   originalTokens: number;
   rewrittenTokens: number;
+  /** The call opened a generation (its rewritten prefix differs from the previous request's). */
+  boundary: boolean;
   original: OriginalPrefix;
 }
 
@@ -48,30 +59,30 @@ export interface ManagedSaving {
   counterfactual: BilledTokens;
 }
 
-/** The o200k tokens (unscaled) of the original's prefix observe mode's cache would have served, or the provider's read itself for a thread's first call. */
-function readOf(o: OriginalPrefix, originalTokens: number, scale: number, billedRead: number): number {
+/** At a boundary: the tokens of `prompt` observe mode's cache would not have held (provider units). */
+function newAtBoundary(i: SavingInput, prompt: number, unit: number): number {
+  const o = i.original;
   const at = o.cacheBreak.at;
-  if (at === 'first call') return billedRead;
-  if (at === 'model') return 0;
-  if (at === 'appended' && o.previousTokens !== undefined) return o.previousTokens * scale;
+  if (at === 'first call') return prompt - i.usage.cacheRead;
+  if (at === 'model') return prompt;
+  if (at === 'appended' && o.previousTokens !== undefined) return Math.max(0, i.originalTokens - o.previousTokens) * unit;
   const share = o.bytes > 0 ? Math.min(1, o.cacheBreak.unchangedBytes / o.bytes) : 0;
-  return share * originalTokens * scale;
+  return prompt * (1 - share);
 }
 
 /** The counterfactual of one managed call and the saving against what was billed. */
 export function managedSaving(i: SavingInput): ManagedSaving {
   const u = i.usage;
   const billedPrompt = u.input + u.cacheRead + u.cacheWrite;
-  const scale = i.rewrittenTokens > 0 ? billedPrompt / i.rewrittenTokens : 1;
-  const prompt = Math.max(billedPrompt, i.originalTokens * scale);
-  const read = Math.min(prompt, Math.max(0, readOf(i.original, i.originalTokens, scale, u.cacheRead)));
-  const rest = prompt - read;
   const notRead = billedPrompt - u.cacheRead;
-  const share = (part: number) => (notRead > 0 ? (rest * part) / notRead : 0);
+  const unit = Math.max(1, i.rewrittenTokens > 0 ? billedPrompt / i.rewrittenTokens : 1);
+  const prompt = billedPrompt + Math.max(0, i.originalTokens - i.rewrittenTokens) * unit;
+  const fresh = Math.min(prompt, Math.max(0, i.boundary ? newAtBoundary(i, prompt, unit) : notRead));
+  const share = (part: number) => (fresh * part) / notRead;
   const counterfactual: BilledTokens =
     notRead > 0
-      ? { input: share(u.input), cacheRead: read, cacheWrite: share(u.cacheWrite), cacheWrite1h: share(u.cacheWrite1h), output: u.output }
-      : { input: rest, cacheRead: read, cacheWrite: 0, cacheWrite1h: 0, output: u.output };
+      ? { input: share(u.input), cacheRead: prompt - fresh, cacheWrite: share(u.cacheWrite), cacheWrite1h: share(u.cacheWrite1h), output: u.output }
+      : { input: fresh, cacheRead: prompt - fresh, cacheWrite: 0, cacheWrite1h: 0, output: u.output };
   const tokens = Math.round(prompt - billedPrompt);
   const price = listPriceOf(i.model);
   if (!price) return { tokens, usd: 0, counterfactual };
