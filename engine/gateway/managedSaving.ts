@@ -17,16 +17,17 @@ import type { GatewayUsage, OriginalPrefix } from './types';
  *   of the text): the billed and estimated counts differ by the same number of tokens before and
  *   after a rewrite, not by the same ratio, and a rewritten request's scale falls to about 0.73.
  *   The original's prompt is `P` = billed prompt + (originalTokens - rewrittenTokens) × unit.
- * - New tokens `N`, the part of `P` observe mode's cache would not have held. Inside a generation
- *   (not a boundary) the rewritten request is the previous one followed by the client's new entries
- *   verbatim, and the original the previous original followed by the same entries: `N` is what this
- *   call billed beyond its cache read. At a boundary it is judged by the original against the
- *   thread's previous original (`cacheBreak` as observe mode measures it): `appended` with the
- *   previous original's o200k known adds (originalTokens - previousTokens) × unit; a thread's
- *   `first call` reads what this call read (the same prefix was cached for both); a changed `model`
- *   reads nothing; anything else (a divergence, `unchanged`, a strict prefix, an appended call whose
- *   previous original the gateway did not count) reads the unchanged bytes' share of `P`
- *   (`unchangedBytes / bytes`), the most a prefix cache could serve, so the saving errs low.
+ * - New tokens `N`, the part of `P` observe mode's cache would not have held. When the request
+ *   sent upstream appended the previous one sent and the original appended the previous original
+ *   (every call inside a generation, and a boundary that changed nothing already sent), the client's
+ *   new entries went up verbatim in both: `N` is what this call billed beyond its cache read.
+ *   Otherwise it is judged by the original against the thread's previous original (`cacheBreak` as
+ *   observe mode measures it): `appended` with the previous original's o200k known adds
+ *   (originalTokens - previousTokens) × unit; a thread's `first call` reads what this call read
+ *   (the same prefix was cached for both); a changed `model` reads nothing; anything else (a
+ *   divergence, `unchanged`, a strict prefix, an appended call whose previous original the gateway
+ *   did not count) reads the unchanged bytes' share of `P` (`unchangedBytes / bytes`), the most a
+ *   prefix cache could serve, so the saving errs low.
  * - The cache read is `P - N`; `N` is billed as this call's own non-read tokens were, in the same
  *   proportions of uncached input, 5-minute and 1-hour cache writes (the client's breakpoints stand
  *   in both requests), or as uncached input when this call read all its prompt. Output is the same
@@ -45,8 +46,8 @@ export interface SavingInput {
   /** o200k tokens of the original and of the rewritten request. */
   originalTokens: number;
   rewrittenTokens: number;
-  /** The call opened a generation (its rewritten prefix differs from the previous request's). */
-  boundary: boolean;
+  /** Where the request sent upstream broke the thread's cache against the previous one sent (`GatewayCall.cacheBreak.at`). */
+  sentCacheBreak: string;
   original: OriginalPrefix;
 }
 
@@ -59,8 +60,8 @@ export interface ManagedSaving {
   counterfactual: BilledTokens;
 }
 
-/** At a boundary: the tokens of `prompt` observe mode's cache would not have held (provider units). */
-function newAtBoundary(i: SavingInput, prompt: number, unit: number): number {
+/** The tokens of `prompt` observe mode's cache would not have held (provider units), judged by the original against the previous original. */
+function newOfOriginal(i: SavingInput, prompt: number, unit: number): number {
   const o = i.original;
   const at = o.cacheBreak.at;
   if (at === 'first call') return prompt - i.usage.cacheRead;
@@ -77,7 +78,8 @@ export function managedSaving(i: SavingInput): ManagedSaving {
   const notRead = billedPrompt - u.cacheRead;
   const unit = Math.max(1, i.rewrittenTokens > 0 ? billedPrompt / i.rewrittenTokens : 1);
   const prompt = billedPrompt + Math.max(0, i.originalTokens - i.rewrittenTokens) * unit;
-  const fresh = Math.min(prompt, Math.max(0, i.boundary ? newAtBoundary(i, prompt, unit) : notRead));
+  const sameNewEntries = i.sentCacheBreak === 'appended' && i.original.cacheBreak.at === 'appended';
+  const fresh = Math.min(prompt, Math.max(0, sameNewEntries ? notRead : newOfOriginal(i, prompt, unit)));
   const share = (part: number) => (fresh * part) / notRead;
   const counterfactual: BilledTokens =
     notRead > 0

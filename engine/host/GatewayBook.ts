@@ -71,7 +71,7 @@ function emptyTotals(): GatewayTotals {
  */
 export function savingsOf(call: GatewayCall): { tokens: number; usd: number } {
   if (!call.rewrite || !call.usage || !call.original || call.api === 'anthropic-count-tokens') return { tokens: 0, usd: 0 };
-  const { tokens, usd } = managedSaving({ model: call.model, usage: call.usage, originalTokens: call.rewrite.originalTokens, rewrittenTokens: call.rewrite.rewrittenTokens, boundary: call.rewrite.boundary, original: call.original });
+  const { tokens, usd } = managedSaving({ model: call.model, usage: call.usage, originalTokens: call.rewrite.originalTokens, rewrittenTokens: call.rewrite.rewrittenTokens, sentCacheBreak: call.cacheBreak.at, original: call.original });
   return { tokens, usd };
 }
 

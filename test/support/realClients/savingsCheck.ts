@@ -32,7 +32,7 @@ export function compareSavings(observe: RunFigures, manage: RunFigures, calls: r
   const rows = calls.map((c, i) => {
     const o = observe.calls[i]!;
     const m = manage.calls[i]!;
-    const s = c.rewrite && c.original && c.usage ? managedSaving({ model: c.model, usage: c.usage, originalTokens: c.rewrite.originalTokens, rewrittenTokens: c.rewrite.rewrittenTokens, boundary: c.rewrite.boundary, original: c.original }) : undefined;
+    const s = c.rewrite && c.original && c.usage ? managedSaving({ model: c.model, usage: c.usage, originalTokens: c.rewrite.originalTokens, rewrittenTokens: c.rewrite.rewrittenTokens, sentCacheBreak: c.cacheBreak.at, original: c.original }) : undefined;
     const observed = costUsd(o, price.perMTok).prompt;
     const billed = costUsd(m, price.perMTok).prompt;
     const cf = s ? costUsd(s.counterfactual, price.perMTok).prompt : billed;

@@ -23,7 +23,7 @@ function managed(id: string, u: GatewayUsage, originalTokens: number, rewrittenT
     status: 200,
     usage: u,
     prefixReuse: 0,
-    cacheBreak: { at: 'appended', blockIndex: 5, unchangedBytes: 1 },
+    cacheBreak: boundary ? { at: 'message 3', blockIndex: 3, unchangedBytes: 1 } : { at: 'appended', blockIndex: 5, unchangedBytes: 1 },
     rewrite: { generation: 2, boundary, compressed: [], dropped: [], breakpoints: [], originalTokens, rewrittenTokens },
   };
   if (original) call.original = original;
