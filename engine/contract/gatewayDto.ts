@@ -59,7 +59,7 @@ const GatewayTotalsDtoSchema = z.object({
   usage: GatewayUsageDtoSchema,
   costUsd: z.number().nonnegative(),
   prefixReuse: z.number().min(0).max(1),
-  /** Estimated: the prompt tokens manage mode kept from being billed, and their price at the cache-read rate. */
+  /** Estimated (`[gateway-host-savings]`): the prompt tokens manage mode kept from being billed, and the money saved against observe mode's bill of the originals (negative when boundaries cost more). */
   savedTokens: Count,
   savedUsd: z.number(),
 });

@@ -99,6 +99,16 @@ export interface RewriteRecord {
   rewrittenTokens: number;
 }
 
+/** Manage mode: how the client's original request stands against the thread's previous original, for the savings estimate (`managedSaving`). */
+export interface OriginalPrefix {
+  /** The original's cache break against the thread's previous original (observe mode's measure). */
+  cacheBreak: CacheBreak;
+  /** The original's bytes (the sum of its blocks), the denominator of `cacheBreak.unchangedBytes`. */
+  bytes: number;
+  /** o200k tokens of the thread's previous original request, when the gateway counted them. */
+  previousTokens?: number;
+}
+
 /** One call through the gateway, as the control room shows it. */
 export interface GatewayCall {
   id: string;
@@ -122,6 +132,8 @@ export interface GatewayCall {
   promptBytes?: number;
   cacheBreak: CacheBreak;
   rewrite?: RewriteRecord;
+  /** Manage mode: the original request against the thread's previous original (what observe mode would have measured). */
+  original?: OriginalPrefix;
   /** The engine failed on this request and the original went upstream unchanged; why. */
   fallback?: string;
 }

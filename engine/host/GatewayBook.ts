@@ -1,8 +1,8 @@
 import type { GatewayCallUpdate } from '../gateway/CallExchange';
 import type { GatewaySession, GatewayThread } from '../gateway/GatewaySessions';
+import { managedSaving } from '../gateway/managedSaving';
 import type { GatewayCall, GatewayUsage } from '../gateway/types';
 import { reuseRatio } from '../metrics/prefixReuse';
-import { costUsd, listPriceOf } from '../pricing/costUsd';
 import type { ManagedRequest } from './gatewayHandler';
 
 /**
@@ -33,7 +33,7 @@ export interface GatewayTotals {
   reusedBytes: number;
   promptBytes: number;
   prefixReuse: number;
-  /** Estimated (`[gateway-host-savings]`): prompt tokens manage mode kept from being billed, and their price. */
+  /** Estimated (`[gateway-host-savings]`): billed prompt tokens manage mode kept from being billed, and the money it saved against observe mode (negative at a boundary that cost more than it saved). */
   savedTokens: number;
   savedUsd: number;
 }
@@ -65,19 +65,14 @@ function emptyTotals(): GatewayTotals {
 }
 
 /**
- * What manage mode saved on one ended call, estimated: the prompt tokens its rewrite removed (o200k
- * of the original less the rewritten) would have been billed as cache reads on top of what was
- * billed, so the saving is those tokens and their price at the model's cache-read rate. Boundary
- * calls' extra cache writes are billed in full and not offset: the estimate errs low.
+ * What manage mode saved on one ended call (`[gateway-host-savings]`), estimated by `managedSaving`:
+ * the original request's counterfactual bill in observe mode less what was billed. Nothing for a
+ * call that was not rewritten, ended without usage, or is a count_tokens call (it bills nothing).
  */
 export function savingsOf(call: GatewayCall): { tokens: number; usd: number } {
-  if (!call.rewrite || !call.usage) return { tokens: 0, usd: 0 };
-  const removed = Math.max(0, call.rewrite.originalTokens - call.rewrite.rewrittenTokens);
-  const price = listPriceOf(call.model);
-  if (!price) return { tokens: removed, usd: 0 };
-  const billed = costUsd(call.usage, price.perMTok).prompt;
-  const original = costUsd({ ...call.usage, cacheRead: call.usage.cacheRead + removed }, price.perMTok).prompt;
-  return { tokens: removed, usd: original - billed };
+  if (!call.rewrite || !call.usage || !call.original || call.api === 'anthropic-count-tokens') return { tokens: 0, usd: 0 };
+  const { tokens, usd } = managedSaving({ model: call.model, usage: call.usage, originalTokens: call.rewrite.originalTokens, rewrittenTokens: call.rewrite.rewrittenTokens, sentCacheBreak: call.cacheBreak.at, original: call.original });
+  return { tokens, usd };
 }
 
 function addCall(t: GatewayTotals, call: GatewayCall): void {

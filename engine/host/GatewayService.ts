@@ -203,7 +203,7 @@ export class GatewayService {
   }
 
   private callDto(g: RunningGateway | undefined, call: GatewayCall): GatewayCallDto {
-    const { promptBytes: _bytes, ...rest } = call;
+    const { promptBytes: _bytes, original: _original, ...rest } = call;
     return { ...structuredClone(rest), hasRequest: g?.book.hasRequest(call.id) ?? false };
   }
 

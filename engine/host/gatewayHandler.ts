@@ -62,6 +62,9 @@ interface ManagedThread {
   /** The blocks last sent upstream for this thread and their model: what the next call's cache break is measured against. */
   lastSent?: readonly RequestBlock[];
   lastModel?: string;
+  /** o200k tokens of the thread's last original the manager counted, and the thread's call count then (an observed call since makes them stale). */
+  lastOriginalTokens?: number;
+  lastOriginalAt?: number;
 }
 
 /** Threads whose managers are held at most (the least recently made dropped first). */
@@ -134,6 +137,10 @@ export function createModeHandler(o: ModeHandlerOptions): ModeHandler {
     let sent = parsed.blocks;
     let rewritten: string | undefined;
     const call: GatewayCall = { id: o.ids.next('gwc'), sessionId: a.session.id, threadId: a.thread.id, api, model: parsed.model, mode: 'manage', startedAt: request.receivedAt, prefixReuse: 0, cacheBreak: a.cacheBreak };
+    // What observe mode would have sent, for the savings estimate (`managedSaving`): the original against the thread's previous original.
+    const previousTokens = t.lastOriginalAt === a.thread.calls - 1 ? t.lastOriginalTokens : undefined;
+    call.original = { cacheBreak: a.cacheBreak, bytes: bytesOf(parsed.blocks), ...(previousTokens !== undefined ? { previousTokens } : {}) };
+    t.lastOriginalAt = a.thread.calls;
     try {
       const c = controlsOf(a.thread.id);
       const ctl: ManageControls = { pins: [...c.pins], removals: [...c.removals] };
@@ -147,6 +154,7 @@ export function createModeHandler(o: ModeHandlerOptions): ModeHandler {
     } catch (error) {
       if (error instanceof ManageError && error.kind === 'request') {
         call.promptBytes = bytesOf(parsed.blocks);
+        delete t.lastOriginalTokens;
         const decision = refuse(request, api, error.message, sink);
         sink.attach(call, a.session, a.thread, o.onCall);
         return decision;
@@ -160,6 +168,7 @@ export function createModeHandler(o: ModeHandlerOptions): ModeHandler {
     if (api !== 'anthropic-count-tokens') {
       t.lastSent = sent;
       t.lastModel = parsed.model;
+      t.lastOriginalTokens = call.rewrite?.originalTokens;
     }
     return {
       ...body,

@@ -146,7 +146,10 @@ describe('startGateway: manage, switched live', () => {
     expect(third.cacheBreak.at).not.toBe('first call');
     expect(g.handler.generations(threadId)!.total).toBe(2);
 
-    // Savings: the removed tokens priced as cache reads on top of what was billed (estimated).
+    // What the estimate knows of each original: against the thread's previous original, whose o200k only a managed call counted.
+    expect(managed.original).toEqual({ cacheBreak: expect.objectContaining({ at: 'appended' }), bytes: expect.any(Number) });
+    expect(third.original).toMatchObject({ cacheBreak: { at: 'appended' }, previousTokens: managed.rewrite!.originalTokens });
+    // Savings: each managed call's counterfactual (its original as observe mode would have been billed) less what was billed.
     const s = g.sessions()[0]!;
     expect(s.totals.managed).toBe(2);
     const expected = [managed, third].map(savingsOf);

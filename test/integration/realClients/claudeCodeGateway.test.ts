@@ -6,6 +6,7 @@ import type { ProxyName } from '../../support/realClients/proxies';
 import { runRealClient, turnFailure, type RealClientRun } from '../../support/realClients/realClientHarness';
 import { viewRequest } from '../../support/realClients/replyScript';
 import { formatFigures, runFigures } from '../../support/realClients/runFigures';
+import { compareSavings } from '../../support/realClients/savingsCheck';
 
 // The real Claude Code CLI (2.1.332) through the Strata gateway (engine/host/startGateway.ts) on
 // the long task (test/support/realClients/longTask.ts: one `claude -p` turn, 45 tool calls with
@@ -15,6 +16,9 @@ import { formatFigures, runFigures } from '../../support/realClients/runFigures'
 // managed run is measured against the observed one. Nothing the client wrote is kept.
 
 const finalAnswer = (run: RealClientRun): string => (JSON.parse(run.steps[0]!.stdout) as { result?: string }).result ?? '';
+
+/** How far the estimated saving may be from the real one, as a share of the real one. */
+const SAVING_TOLERANCE = 0.25;
 
 async function run(proxy: ProxyName): Promise<RealClientRun> {
   const r = await runRealClient('claude-code-long-task', { proxy });
@@ -96,6 +100,18 @@ describe('[gateway-real-clients-observe] [gateway-real-clients-manage] Claude Co
       if (!c.rewrite!.boundary) expect(c.cacheBreak.at, c.id).toBe('appended');
       else if (c.rewrite!.reason!.startsWith('budget reached')) expect(c.cacheBreak.at, c.id).toMatch(/^message \d+$/);
     }
-    expect(saved).toBeGreaterThan(0);
+  });
+
+  it("[gateway-host-savings] managing, the control room's estimated saving is within 25% of the real one (the observe run's bill less the manage run's)", () => {
+    const o = runFigures(observe.modelCalls);
+    const m = runFigures(manage.modelCalls);
+    const calls = expectRecordsMatchUpstream(manage, 'claude-cli', 'manage');
+    const saved = gatewayRecords(manage).totals[0]!.savedUsd;
+    const cmp = compareSavings(o, m, calls);
+    console.log(`Claude Code long task: ${cmp.report}`);
+    // The session's total is the sum of the calls' estimates (count_tokens calls save nothing).
+    expect(saved).toBeCloseTo(cmp.estimatedUsd, 9);
+    expect(cmp.realUsd).toBeGreaterThan(0);
+    expect(Math.abs(cmp.estimatedUsd - cmp.realUsd), `estimated $${cmp.estimatedUsd.toFixed(4)} vs real $${cmp.realUsd.toFixed(4)}`).toBeLessThanOrEqual(SAVING_TOLERANCE * cmp.realUsd);
   });
 });

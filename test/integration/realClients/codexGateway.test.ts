@@ -9,6 +9,7 @@ import type { ProxyName } from '../../support/realClients/proxies';
 import { runRealClient, turnFailure, type RealClientRun } from '../../support/realClients/realClientHarness';
 import { viewRequest } from '../../support/realClients/replyScript';
 import { formatFigures, runFigures } from '../../support/realClients/runFigures';
+import { compareSavings } from '../../support/realClients/savingsCheck';
 
 // The real Codex CLI (0.171.0) through the Strata gateway (engine/host/startGateway.ts) on the
 // long task (test/support/realClients/longTask.ts: one `codex exec` turn, 45 tool calls with
@@ -19,6 +20,9 @@ import { formatFigures, runFigures } from '../../support/realClients/runFigures'
 
 /** The final message, as `codex exec --output-last-message` wrote it. */
 const finalAnswer = (run: RealClientRun): string => readFileSync(join(run.clientHome, CODEX_LAST_MESSAGE), 'utf8').trim();
+
+/** How far the estimated saving may be from the real one, as a share of the real one. */
+const SAVING_TOLERANCE = 0.25;
 
 async function run(proxy: ProxyName): Promise<RealClientRun> {
   const r = await runRealClient('codex-long-task', { proxy });
@@ -100,6 +104,18 @@ describe('[gateway-real-clients-observe] [gateway-real-clients-manage] Codex 0.1
       if (!c.rewrite!.boundary) expect(c.cacheBreak.at, c.id).toBe('appended');
       else if (c.rewrite!.reason!.startsWith('budget reached')) expect(c.cacheBreak.at, c.id).toMatch(/^input \d+$/);
     }
-    expect(saved).toBeGreaterThan(0);
+  });
+
+  it("[gateway-host-savings] managing, the control room's estimated saving is within 25% of the real one (the observe run's bill less the manage run's)", () => {
+    const o = runFigures(observe.modelCalls);
+    const m = runFigures(manage.modelCalls);
+    const calls = expectRecordsMatchUpstream(manage, 'codex_exec', 'manage');
+    const saved = gatewayRecords(manage).totals[0]!.savedUsd;
+    const cmp = compareSavings(o, m, calls);
+    console.log(`Codex long task: ${cmp.report}`);
+    // The session's total is the sum of the calls' estimates (count_tokens calls save nothing).
+    expect(saved).toBeCloseTo(cmp.estimatedUsd, 9);
+    expect(cmp.realUsd).toBeGreaterThan(0);
+    expect(Math.abs(cmp.estimatedUsd - cmp.realUsd), `estimated $${cmp.estimatedUsd.toFixed(4)} vs real $${cmp.realUsd.toFixed(4)}`).toBeLessThanOrEqual(SAVING_TOLERANCE * cmp.realUsd);
   });
 });
