@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useController, useStrata } from '../../controller/StoreContext';
-import { ageOf, groupCandidates } from '../../store/memory/memorySelectors';
+import { ageOf, differingSnippet, groupCandidates } from '../../store/memory/memorySelectors';
 import { selectSelectedSessionId } from '../../store/sessions/sessionsSelectors';
 import { ReadOnlyNote } from '../agent/ReadOnlyNote';
 
@@ -74,7 +74,7 @@ export function Candidates() {
               </tr>
             </thead>
             <tbody>
-              {groups.map(({ item, ids, count }) => {
+              {groups.map(({ item, ids, count, lookalikes, differsAt }) => {
                 const inMemory = ids.some((id) => promoted.has(id));
                 const error = entryError && ids.includes(entryError.id) ? entryError : null;
                 return (
@@ -82,7 +82,12 @@ export function Candidates() {
                     <td>
                       <div className="mem__cand-title">
                       <span title={item.content}>{item.title}</span>
-                      <span className="mem__cand-snippet">{item.content}</span>
+                      {lookalikes > 0 && (
+                        <span className="mem__lookalike">
+                          {lookalikes === 1 ? 'Another row has' : `${lookalikes} other rows have`} this title with a different text; where this one differs:
+                        </span>
+                      )}
+                      <span className="mem__cand-snippet">{lookalikes > 0 ? differingSnippet(item.content, differsAt) : item.content}</span>
                       {error && (
                         <span className="mem__error" role="alert">
                           {error.message}
