@@ -9,7 +9,7 @@ interface GatewayNotice {
 }
 
 /** A managed call's request as the client sent it and as it went upstream (`rewritten` null when the original went). */
-export interface GatewayRequestView {
+interface GatewayRequestView {
   callId: string;
   original: string | null;
   rewritten: string | null;

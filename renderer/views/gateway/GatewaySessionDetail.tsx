@@ -75,7 +75,7 @@ function ThreadTree() {
             <b>{t.label}</b>
             <span className="muted">
               {count(t.totals.calls)} calls · {tokens(billedPromptTokens(t.totals.usage))} billed prompt · {usd(t.totals.costUsd)} · reuse {percent(t.totals.prefixReuse)}
-              {t.generationsTotal > 0 ? ` · ${count(t.generationsTotal)} generations` : ''}
+              {t.generationsTotal > 0 ? ` · ${count(t.generationsTotal)} ${t.generationsTotal === 1 ? 'generation' : 'generations'}` : ''}
             </span>
           </button>
         </li>
