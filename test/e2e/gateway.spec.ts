@@ -80,6 +80,11 @@ test('the Gateway view follows a session live, switches it to manage, shows its 
   await page.goto(controlRoom);
   await expect(page.locator('[data-connection="open"]')).toBeVisible();
   // The shortcut opens the view, as the "?" list says.
+  await page.keyboard.press('Shift+Slash');
+  const shortcuts = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+  await expect(shortcuts).toContainText('Show the Gateway view');
+  await page.keyboard.press('Escape');
+  await expect(shortcuts).toHaveCount(0);
   await page.keyboard.press('7');
   await expect(page.getByRole('tab', { name: 'Gateway' })).toHaveAttribute('aria-selected', 'true');
   const status = page.getByRole('region', { name: 'Gateway status' });
@@ -105,6 +110,8 @@ test('the Gateway view follows a session live, switches it to manage, shows its 
   await expect(newest.locator('td').nth(9)).toHaveText('appended');
   await expect(calls.locator('tbody tr').nth(1).locator('td').nth(9)).toHaveText('first call');
   // Usage and money as the upstream reported them (the loopback bills every call).
+  await expect(newest.locator('td').nth(3)).toHaveText(/^\d/);
+  await expect(newest.locator('td').nth(4)).toHaveText(/^\d/);
   await expect(newest.locator('td').nth(7)).toHaveText(/^\$\d/);
   expect(upstream.requests).toHaveLength(2);
   await expect(row.locator('td').nth(7)).toHaveText(/^\$\d/);
