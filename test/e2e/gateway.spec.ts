@@ -128,6 +128,12 @@ test('the Gateway view follows a session live, switches it to manage, shows its 
   const generations = page.getByRole('region', { name: 'Generations of main' });
   await expect(generations.getByRole('list', { name: 'Generations' })).toContainText('Generation 1');
   await expect(generations).toContainText('apply at the thread’s next generation boundary');
+  // Pin the tool result the generation kept whole: the host records it for the thread's next call.
+  const whole = generations.getByRole('list', { name: 'Whole in generation 1' });
+  await whole.getByRole('button', { name: 'Pin toolu_read_1' }).click();
+  await expect(whole.getByRole('button', { name: 'Unpin toolu_read_1' })).toBeVisible();
+  await expect(whole.getByRole('button', { name: 'Remove toolu_read_1' })).toBeDisabled();
+  await expect(page.getByRole('status').filter({ hasText: 'toolu_read_1 pinned' })).toBeVisible();
 
   // The managed call's original request, pretty-printed, never the key.
   await calls.locator('tbody tr').first().getByRole('button', { name: /original and rewritten request/ }).click();
