@@ -3,6 +3,7 @@ import { AgentTree } from '../views/AgentTree';
 import { AttachSessions } from '../views/attach/AttachSessions';
 import { ChartsView } from '../views/ChartsView';
 import { EventsView } from '../views/EventsView';
+import { GatewayView } from '../views/gateway/GatewayView';
 import { LogStrip } from '../views/LogStrip';
 import { CompareView } from '../views/compare/CompareView';
 import { MemoryView } from '../views/memory/MemoryView';
@@ -30,6 +31,7 @@ const MAIN_VIEWS: Record<ViewName, () => React.ReactNode> = {
   memory: () => <MemoryView />,
   skills: () => <SkillsView />,
   events: () => <EventsView />,
+  gateway: () => <GatewayView />,
 };
 
 /** The control room shell: header, attached sessions and the agent tree on the left, the selected agent, the event log. */

@@ -2,7 +2,7 @@ import { useRef, type KeyboardEvent } from 'react';
 import { useDispatch, useStrata } from '../controller/StoreContext';
 import { VIEWS, type ViewName } from '../store/ui/uiActions';
 
-const LABELS: Record<ViewName, string> = { agent: 'Agent', charts: 'Charts', compare: 'Compare', memory: 'Memory', skills: 'Skills', events: 'Events' };
+const LABELS: Record<ViewName, string> = { agent: 'Agent', charts: 'Charts', compare: 'Compare', memory: 'Memory', skills: 'Skills', events: 'Events', gateway: 'Gateway' };
 
 /** The main area's view switcher: a WAI-ARIA tab list (arrow keys, Home, End move between tabs). */
 export function ViewTabs() {

@@ -4,7 +4,8 @@ import type { UiState } from '../store/ui/uiSlice';
 
 /**
  * The control room's keyboard shortcuts, one list for the handler and the "?" dialog. The
- * desktop menu's (electron/main/appMenu.ts: Ctrl/⌘+1…6 for the views, Ctrl/⌘+Shift+C for
+ * desktop menu's (electron/main/appMenu.ts: Ctrl/⌘+1…6 for the views but Gateway, whose Ctrl/⌘+7
+ * the renderer handles in both shells, Ctrl/⌘+Shift+C for
  * Compare, Ctrl/⌘+Shift+Backspace for Purge Memory) are here for the web control room; in the
  * desktop app the menu handles them. Browsers keep Ctrl+1…6 for their own tabs, so the views also
  * answer to the bare digits, which, like every key here, are left alone in inputs and text fields.
@@ -15,6 +16,8 @@ export interface Shortcut {
   what: string;
   /** The desktop menu handles it in the Electron app (the renderer then leaves it to the menu). */
   menu?: true;
+  /** The desktop menu handles its Ctrl/⌘ form in the Electron app (the bare key stays the renderer's). */
+  menuModified?: true;
   /** The actions, in order; `ui` is the state when the key was pressed. */
   act(ui: UiState): Action[];
   match(e: KeyLike, mac: boolean): boolean;
@@ -23,7 +26,9 @@ export interface Shortcut {
 /** The parts of a KeyboardEvent a shortcut matches on. */
 export type KeyLike = Pick<KeyboardEvent, 'key' | 'code' | 'ctrlKey' | 'metaKey' | 'altKey' | 'shiftKey'>;
 
-const VIEW_LABEL: Record<ViewName, string> = { agent: 'Agent', charts: 'Charts', compare: 'Compare', memory: 'Memory', skills: 'Skills', events: 'Events' };
+const VIEW_LABEL: Record<ViewName, string> = { agent: 'Agent', charts: 'Charts', compare: 'Compare', memory: 'Memory', skills: 'Skills', events: 'Events', gateway: 'Gateway' };
+/** The views the desktop menu lists (its View menu; the app command list has no Gateway entry yet). */
+const MENU_VIEWS: ReadonlySet<ViewName> = new Set(['agent', 'charts', 'compare', 'memory', 'skills', 'events']);
 /** Ctrl on Windows and Linux, ⌘ on macOS, as Electron's CmdOrCtrl. */
 const primary = (e: KeyLike, mac: boolean) => (mac ? e.metaKey && !e.ctrlKey : e.ctrlKey && !e.metaKey);
 const bare = (e: KeyLike) => !e.ctrlKey && !e.metaKey && !e.altKey;
@@ -34,6 +39,7 @@ export function shortcutList(mac: boolean): Shortcut[] {
   const views: Shortcut[] = VIEWS.map((v, i) => ({
     keys: [`${mod}+${i + 1}`, `${i + 1}`],
     what: `Show the ${VIEW_LABEL[v]} view`,
+    ...(MENU_VIEWS.has(v) ? { menuModified: true as const } : {}),
     act: () => [{ type: 'view.select', view: v }],
     match: (e, m) => digit(e) === i + 1 && !e.altKey && !e.shiftKey && (bare(e) || primary(e, m)),
   }));
@@ -100,7 +106,7 @@ export function shortcutAction(e: KeyLike & Pick<KeyboardEvent, 'target' | 'defa
   for (const s of shortcutList(o.mac)) {
     if (!s.match(e, o.mac)) continue;
     if (o.desktop && s.menu) return null;
-    if (o.desktop && s.keys[0]?.includes('+') && !bare(e)) return null;
+    if (o.desktop && s.menuModified && !bare(e)) return null;
     return s.act(ui);
   }
   return null;

@@ -5,6 +5,8 @@ import { compareMemoryEvents, createCompareMemoryController, type CompareMemoryC
 import { EVENT_LOG_EVENTS } from '../store/events/eventsSlice';
 import { USAGE_EVENTS } from '../store/usage/usageActions';
 import { createEventQueue } from './eventQueue';
+import { createGatewayController, type GatewayController } from './gatewayController';
+import { GATEWAY_EVENTS } from '../store/gateway/gatewayActions';
 import { createModelRunController, type ModelRunController } from './modelRunController';
 import { createSessionsController, type SessionsController } from './sessionsController';
 import { SESSION_EVENTS } from '../store/sessions/sessionsActions';
@@ -14,7 +16,7 @@ import { SESSION_EVENTS } from '../store/sessions/sessionsActions';
  * Subscribe first, then list, so no change falls between the snapshot and the live events
  * (the agents slice drops anything older than what it holds).
  */
-export interface Controller extends AgentViewController, CompareMemoryController, SessionsController, ModelRunController {
+export interface Controller extends AgentViewController, CompareMemoryController, SessionsController, ModelRunController, GatewayController {
   /** Subscribe to host events and load the workspace; call again after a reconnect. */
   sync(): Promise<void>;
   select(agentId: string | null): Promise<void>;
@@ -36,6 +38,7 @@ export function createController(api: StrataApi, store: StrataStore, transport: 
   const agentView = createAgentViewController(api, store);
   const { onEvent: compareMemoryOnEvent, resync: compareMemoryResync, ...compareMemory } = createCompareMemoryController(api, store);
   const { onEvent: sessionsOnEvent, resync: sessionsResync, ...sessions } = createSessionsController(api, store);
+  const { onEvent: gatewayOnEvent, resync: gatewayResync, ...gateway } = createGatewayController(api, store);
   // One store change per drawn frame, at most 20 a second, however many events arrived; the
   // controllers' own reactions (reloads) follow in the same order, after the store holds every event.
   const enqueue = createEventQueue((events) => {
@@ -44,6 +47,7 @@ export function createController(api: StrataApi, store: StrataStore, transport: 
       agentView.onEvent(event);
       compareMemoryOnEvent(event);
       sessionsOnEvent(event);
+      gatewayOnEvent(event);
     }
   });
 
@@ -54,12 +58,14 @@ export function createController(api: StrataApi, store: StrataStore, transport: 
     ...compareMemory,
     ...sessions,
     ...modelRun,
+    ...gateway,
     async sync() {
       try {
         // Views share events (run.changed, memory.changed…): subscribe to each once.
-        await api.subscribe([...new Set(['agent.updated', 'log', 'app.command', ...USAGE_EVENTS, ...EVENT_LOG_EVENTS, ...AGENT_VIEW_EVENTS, ...compareMemoryEvents, ...SESSION_EVENTS] as const)], enqueue);
+        await api.subscribe([...new Set(['agent.updated', 'log', 'app.command', ...USAGE_EVENTS, ...EVENT_LOG_EVENTS, ...AGENT_VIEW_EVENTS, ...compareMemoryEvents, ...SESSION_EVENTS, ...GATEWAY_EVENTS] as const)], enqueue);
         compareMemoryResync();
         sessionsResync();
+        gatewayResync();
         const [health, list] = await Promise.all([api.health({}), api.listAgents({})]);
         dispatch({ type: 'connection.health', health });
         dispatch({ type: 'agents.snapshot', agents: list.agents });

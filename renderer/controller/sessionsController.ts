@@ -40,7 +40,7 @@ export interface Clock {
   clearTimeout(handle: ReturnType<typeof setTimeout>): void;
 }
 
-const systemClock: Clock = {
+export const systemClock: Clock = {
   now: () => Date.now(),
   setTimeout: (run, ms) => setTimeout(run, ms),
   clearTimeout: (handle) => clearTimeout(handle),

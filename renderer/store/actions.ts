@@ -3,6 +3,7 @@ import type { AgentsAction } from './agents/agentsActions';
 import type { ComparisonsAction } from './comparisons/comparisonsActions';
 import type { ConnectionAction } from './connection/connectionActions';
 import type { ControlsAction } from './controls/controlsActions';
+import type { GatewayAction } from './gateway/gatewayActions';
 import type { GenerationsAction } from './generations/generationsActions';
 import type { MemoryAction } from './memory/memoryActions';
 import type { RunsAction } from './runs/runsActions';
@@ -32,4 +33,5 @@ export type Action =
   | ComparisonsAction
   | MemoryAction
   | SkillsAction
-  | SessionsAction;
+  | SessionsAction
+  | GatewayAction;

@@ -4,6 +4,7 @@ import { type ComparisonsState, comparisonsInitialState, reduceComparisons } fro
 import { type ConnectionState, connectionInitialState, reduceConnection } from './connection/connectionSlice';
 import { type ControlsState, controlsInitialState, reduceControls } from './controls/controlsSlice';
 import { type EventsState, eventsInitialState, reduceEvents } from './events/eventsSlice';
+import { type GatewayState, gatewayInitialState, reduceGateway } from './gateway/gatewaySlice';
 import { type GenerationsState, generationsInitialState, reduceGenerations } from './generations/generationsSlice';
 import { type LogState, logInitialState, reduceLog } from './log/logSlice';
 import { type MemoryState, memoryInitialState, reduceMemory } from './memory/memorySlice';
@@ -29,6 +30,7 @@ export interface RootState {
   memory: MemoryState;
   skills: SkillsState;
   sessions: SessionsState;
+  gateway: GatewayState;
 }
 
 export const initialRootState: RootState = {
@@ -46,6 +48,7 @@ export const initialRootState: RootState = {
   memory: memoryInitialState,
   skills: skillsInitialState,
   sessions: sessionsInitialState,
+  gateway: gatewayInitialState,
 };
 
 /** The one pure reducer: every slice sees every action; untouched slices keep their identity. */
@@ -66,6 +69,7 @@ export function reduce(state: RootState, action: Action): RootState {
     memory: reduceMemory(state.memory, action),
     skills: reduceSkills(state.skills, action),
     sessions: reduceSessions(state.sessions, action),
+    gateway: reduceGateway(state.gateway, action),
   };
   const reduced = (Object.keys(next) as (keyof RootState)[]).every((k) => next[k] === state[k]) ? state : next;
   // A new run reuses the ids of the run before: every slice forgets that run's agents (`[run-follow]`).

@@ -2,7 +2,7 @@ import type { AgentStatus } from '../../../engine/contract';
 import type { EventKind } from '../events/eventKinds';
 
 /** The main area's views (what `view.select` picks); the agent tree stays on the left in every one. */
-export const VIEWS = ['agent', 'charts', 'compare', 'memory', 'skills', 'events'] as const;
+export const VIEWS = ['agent', 'charts', 'compare', 'memory', 'skills', 'events', 'gateway'] as const;
 export type ViewName = (typeof VIEWS)[number];
 
 /** Actions of the ui slice: the selection, the view, the purge dialog and the agent tree's filters (the generations slice follows `agent.select`). */

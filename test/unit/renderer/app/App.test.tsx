@@ -20,8 +20,12 @@ describe('App', () => {
     expect(store.getState().ui.view).toBe('skills');
     expect(document.activeElement).toBe(tab('Skills'));
     key(tab('Skills'), 'End');
+    expect(store.getState().ui.view).toBe('gateway');
+    expect(screen.getByRole('tabpanel').getAttribute('aria-labelledby')).toBe('tab-gateway');
+    key(tab('Gateway'), 'ArrowLeft');
     expect(store.getState().ui.view).toBe('events');
     key(tab('Events'), 'ArrowRight');
+    key(tab('Gateway'), 'ArrowRight');
     expect(store.getState().ui.view).toBe('agent');
     key(tab('Agent'), 'Home');
     expect(store.getState().ui.view).toBe('agent');

@@ -52,7 +52,9 @@ describe('keyboard shortcuts of the web control room', () => {
   it('the digits alone switch views (browsers keep Ctrl+digit for their tabs); ⌘ on macOS', () => {
     expect(apply(uiInitialState, shortcutAction(press('2'), uiInitialState, web)).view).toBe('charts');
     expect(apply(uiInitialState, shortcutAction(press('6'), uiInitialState, web)).view).toBe('events');
-    expect(shortcutAction(press('7'), uiInitialState, web)).toBeNull();
+    expect(apply(uiInitialState, shortcutAction(press('7'), uiInitialState, web)).view).toBe('gateway');
+    expect(apply(uiInitialState, shortcutAction(press('7', { ctrlKey: true }), uiInitialState, web)).view).toBe('gateway');
+    expect(shortcutAction(press('8'), uiInitialState, web)).toBeNull();
     expect(shortcutAction(press('3', { altKey: true }), uiInitialState, web)).toBeNull();
     expect(apply(uiInitialState, shortcutAction(press('3', { metaKey: true }), uiInitialState, { ...web, mac: true })).view).toBe('compare');
     expect(shortcutAction(press('3', { ctrlKey: true }), uiInitialState, { ...web, mac: true })).toBeNull();
@@ -96,6 +98,9 @@ describe('keyboard shortcuts of the web control room', () => {
     expect(shortcutAction(press('2', { ctrlKey: true }), uiInitialState, desktop)).toBeNull();
     expect(shortcutAction(press('C', { ctrlKey: true, shiftKey: true }), uiInitialState, desktop)).toBeNull();
     expect(apply(uiInitialState, shortcutAction(press('2'), uiInitialState, desktop)).view).toBe('charts');
+    // The desktop menu lists no Gateway view: its Ctrl+7 stays the renderer's.
+    expect(apply(uiInitialState, shortcutAction(press('7', { ctrlKey: true }), uiInitialState, desktop)).view).toBe('gateway');
+    expect(shortcutList(false).find((s) => s.what === 'Show the Gateway view')?.keys).toEqual(['Ctrl+7', '7']);
     expect(apply(uiInitialState, shortcutAction(press('?'), uiInitialState, desktop)).shortcutsDialog).toBe(true);
   });
 });
