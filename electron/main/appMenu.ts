@@ -39,6 +39,7 @@ const VIEW_ITEMS: [label: string, command: AppCommand][] = [
   ['Memory', 'show-memory'],
   ['Skills', 'show-skills'],
   ['Events', 'show-events'],
+  ['Gateway', 'show-gateway'],
 ];
 
 /**

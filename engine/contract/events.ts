@@ -7,7 +7,7 @@ import { GatewayCallDtoSchema, GatewaySessionDtoSchema, GatewayStatusDtoSchema }
 import { ComparisonStatusSchema, LiveSessionDtoSchema, TraceDtoSchema } from './traceDto';
 
 /** What the desktop menu can ask of the views. */
-const APP_COMMANDS = ['show-agent', 'show-charts', 'show-compare', 'show-memory', 'show-skills', 'show-events', 'purge-memory'] as const;
+const APP_COMMANDS = ['show-agent', 'show-charts', 'show-compare', 'show-memory', 'show-skills', 'show-events', 'show-gateway', 'purge-memory'] as const;
 export type AppCommand = (typeof APP_COMMANDS)[number];
 
 /**

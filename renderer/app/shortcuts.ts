@@ -27,8 +27,6 @@ export interface Shortcut {
 export type KeyLike = Pick<KeyboardEvent, 'key' | 'code' | 'ctrlKey' | 'metaKey' | 'altKey' | 'shiftKey'>;
 
 const VIEW_LABEL: Record<ViewName, string> = { agent: 'Agent', charts: 'Charts', compare: 'Compare', memory: 'Memory', skills: 'Skills', events: 'Events', gateway: 'Gateway' };
-/** The views the desktop menu lists (its View menu; the app command list has no Gateway entry yet). */
-const MENU_VIEWS: ReadonlySet<ViewName> = new Set(['agent', 'charts', 'compare', 'memory', 'skills', 'events']);
 /** Ctrl on Windows and Linux, ⌘ on macOS, as Electron's CmdOrCtrl. */
 const primary = (e: KeyLike, mac: boolean) => (mac ? e.metaKey && !e.ctrlKey : e.ctrlKey && !e.metaKey);
 const bare = (e: KeyLike) => !e.ctrlKey && !e.metaKey && !e.altKey;
@@ -39,7 +37,8 @@ export function shortcutList(mac: boolean): Shortcut[] {
   const views: Shortcut[] = VIEWS.map((v, i) => ({
     keys: [`${mod}+${i + 1}`, `${i + 1}`],
     what: `Show the ${VIEW_LABEL[v]} view`,
-    ...(MENU_VIEWS.has(v) ? { menuModified: true as const } : {}),
+    // The desktop menu's View items carry the same Ctrl/⌘+N (electron/main/appMenu.ts).
+    menuModified: true as const,
     act: () => [{ type: 'view.select', view: v }],
     match: (e, m) => digit(e) === i + 1 && !e.altKey && !e.shiftKey && (bare(e) || primary(e, m)),
   }));

@@ -33,6 +33,7 @@ const COMMAND_VIEW: Record<AppCommand, ViewName> = {
   'show-memory': 'memory',
   'show-skills': 'skills',
   'show-events': 'events',
+  'show-gateway': 'gateway',
   'purge-memory': 'memory',
 };
 

@@ -51,6 +51,7 @@ describe('reduceUi', () => {
     // Showing the Memory view again keeps the open confirmation; leaving the view closes it.
     expect(reduceUi(purge, command('show-memory')).purgeDialog).toBe(true);
     expect(reduceUi(purge, command('show-events'))).toMatchObject({ view: 'events', purgeDialog: false });
+    expect(reduceUi(purge, command('show-gateway'))).toMatchObject({ view: 'gateway', purgeDialog: false });
     expect(reduceUi(purge, { type: 'view.select', view: 'charts' }).purgeDialog).toBe(false);
     expect(reduceUi(purge, { type: 'purge.dialog', open: false })).toMatchObject({ view: 'memory', purgeDialog: false });
   });
