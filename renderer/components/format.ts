@@ -36,11 +36,13 @@ export function fileSize(bytes: number): string {
 /** The last part of a host path, whichever separator the host's system uses. */
 export const baseName = (path: string): string => path.split(/[\\/]/).pop() || path;
 
-/** US dollars: "$12.34" from a dollar up, "$0.0123" below; "—" for none (no list price). Sums' float noise is rounded away first. */
+/** US dollars: "$12.34" from a dollar up, "$0.0123" below, "−$0.0022" for a negative amount (a saving that cost); "—" for none (no list price). Sums' float noise is rounded away first. */
 export function usd(dollars: number | null): string {
   if (dollars === null) return '—';
   const x = Number(dollars.toPrecision(12));
-  return `$${x >= 1 ? x.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }) : x.toFixed(4)}`;
+  const a = Math.abs(x);
+  const text = `$${a >= 1 ? a.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }) : a.toFixed(4)}`;
+  return x < 0 && text !== '$0.0000' ? `\u2212${text}` : text;
 }
 
 /** A replay's cache TTL and why, as the CLI says it: "1h: from the recording", "5m: default", "1h: chosen". */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { clockTick } from '../../../../renderer/charts/chartFormat';
-import { localTimeFormat, percent, timeOfDay, tokens } from '../../../../renderer/components/format';
+import { localTimeFormat, percent, timeOfDay, tokens, usd } from '../../../../renderer/components/format';
 
 describe('percent', () => {
   it.each([
@@ -56,5 +56,13 @@ describe('timeOfDay and clockTick', () => {
     expect(timeOfDay('not a time')).toBe(new Date('not a time').toLocaleTimeString([], { hour12: false }));
     expect(clockTick(Number.NaN)).toBe('Invalid Date');
     expect(localTimeFormat({ hour12: false })(new Date(Number.NaN))).toBe('Invalid Date');
+  });
+});
+
+describe('usd', () => {
+  it('writes dollars from a dollar up with cents, below with four places, a negative amount with a minus sign, and none as a dash', () => {
+    expect([usd(1234.5), usd(0.01234), usd(-0.0022), usd(-2.5), usd(0), usd(-0.00001), usd(null)]).toEqual(['$1,234.50', '$0.0123', '\u2212$0.0022', '\u2212$2.50', '$0.0000', '$0.0000', '—']);
+    // Float noise of a sum is rounded away first.
+    expect(usd(0.1 + 0.2)).toBe('$0.3000');
   });
 });
