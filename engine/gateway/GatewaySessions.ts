@@ -53,14 +53,23 @@ export interface GatewaySession {
 export interface Assignment {
   session: GatewaySession;
   thread: GatewayThread;
+  /** Against what last went upstream for the thread: the request sent as it came (observe mode). */
   cacheBreak: CacheBreak;
   prefixReuse: number;
+  /** Against the thread's previous request as its client sent it: what observe mode would have met had nothing been rewritten. */
+  originalBreak: CacheBreak;
+  /** What last went upstream for the thread, and its model (undefined for its first call). */
+  previousSent?: { blocks: readonly RequestBlock[]; model?: string };
+  /** Records that `blocks` went upstream instead of the request's own (manage mode's rewrite): the thread's next call is measured against them. */
+  sent(blocks: readonly RequestBlock[]): void;
 }
 
 interface ThreadState {
   thread: GatewayThread;
   lastBlocks?: readonly RequestBlock[];
   lastModel?: string;
+  /** What went upstream for the last call when it was not `lastBlocks` (a managed rewrite). */
+  sentBlocks?: readonly RequestBlock[];
   /** Hash of the system block and the first message: what a thread keeps when its middle is edited. */
   anchor?: string;
   lastUsed: number;
@@ -117,11 +126,16 @@ export class GatewaySessions {
   assign(request: ParsedRequest): Assignment {
     const s = this.sessionFor(request);
     const { state, compareWith } = this.threadFor(s, request);
-    const previous = compareWith.lastBlocks;
-    const brk = cacheBreak(previous, request.blocks, undefined, compareWith.lastModel !== undefined ? { previous: compareWith.lastModel, current: request.model } : undefined);
-    if (request.api !== 'anthropic-count-tokens') {
+    const models = compareWith.lastModel !== undefined ? { previous: compareWith.lastModel, current: request.model } : undefined;
+    const originalBreak = cacheBreak(compareWith.lastBlocks, request.blocks, undefined, models);
+    const previousBlocks = compareWith.sentBlocks ?? compareWith.lastBlocks;
+    const brk = compareWith.sentBlocks ? cacheBreak(compareWith.sentBlocks, request.blocks, undefined, models) : originalBreak;
+    const previousSent = previousBlocks ? { blocks: previousBlocks, ...(compareWith.lastModel !== undefined ? { model: compareWith.lastModel } : {}) } : undefined;
+    const moves = request.api !== 'anthropic-count-tokens';
+    if (moves) {
       state.lastBlocks = request.blocks;
       state.lastModel = request.model;
+      delete state.sentBlocks;
       const anchor = anchorOf(request.blocks);
       if (anchor !== undefined) state.anchor = anchor;
       else delete state.anchor;
@@ -129,7 +143,17 @@ export class GatewaySessions {
     state.thread.calls++;
     s.session.calls++;
     state.lastUsed = s.lastUsed = ++this.tick;
-    return { session: s.session, thread: state.thread, cacheBreak: brk, prefixReuse: blockPrefixReuse(brk, request.blocks) };
+    return {
+      session: s.session,
+      thread: state.thread,
+      cacheBreak: brk,
+      prefixReuse: blockPrefixReuse(brk, request.blocks),
+      originalBreak,
+      ...(previousSent ? { previousSent } : {}),
+      sent: (blocks) => {
+        if (moves && blocks !== request.blocks) state.sentBlocks = blocks;
+      },
+    };
   }
 
   /** The id of the session `request` would join, when it is held already; changes nothing. */
@@ -145,7 +169,7 @@ export class GatewaySessions {
   /** Blocks held across every thread: the whole of what grows with traffic. */
   heldBlocks(): number {
     let n = 0;
-    for (const s of this.sessions.values()) for (const t of s.threads.values()) n += t.lastBlocks?.length ?? 0;
+    for (const s of this.sessions.values()) for (const t of s.threads.values()) n += (t.lastBlocks?.length ?? 0) + (t.sentBlocks?.length ?? 0);
     return n;
   }
 

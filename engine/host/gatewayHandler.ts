@@ -9,7 +9,7 @@ import { resolveOptions, type ThreadManagerOptions } from '../gateway/manage/man
 import { createObserveHandler, type UnobservedRequest } from '../gateway/observeHandler';
 import { isParseFailure, parseRequest } from '../gateway/parseRequest';
 import { blocksOf } from '../gateway/requestBlocks';
-import type { GatewayApi, GatewayCall, GatewayDecision, GatewayHandler, GatewayMode, GatewayProvider, GatewayRequestIn, RequestBlock } from '../gateway/types';
+import type { GatewayApi, GatewayCall, GatewayDecision, GatewayHandler, GatewayMode, GatewayProvider, GatewayRequestIn } from '../gateway/types';
 import type { IdSource } from '../ports/IdSource';
 
 /** Manage mode's settings for every thread; the tokenizer is the gateway's (o200k). */
@@ -59,9 +59,6 @@ export interface ModeHandler extends GatewayHandler {
 
 interface ManagedThread {
   manager: ThreadManager;
-  /** The blocks last sent upstream for this thread and their model: what the next call's cache break is measured against. */
-  lastSent?: readonly RequestBlock[];
-  lastModel?: string;
   /** o200k tokens of the thread's last original the manager counted, and the thread's call count then (an observed call since makes them stale). */
   lastOriginalTokens?: number;
   lastOriginalAt?: number;
@@ -139,7 +136,7 @@ export function createModeHandler(o: ModeHandlerOptions): ModeHandler {
     const call: GatewayCall = { id: o.ids.next('gwc'), sessionId: a.session.id, threadId: a.thread.id, api, model: parsed.model, mode: 'manage', startedAt: request.receivedAt, prefixReuse: 0, cacheBreak: a.cacheBreak };
     // What observe mode would have sent, for the savings estimate (`managedSaving`): the original against the thread's previous original.
     const previousTokens = t.lastOriginalAt === a.thread.calls - 1 ? t.lastOriginalTokens : undefined;
-    call.original = { cacheBreak: a.cacheBreak, bytes: bytesOf(parsed.blocks), ...(previousTokens !== undefined ? { previousTokens } : {}) };
+    call.original = { cacheBreak: a.originalBreak, bytes: bytesOf(parsed.blocks), ...(previousTokens !== undefined ? { previousTokens } : {}) };
     t.lastOriginalAt = a.thread.calls;
     try {
       const c = controlsOf(a.thread.id);
@@ -161,15 +158,13 @@ export function createModeHandler(o: ModeHandlerOptions): ModeHandler {
       }
       call.fallback = `the engine failed on this request, the original went upstream: ${messageOf(error)}`;
     }
-    const models = t.lastModel !== undefined ? { previous: t.lastModel, current: parsed.model } : undefined;
-    call.cacheBreak = cacheBreak(t.lastSent, sent, undefined, models);
+    // Measured against what last went upstream for the thread, whichever mode sent it.
+    const previous = a.previousSent;
+    call.cacheBreak = sent === parsed.blocks ? a.cacheBreak : cacheBreak(previous?.blocks, sent, undefined, previous?.model !== undefined ? { previous: previous.model, current: parsed.model } : undefined);
     call.prefixReuse = blockPrefixReuse(call.cacheBreak, sent);
     call.promptBytes = bytesOf(sent);
-    if (api !== 'anthropic-count-tokens') {
-      t.lastSent = sent;
-      t.lastModel = parsed.model;
-      t.lastOriginalTokens = call.rewrite?.originalTokens;
-    }
+    a.sent(sent);
+    if (api !== 'anthropic-count-tokens') t.lastOriginalTokens = call.rewrite?.originalTokens;
     return {
       ...body,
       afterForward: () => {

@@ -129,8 +129,11 @@ describe('startGateway: manage, switched live', () => {
     expect(sent).toContain(inJson(bigOutput(5)));
     // The operator can see both: the original as the client sent it, the rewritten as it went upstream.
     expect(g.request(managed.id)).toEqual({ original: JSON.stringify(b), rewritten: sent });
-    // Reuse and the cache break are of what was sent: the first managed call has nothing sent before it to compare with.
-    expect(managed.cacheBreak.at).toBe('first call');
+    // Reuse and the cache break are of what was sent, against what the observed call sent before it:
+    // system and tools unchanged, the break at the first result the rewrite compressed (not 'first call').
+    expect(managed.cacheBreak.at).toMatch(/^message \d+/);
+    expect(managed.cacheBreak.unchangedBytes).toBeGreaterThan(0);
+    expect(managed.prefixReuse).toBeGreaterThan(0);
     expect(managed.promptBytes).toBeGreaterThan(0);
 
     const threadId = managed.threadId;
@@ -157,6 +160,19 @@ describe('startGateway: manage, switched live', () => {
     expect(s.totals.savedTokens).toBeGreaterThan(0);
     expect(s.totals.savedUsd).toBeCloseTo(expected[0]!.usd + expected[1]!.usd, 12);
     expect(s.totals.savedUsd).toBeGreaterThan(0);
+
+    // Back to observe: the client's next request goes as it came, measured against the rewritten
+    // request that went upstream before it (so the break is where the rewrite differed), while its
+    // original still merely appends to the previous original.
+    g.handler.setMode(sessionId, 'observe');
+    await send(g.origin, '/v1/messages', claudeBody(conversation(7)), claudeHeaders());
+    await ended(g, 4);
+    const observed = calls(g)[3]!;
+    expect(observed.mode).toBe('observe');
+    expect(upstream.requests[3]!.rawBody).toBe(JSON.stringify(claudeBody(conversation(7))));
+    expect(observed.cacheBreak.at).toMatch(/^message \d+/);
+    expect(observed.cacheBreak.unchangedBytes).toBeLessThan(Buffer.byteLength(upstream.requests[2]!.rawBody));
+    expect(observed.prefixReuse).toBeLessThan(1);
   });
 
   it('[gateway-host-modes] a request manage mode cannot read gets the provider\'s 400 and never goes upstream; the refusal is recorded', async () => {
