@@ -3,8 +3,8 @@ import { serveControlRoom } from '../web/serveControlRoom';
 
 const gatewayUsage = `strata gateway: put Strata in front of Claude Code, Codex and the provider SDKs
 
-Usage: strata gateway [--port n] [--manage] [--anthropic-upstream url] [--openai-upstream url]
-                      [--workspace dir] [--web-port n]
+Usage: strata gateway [--port n] [--manage] [--context-window tokens] [--anthropic-upstream url]
+                      [--openai-upstream url] [--workspace dir] [--web-port n]
 
 Starts the local gateway on http://127.0.0.1:<port> and the control room watching it, and prints
 both addresses and the lines that point each client at the gateway. Model calls go on to the real
@@ -14,6 +14,8 @@ Options:
   --port <n>                the gateway's port (default 8787; 0 takes any free one)
   --manage                  new sessions start in manage mode (the engine rewrites requests);
                             default observe (requests go upstream byte for byte)
+  --context-window <tokens> manage mode's window: a generation ends past 40% of it and hides old
+                            tool results down to 25% (default 200000, Claude's window)
   --anthropic-upstream <url>  where Anthropic calls go (default https://api.anthropic.com)
   --openai-upstream <url>   where OpenAI calls go, as the OpenAI SDKs take a base URL
                             (default https://api.openai.com/v1)
@@ -24,6 +26,8 @@ Options:
 export interface GatewayArgs {
   port: number;
   manage: boolean;
+  /** Manage mode's context window in tokens (the watermarks are shares of it); the host's default when absent. */
+  contextWindow?: number;
   upstreams: { anthropic?: string; openai?: string };
   workspace?: string;
   webPort?: number;
@@ -36,6 +40,13 @@ const DEFAULT_PORT = 8787;
 const portOf = (flag: string, raw: string): number => {
   const n = Number(raw);
   if (!/^\d+$/.test(raw) || n > 65535) throw new UsageError(`${flag} must be an integer from 0 to 65535 (got "${raw}").`);
+  return n;
+};
+
+/** Manage mode's window: whole tokens, from 1,000 (smaller leaves no room to keep the newest results) to 10,000,000. */
+const windowOf = (flag: string, raw: string): number => {
+  const n = Number(raw.replaceAll('_', ''));
+  if (!/^\d[\d_]*$/.test(raw) || n < 1_000 || n > 10_000_000) throw new UsageError(`${flag} must be a whole number of tokens from 1000 to 10000000 (got "${raw}").`);
   return n;
 };
 
@@ -72,6 +83,9 @@ export function parseGatewayArgs(argv: readonly string[]): GatewayArgs {
       case '--port':
         out.port = portOf(flag, value());
         break;
+      case '--context-window':
+        out.contextWindow = windowOf(flag, value());
+        break;
       case '--web-port':
         out.webPort = portOf(flag, value());
         break;
@@ -101,7 +115,7 @@ export async function gatewayCommand(argv: readonly string[]): Promise<number> {
   const { host } = await serveControlRoom({
     workspace: args.workspace,
     port: args.webPort,
-    gateway: { port: args.port, upstreams: args.upstreams, mode: args.manage ? 'manage' : 'observe' },
+    gateway: { port: args.port, upstreams: args.upstreams, mode: args.manage ? 'manage' : 'observe', ...(args.contextWindow !== undefined ? { manageOptions: { contextWindow: args.contextWindow } } : {}) },
   });
   const status = await host.gateway.start({});
   console.log(`Strata gateway (${status.mode} mode): ${status.origin}`);

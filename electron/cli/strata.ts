@@ -11,7 +11,7 @@ Usage: strata <command> [options]
 
 Commands:
   web            serve the control room on http://127.0.0.1 (prints the address with its token)
-  gateway [--port n] [--manage] [--anthropic-upstream url] [--openai-upstream url]
+  gateway [--port n] [--manage] [--context-window tokens] [--anthropic-upstream url] [--openai-upstream url]
                  start the local gateway for Claude Code, Codex and the provider SDKs (observe
                  mode by default: requests go upstream unchanged) and the control room watching
                  it ('strata gateway --help' for the options)

@@ -11,7 +11,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { type AnthropicLoopback, startAnthropicLoopback } from '../support/loopback';
 
 let upstream: AnthropicLoopback;
-let child: ChildProcess;
+let child: ChildProcess | undefined;
 let home: string;
 let out = '';
 let controlRoom = '';
@@ -20,17 +20,24 @@ test.beforeEach(async () => {
   out = '';
   home = mkdtempSync(join(tmpdir(), 'strata-e2e-gateway-'));
   upstream = await startAnthropicLoopback({ cacheMinTokens: 64 });
-  child = spawn(process.execPath, ['out/main/cli.js', 'gateway', '--port', '0', '--anthropic-upstream', upstream.url], { env: { ...process.env, STRATA_HOME: home, STRATA_DEMO_TICK_MS: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout?.on('data', (c: Buffer) => (out += c.toString()));
-  child.stderr?.on('data', (c: Buffer) => (out += c.toString()));
-  await expect.poll(() => out, { timeout: 90_000 }).toMatch(/Strata gateway \(observe mode\): http:\/\/127\.0\.0\.1:\d+/);
-  controlRoom = /Strata control room \(.*\): (http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]+)/.exec(out)![1]!;
 });
 
+/** `strata gateway` on any free port in front of the loopback upstream, with `extra` options; waits for its addresses. */
+async function launch(extra: string[] = [], mode: 'observe' | 'manage' = 'observe'): Promise<void> {
+  const c = spawn(process.execPath, ['out/main/cli.js', 'gateway', '--port', '0', '--anthropic-upstream', upstream.url, ...extra], { env: { ...process.env, STRATA_HOME: home, STRATA_DEMO_TICK_MS: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  child = c;
+  c.stdout?.on('data', (b: Buffer) => (out += b.toString()));
+  c.stderr?.on('data', (b: Buffer) => (out += b.toString()));
+  await expect.poll(() => out, { timeout: 90_000 }).toMatch(new RegExp(`Strata gateway \\(${mode} mode\\): http://127\\.0\\.0\\.1:\\d+`));
+  controlRoom = /Strata control room \(.*\): (http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]+)/.exec(out)![1]!;
+}
+
 test.afterEach(async () => {
-  if (child.exitCode === null) {
-    const exited = new Promise((r) => child.once('exit', r));
-    child.kill('SIGTERM');
+  const c = child;
+  child = undefined;
+  if (c && c.exitCode === null) {
+    const exited = new Promise((r) => c.once('exit', r));
+    c.kill('SIGTERM');
     await exited;
   }
   await upstream.close();
@@ -76,6 +83,7 @@ test('the Gateway view follows a session live, switches it to manage, shows its 
   page.on('console', (m) => {
     if (m.type() === 'error') problems.push(m.text());
   });
+  await launch();
   await page.setViewportSize({ width: 1280, height: 860 });
   await page.goto(controlRoom);
   await expect(page.locator('[data-connection="open"]')).toBeVisible();
@@ -101,7 +109,7 @@ test('the Gateway view follows a session live, switches it to manage, shows its 
   const sessions = page.getByRole('table', { name: 'Gateway sessions' });
   const row = sessions.locator('tbody tr').first();
   await expect(row).toContainText('claude-cli');
-  await expect(row.locator('td').nth(4)).toHaveText('2');
+  await expect(row.locator('td').nth(3)).toHaveText('2');
   await row.getByRole('button', { name: /^Show session/ }).click();
   const calls = page.getByRole('table', { name: 'Calls of main' });
   await expect(calls.locator('tbody tr')).toHaveCount(2);
@@ -114,7 +122,7 @@ test('the Gateway view follows a session live, switches it to manage, shows its 
   await expect(newest.locator('td').nth(4)).toHaveText(/^\d/);
   await expect(newest.locator('td').nth(7)).toHaveText(/^\$\d/);
   expect(upstream.requests).toHaveLength(2);
-  await expect(row.locator('td').nth(7)).toHaveText(/^\$\d/);
+  await expect(row.locator('td').nth(6)).toHaveText(/^\$\d/);
 
   // Manage from the next call on.
   const detail = page.getByRole('region', { name: /^Gateway session / });
@@ -175,5 +183,92 @@ test('the Gateway view follows a session live, switches it to manage, shows its 
   await send(again, 1);
   await expect(page.getByRole('table', { name: 'Gateway sessions' }).locator('tbody tr')).toHaveCount(1);
 
+  expect(problems).toEqual([]);
+});
+
+/** A Claude-Code-like turn loop of `reads` file reads, each result about 1,800 o200k tokens, with its own session id. */
+function readLoop(reads: number): unknown[] {
+  const messages: unknown[] = [{ role: 'user', content: 'Read the store modules one by one and summarise them.' }];
+  for (let i = 1; i <= reads; i++) {
+    const path = `src/store/module${i}.ts`;
+    messages.push({ role: 'assistant', content: [{ type: 'tool_use', id: `toolu_mod_${i}`, name: 'Read', input: { file_path: path } }] });
+    messages.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_mod_${i}`, content: `export const module${i} = ${i};\n${`// module ${i}: a line of the file that the agent read, kept long on purpose\n`.repeat(120)}` }] });
+  }
+  return messages;
+}
+
+test('[gateway-cli] a managed session past its high watermark: the view shows the boundary, the generation that compressed old results, its diff, and the rewritten request', async ({ page }) => {
+  test.setTimeout(170_000);
+  const problems: string[] = [];
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(m.text());
+  });
+  // A 40,000-token window: a generation ends past 16,000 tokens and hides old results down to 10,000.
+  await launch(['--manage', '--context-window', '40000'], 'manage');
+  await page.setViewportSize({ width: 1280, height: 860 });
+  await page.goto(controlRoom);
+  await expect(page.locator('[data-connection="open"]')).toBeVisible();
+  await page.getByRole('tab', { name: 'Gateway' }).click();
+  const origin = await originIn(page);
+  const id = randomUUID();
+  for (let reads = 0; reads <= 12; reads++) {
+    const res = await fetch(`${origin}/v1/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': 'sk-e2e-test', 'anthropic-version': '2023-06-01', 'user-agent': 'claude-cli/2.1.332 (external, sdk-cli)', 'x-claude-code-session-id': id },
+      body: JSON.stringify({ model: 'claude-sonnet-4-5', max_tokens: 64, system: [{ type: 'text', text: SYSTEM, cache_control: { type: 'ephemeral' } }], messages: readLoop(reads) }),
+    });
+    expect(res.status).toBe(200);
+    await res.text();
+  }
+  // What went upstream last is smaller than what the client sent: old reads became placeholders.
+  const last = upstream.requests.at(-1)!;
+  expect(JSON.stringify(last.body)).toContain('[strata: ');
+  expect(JSON.stringify(last.body)).toContain('toolu_mod_12');
+
+  await page.getByRole('table', { name: 'Gateway sessions' }).locator('tbody tr').first().getByRole('button', { name: /^Show session/ }).click();
+  const calls = page.getByRole('table', { name: 'Calls of main' });
+  await expect(calls.locator('tbody tr')).toHaveCount(13);
+  // Newest first. The first call is a boundary, and so is the call that passed the high watermark;
+  // the calls after it append to the rewritten prefix (hysteresis: down to the low watermark).
+  const cells = (i: number) => calls.locator('tbody tr').evaluateAll((rows, n) => rows.map((r) => r.querySelectorAll('td')[n]?.textContent ?? ''), i);
+  const managed = await cells(11);
+  const breaks = await cells(9);
+  expect(managed.at(-1)).toMatch(/^gen 1 · boundary yes/);
+  expect(breaks.at(-1)).toBe('first call');
+  // Each call past the high watermark opens a generation and re-sends a prefix with more hidden; every
+  // other call appends to its generation's prefix, so the provider's cache reads it.
+  const boundaries = managed.flatMap((t, i) => (/boundary yes/.test(t) ? [i] : []));
+  expect(boundaries.length, JSON.stringify(managed)).toBeGreaterThanOrEqual(2);
+  expect(boundaries.length, JSON.stringify(managed)).toBeLessThanOrEqual(4);
+  for (const [i, text] of managed.entries()) {
+    if (boundaries.includes(i)) continue;
+    expect(text, `call ${managed.length - i}`).toMatch(/^gen \d+ · boundary no/);
+    expect(breaks[i], `call ${managed.length - i}`).toBe('appended');
+  }
+  expect(managed[boundaries[0]!]).toMatch(new RegExp(`^gen ${boundaries.length} · boundary yes · \\d+k→\\d+k tokens$`));
+  const generations = page.getByRole('region', { name: 'Generations of main' });
+  await expect(generations.getByRole('list', { name: 'Generations' })).toContainText('Generation 2');
+  await generations.getByRole('button', { name: /^Generation 2/ }).click();
+  const compressed = generations.getByRole('table', { name: 'Compressed in generation 2' });
+  await expect(compressed.locator('tbody tr').first()).toContainText('toolu_mod_1');
+  expect(await compressed.locator('tbody tr').count()).toBeGreaterThanOrEqual(3);
+  // The diff against generation 1 names what became compressed, with its tokens before and after.
+  const diff = generations.getByRole('list', { name: 'Changes since generation 1' });
+  await expect(diff.getByRole('listitem').filter({ hasText: 'toolu_mod_1' })).toContainText(/compressed toolu_mod_1 Read [\d.]+k?→\d+ tokens/);
+  // Pin a compressed result: it comes back whole at the next boundary.
+  await compressed.getByRole('button', { name: 'Pin toolu_mod_1' }).click();
+  await expect(compressed.getByRole('button', { name: 'Unpin toolu_mod_1' })).toBeVisible();
+
+  // The newest call's rewritten request holds the placeholders; the original holds the whole reads.
+  await calls.locator('tbody tr').first().getByRole('button', { name: /original and rewritten request/ }).click();
+  const viewer = page.getByRole('region', { name: /^Request of call / });
+  await expect(viewer.getByLabel('Rewritten request')).toContainText('[strata: ');
+  await expect(viewer.getByLabel('Original request')).toContainText('module 1: a line of the file');
+  await expect(viewer).not.toContainText('sk-e2e-test');
+  await page.locator('.main').evaluate((el) => el.scrollTo(0, 0));
+  await page.screenshot({ path: test.info().outputPath('gateway-managed-1280.png') });
+  await viewer.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: test.info().outputPath('gateway-managed-request-1280.png') });
   expect(problems).toEqual([]);
 });

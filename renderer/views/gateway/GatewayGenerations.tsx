@@ -102,7 +102,7 @@ function GenerationDetail({ sessionId, thread, g, previous }: { sessionId: strin
                   <td className="num">
                     {tokens(c.beforeTokens)}→{tokens(c.afterTokens)}
                   </td>
-                  <td>{c.why}</td>
+                  <td className="gw__wrap">{c.why}</td>
                   <td>{controls(c.key)}</td>
                 </tr>
               ))}

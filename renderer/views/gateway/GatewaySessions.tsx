@@ -31,8 +31,7 @@ export function GatewaySessions() {
         <table className="gw__table" aria-label="Gateway sessions">
           <thead>
             <tr>
-              <th scope="col">Client</th>
-              <th scope="col">Model</th>
+              <th scope="col">Client · model</th>
               <th scope="col">Mode</th>
               <th scope="col" className="num">Threads</th>
               <th scope="col" className="num">Calls</th>
@@ -67,9 +66,10 @@ function SessionRow({ s, selected, onSelect }: { s: GatewaySessionDto; selected:
         <button type="button" className="link gw__pick" onClick={onSelect} aria-pressed={selected} aria-label={`Show session ${s.id} (${s.client ?? 'unknown client'})`}>
           {s.client ?? 'unknown client'}
         </button>
-        <span className="gw__sub">{s.id}</span>
+        <span className="gw__sub">
+          {s.model} · {s.id}
+        </span>
       </td>
-      <td>{s.model}</td>
       <td>
         <span className={`tag gw__mode--${s.mode}`}>{s.mode}</span>
       </td>

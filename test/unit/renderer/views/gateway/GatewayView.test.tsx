@@ -90,7 +90,7 @@ describe('Gateway view', () => {
     const { controller } = renderWithStore(<GatewayView />, state({ status: makeGatewayStatus(), sessions: [s] }));
     const table = screen.getByRole('table', { name: 'Gateway sessions' });
     const cells = within(table).getAllByRole('row')[1]!.querySelectorAll('td');
-    expect([...cells].slice(0, 10).map((c) => c.textContent)).toEqual(['claude-codegs-1', 'claude-sonnet-4-5', 'manage', '3', '12 (1 failed)', '5k', '60%', '$0.0123', '80%', '≈ $0.4200']);
+    expect([...cells].slice(0, 9).map((c) => c.textContent)).toEqual(['claude-codeclaude-sonnet-4-5 · gs-1', 'manage', '3', '12 (1 failed)', '5k', '60%', '$0.0123', '80%', '≈ $0.4200']);
     expect(within(table).getByRole('columnheader', { name: 'Saved so far (estimate)' }).getAttribute('title')).toContain('Estimated');
     fireEvent.click(within(table).getByRole('button', { name: 'Show session gs-1 (claude-code)' }));
     expect(controller.selectGatewaySession).toHaveBeenCalledWith('gs-1');
