@@ -2,6 +2,7 @@ import type { BlockHashMemo } from './BlockHashMemo';
 import { MAX_JSON_NESTING, jsonNestingBeyond } from '../text/jsonNesting';
 import { providerOf } from './apiOfPath';
 import { clientIdentity } from './clientIdentity';
+import { primeRawTexts } from './jsonText';
 import { blocksOf } from './requestBlocks';
 import type { GatewayApi, ParsedRequest } from './types';
 
@@ -50,13 +51,15 @@ export function parseRequest(api: GatewayApi, headers: Readonly<Record<string, s
   if (!isRecord(body)) return { failure: 'the body is not a JSON object' };
   const problem = checkShape(api, body);
   if (problem) return { failure: problem };
+  // The memo looks values up by the body slices they came from (`keyTextOf`).
+  if (memo) primeRawTexts(body, bodyText);
   const identity = clientIdentity(headers, body);
   const parsed: ParsedRequest = {
     api,
     provider: providerOf(api),
     model: body['model'] as string,
     stream: api !== 'anthropic-count-tokens' && body['stream'] === true,
-    blocks: memo ? blocksOf(api, body, (text) => memo.sha256(text)) : blocksOf(api, body),
+    blocks: blocksOf(api, body, memo),
     body,
   };
   if (identity.client) parsed.client = identity.client;

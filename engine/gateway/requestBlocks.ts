@@ -1,6 +1,8 @@
 import { sha256Hex } from '../text/hash';
 import { utf8Length } from '../text/utf8';
+import type { BlockCore, BlockHashMemo } from './BlockHashMemo';
 import { canonicalJson } from './canonicalJson';
+import { keyTextOf } from './jsonText';
 import type { GatewayApi, RequestBlock } from './types';
 
 /**
@@ -50,65 +52,92 @@ function normalContent(content: unknown, textType: string): { value: unknown; br
   return { value, breakpoint };
 }
 
-type Hash = (text: string) => string;
-
-function block(hash: Hash, key: string, kind: RequestBlock['kind'], value: unknown, extra: { index?: number; role?: string; breakpoint?: boolean }): RequestBlock {
+function coreOf(value: unknown, breakpoint: boolean, role?: string): BlockCore {
   const text = canonicalJson(value);
-  const b: RequestBlock = { key, kind, bytes: utf8Length(text), hash: hash(text) };
-  if (extra.index !== undefined) b.index = extra.index;
-  if (extra.role !== undefined) b.role = extra.role;
-  if (extra.breakpoint) b.breakpoint = true;
+  const core: BlockCore = { bytes: utf8Length(text), hash: sha256Hex(text) };
+  if (role !== undefined) core.role = role;
+  if (breakpoint) core.breakpoint = true;
+  return core;
+}
+
+/** `make`'s block of `raw`, through the memo when there is one. */
+const through = (memo: BlockHashMemo | undefined, scope: string, raw: unknown, make: () => BlockCore): BlockCore => (memo ? memo.blockOf(scope, keyTextOf(raw), make) : make());
+
+function block(key: string, kind: RequestBlock['kind'], core: BlockCore, index?: number): RequestBlock {
+  const b: RequestBlock = { key, kind, bytes: core.bytes, hash: core.hash };
+  if (index !== undefined) b.index = index;
+  if (core.role !== undefined) b.role = core.role;
+  if (core.breakpoint) b.breakpoint = true;
   return b;
 }
 
-function toolsBlock(hash: Hash, tools: unknown): RequestBlock | undefined {
-  if (!Array.isArray(tools) || tools.length === 0) return undefined;
+function toolsCore(tools: unknown[]): BlockCore {
   let breakpoint = false;
   const value = tools.map((t) => {
     const s = withoutCacheControl(t);
     breakpoint ||= s.breakpoint;
     return s.value;
   });
-  return block(hash, 'tools', 'tools', value, { breakpoint });
+  return coreOf(value, breakpoint);
 }
 
-function anthropicSystem(hash: Hash, system: unknown): RequestBlock | undefined {
-  if (system === undefined || system === null) return undefined;
+function toolsBlock(memo: BlockHashMemo | undefined, tools: unknown): RequestBlock | undefined {
+  if (!Array.isArray(tools) || tools.length === 0) return undefined;
+  return block('tools', 'tools', through(memo, 'tools', tools, () => toolsCore(tools)));
+}
+
+/** The system block's core, or undefined when nothing but the billing header is there. */
+function systemCore(system: unknown): BlockCore | undefined {
   const content = normalContent(system, 'text');
   const parts = Array.isArray(content.value) ? content.value.filter((p) => !(isRecord(p) && typeof p['text'] === 'string' && p['text'].startsWith(BILLING_HEADER))) : content.value;
   if (Array.isArray(parts) && parts.length === 0) return undefined;
-  return block(hash, 'system', 'system', parts, { breakpoint: content.breakpoint });
+  return coreOf(parts, content.breakpoint);
 }
 
-function messageBlock(hash: Hash, m: unknown, i: number, textType: string, prefix: 'message' | 'input'): RequestBlock {
-  if (!isRecord(m)) return block(hash, `${prefix} ${i}`, prefix, m, { index: i });
+const NO_SYSTEM: BlockCore = { bytes: -1, hash: '' };
+
+function anthropicSystem(memo: BlockHashMemo | undefined, system: unknown): RequestBlock | undefined {
+  if (system === undefined || system === null) return undefined;
+  const core = through(memo, 'system', system, () => systemCore(system) ?? NO_SYSTEM);
+  return core === NO_SYSTEM ? undefined : block('system', 'system', core);
+}
+
+function messageCore(m: unknown, textType: string): BlockCore {
+  if (!isRecord(m)) return coreOf(m, false);
   const content = 'content' in m ? normalContent(m['content'], textType) : { value: undefined, breakpoint: false };
   const stripped = withoutCacheControl(m);
   const value = content.value === undefined ? stripped.value : { ...(stripped.value as Json), content: content.value };
   const role = typeof m['role'] === 'string' ? m['role'] : typeof m['type'] === 'string' ? m['type'] : undefined;
-  return block(hash, `${prefix} ${i}`, prefix, value, { index: i, ...(role !== undefined ? { role } : {}), breakpoint: content.breakpoint || stripped.breakpoint });
+  return coreOf(value, content.breakpoint || stripped.breakpoint, role);
 }
 
-/** The blocks of a body already checked by `parseRequest` (messages / input of the right type), hashed with `hash` (SHA-256 hex). */
-export function blocksOf(api: GatewayApi, body: Json, hash: Hash = sha256Hex): RequestBlock[] {
+function messageBlock(memo: BlockHashMemo | undefined, m: unknown, i: number, textType: string, prefix: 'message' | 'input'): RequestBlock {
+  return block(`${prefix} ${i}`, prefix, through(memo, textType, m, () => messageCore(m, textType)), i);
+}
+
+/**
+ * The blocks of a body already checked by `parseRequest` (messages / input of the right type);
+ * `memo` spares canonicalizing and hashing values seen before (the body must not change after).
+ */
+export function blocksOf(api: GatewayApi, body: Json, memo?: BlockHashMemo): RequestBlock[] {
   const out: RequestBlock[] = [];
   const push = (b: RequestBlock | undefined) => {
     if (b) out.push(b);
   };
   if (api === 'anthropic-messages' || api === 'anthropic-count-tokens') {
-    push(toolsBlock(hash, body['tools']));
-    push(anthropicSystem(hash, body['system']));
-    (body['messages'] as unknown[]).forEach((m, i) => out.push(messageBlock(hash, m, i, 'text', 'message')));
+    push(toolsBlock(memo, body['tools']));
+    push(anthropicSystem(memo, body['system']));
+    (body['messages'] as unknown[]).forEach((m, i) => out.push(messageBlock(memo, m, i, 'text', 'message')));
   } else if (api === 'openai-responses') {
     const instructions = body['instructions'];
-    if (typeof instructions === 'string' && instructions !== '') push(block(hash, 'system', 'system', instructions, {}));
-    push(toolsBlock(hash, body['tools']));
+    if (typeof instructions === 'string' && instructions !== '') push(block('system', 'system', through(memo, 'instructions', instructions, () => coreOf(instructions, false))));
+    push(toolsBlock(memo, body['tools']));
     const input = body['input'];
     const items = typeof input === 'string' ? [{ type: 'message', role: 'user', content: input }] : ((input as unknown[] | undefined) ?? []);
-    items.forEach((item, i) => out.push(messageBlock(hash, item, i, 'input_text', 'input')));
+    items.forEach((item, i) => out.push(messageBlock(memo, item, i, 'input_text', 'input')));
   } else {
-    push(toolsBlock(hash, body['tools']));
-    (body['messages'] as unknown[]).forEach((m, i) => out.push(messageBlock(hash, m, i, 'text', 'message')));
+    push(toolsBlock(memo, body['tools']));
+    (body['messages'] as unknown[]).forEach((m, i) => out.push(messageBlock(memo, m, i, 'text', 'message')));
   }
   return out;
 }

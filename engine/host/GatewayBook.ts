@@ -10,12 +10,14 @@ import type { ManagedRequest } from './gatewayHandler';
  * → calls, bounded. Per thread the newest {@link CALLS_PER_THREAD} calls are kept and totals add
  * up every call that ended (calls, billed tokens by part, money, prefix reuse, savings); of managed
  * calls the original and the rewritten request of the newest {@link REQUESTS_PER_THREAD} per
- * thread, at most {@link REQUESTS_MAX} and {@link REQUEST_BYTES_MAX} bytes over all, the oldest
- * dropped first. Sessions and threads beyond their caps drop the least recently updated.
+ * thread and {@link REQUESTS_PER_SESSION} per session (a long session compacts into new threads,
+ * and the ones it left get no more calls), at most {@link REQUESTS_MAX} and
+ * {@link REQUEST_BYTES_MAX} bytes over all, the oldest dropped first. Sessions and threads beyond their caps drop the least recently updated.
  */
 
 const CALLS_PER_THREAD = 100;
 export const REQUESTS_PER_THREAD = 20;
+export const REQUESTS_PER_SESSION = 40;
 const REQUESTS_MAX = 200;
 const REQUEST_BYTES_MAX = 64 * 1024 * 1024;
 const SESSIONS_MAX = 256;
@@ -54,6 +56,7 @@ export interface SessionEntry {
 
 interface KeptRequest {
   callId: string;
+  sessionId: string;
   threadId: string;
   original: string;
   rewritten?: string;
@@ -129,12 +132,16 @@ export class GatewayBook {
   keepRequest(r: ManagedRequest): void {
     const bytes = r.original.length + (r.rewritten?.length ?? 0);
     if (bytes > REQUEST_BYTES_MAX) return;
-    const kept: KeptRequest = { callId: r.call.id, threadId: r.call.threadId, original: r.original, bytes };
+    const kept: KeptRequest = { callId: r.call.id, sessionId: r.call.sessionId, threadId: r.call.threadId, original: r.original, bytes };
     if (r.rewritten !== undefined) kept.rewritten = r.rewritten;
     this.#requests.set(kept.callId, kept);
     this.#requestBytes += bytes;
-    const ofThread = [...this.#requests.values()].filter((k) => k.threadId === kept.threadId);
-    for (const k of ofThread.slice(0, Math.max(0, ofThread.length - REQUESTS_PER_THREAD))) this.dropRequest(k.callId);
+    const ofSession = [...this.#requests.values()].filter((k) => k.sessionId === kept.sessionId);
+    const ofThread = ofSession.filter((k) => k.threadId === kept.threadId);
+    const stale = new Set(ofThread.slice(0, Math.max(0, ofThread.length - REQUESTS_PER_THREAD)));
+    const left = ofSession.filter((k) => !stale.has(k));
+    for (const k of left.slice(0, Math.max(0, left.length - REQUESTS_PER_SESSION))) stale.add(k);
+    for (const k of stale) this.dropRequest(k.callId);
     for (const k of this.#requests.values()) {
       if (this.#requests.size <= REQUESTS_MAX && this.#requestBytes <= REQUEST_BYTES_MAX) break;
       this.dropRequest(k.callId);

@@ -3,13 +3,13 @@ import { BlockHashMemo } from '../gateway/BlockHashMemo';
 import { blockPrefixReuse, bytesOf, cacheBreak } from '../gateway/cacheBreak';
 import { CallExchange, type GatewayCallUpdate } from '../gateway/CallExchange';
 import { GatewaySessions } from '../gateway/GatewaySessions';
-import { createThreadManager, type ManageControls, type ThreadManager } from '../gateway/manage/createThreadManager';
+import { createThreadManager, type EntryKeys, type ManageControls, type ThreadManager } from '../gateway/manage/createThreadManager';
 import { ManageError } from '../gateway/manage/ManageError';
 import { resolveOptions, type ThreadManagerOptions } from '../gateway/manage/managerOptions';
 import { createObserveHandler, type UnobservedRequest } from '../gateway/observeHandler';
 import { isParseFailure, parseRequest } from '../gateway/parseRequest';
 import { blocksOf } from '../gateway/requestBlocks';
-import type { GatewayApi, GatewayCall, GatewayDecision, GatewayHandler, GatewayMode, GatewayProvider, GatewayRequestIn } from '../gateway/types';
+import type { GatewayApi, GatewayCall, GatewayDecision, GatewayHandler, GatewayMode, GatewayProvider, GatewayRequestIn, RequestBlock } from '../gateway/types';
 import type { IdSource } from '../ports/IdSource';
 
 /** Manage mode's settings for every thread; the tokenizer is the gateway's (o200k). */
@@ -66,12 +66,31 @@ interface ManagedThread {
 
 /** Threads whose managers are held at most (the least recently made dropped first). */
 const MAX_MANAGED_THREADS = 512;
+/**
+ * Threads of one session whose managers hold their last request (what a manager's memory grows
+ * with); the least recently used beyond this are released, keeping their generations. A client
+ * that compacts leaves its old thread for a new one and never calls it again, so without this a
+ * long session would hold every thread it ever compacted away.
+ */
+const LIVE_THREADS_PER_SESSION = 8;
 const DEFAULT_CONTEXT_WINDOW = 200_000;
 
 /** The provider's error for a request it would refuse as malformed (400 `invalid_request_error`). */
 function invalidRequestReply(provider: GatewayProvider, message: string): { status: number; contentType: string; body: string } {
   const body = provider === 'anthropic' ? { type: 'error', error: { type: 'invalid_request_error', message } } : { error: { message, type: 'invalid_request_error', param: null, code: null } };
   return { status: 400, contentType: 'application/json', body: JSON.stringify(body) };
+}
+
+/** The manager's entry identities from the request's blocks (their hashes): one per message or input item, and the fixed part's. */
+function entryKeys(api: GatewayApi, blocks: readonly RequestBlock[]): EntryKeys {
+  const kind = api === 'openai-responses' ? 'input' : 'message';
+  return {
+    entries: blocks.filter((b) => b.kind === kind).map((b) => b.hash),
+    fixed: blocks
+      .filter((b) => b.kind === 'tools' || b.kind === 'system')
+      .map((b) => `${b.key} ${b.hash}`)
+      .join(' '),
+  };
 }
 
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
@@ -101,12 +120,25 @@ export function createModeHandler(o: ModeHandlerOptions): ModeHandler {
   resolveOptions(managerOptions);
   let managedSessions = 0;
 
-  const threadOf = (threadId: string): ManagedThread => {
+  const live = new Map<string, Set<string>>();
+  const threadOf = (sessionId: string, threadId: string): ManagedThread => {
     let t = managed.get(threadId);
     if (!t) {
       if (managed.size >= MAX_MANAGED_THREADS) managed.delete(managed.keys().next().value!);
       t = { manager: createThreadManager(managerOptions) };
       managed.set(threadId, t);
+    }
+    let ofSession = live.get(sessionId);
+    if (!ofSession) {
+      if (live.size >= MAX_MANAGED_THREADS) live.delete(live.keys().next().value!);
+      live.set(sessionId, (ofSession = new Set()));
+    }
+    ofSession.delete(threadId);
+    ofSession.add(threadId);
+    for (const id of ofSession) {
+      if (ofSession.size <= LIVE_THREADS_PER_SESSION) break;
+      ofSession.delete(id);
+      managed.get(id)?.manager.release();
     }
     return t;
   };
@@ -128,7 +160,7 @@ export function createModeHandler(o: ModeHandlerOptions): ModeHandler {
       modes.set(a.session.id, 'manage');
       managedSessions++;
     }
-    const t = threadOf(a.thread.id);
+    const t = threadOf(a.session.id, a.thread.id);
     const sink = new CallExchange(api, request.receivedAt);
     let body: Extract<GatewayDecision, { kind: 'forward' }> = { kind: 'forward', body: 'original', sink };
     let sent = parsed.blocks;
@@ -141,11 +173,12 @@ export function createModeHandler(o: ModeHandlerOptions): ModeHandler {
     try {
       const c = controlsOf(a.thread.id);
       const ctl: ManageControls = { pins: [...c.pins], removals: [...c.removals] };
-      const result = api === 'anthropic-count-tokens' ? t.manager.rewriteCountTokens(parsed.body) : t.manager.rewrite(api, parsed.body, ctl);
+      const keys = entryKeys(api, parsed.blocks);
+      const result = api === 'anthropic-count-tokens' ? t.manager.rewriteCountTokens(parsed.body, keys) : t.manager.rewrite(api, parsed.body, ctl, keys);
       call.rewrite = result.record;
       if (result.body !== parsed.body) {
         rewritten = JSON.stringify(result.body);
-        sent = blocksOf(api, result.body as Record<string, unknown>, (s) => memo.sha256(s));
+        sent = blocksOf(api, result.body as Record<string, unknown>, memo);
         body = { kind: 'forward', body: encoder.encode(rewritten), sink };
       }
     } catch (error) {

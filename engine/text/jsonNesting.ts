@@ -18,10 +18,15 @@ export function jsonNestingBeyond(text: string, start = 0, end = text.length, li
   for (let i = start; i < end; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x22) {
-      for (i++; i < end; i++) {
-        const d = text.charCodeAt(i);
-        if (d === 0x5c) i++;
-        else if (d === 0x22) break;
+      // Jump to the quote that closes the string: the next one not escaped by an odd run of
+      // backslashes. `indexOf` skips a string's text natively, and most of a body is text.
+      const open = i;
+      for (;;) {
+        i = text.indexOf('"', i + 1);
+        if (i === -1 || i >= end) return -1;
+        let k = i - 1;
+        while (k > open && text.charCodeAt(k) === 0x5c) k--;
+        if ((i - 1 - k) % 2 === 0) break;
       }
     } else if (c === 0x5b || c === 0x7b) {
       if (++depth > limit) return i;

@@ -9,8 +9,10 @@
 //    target <= 10 ms p50). The managed session is fed its first requests (up to 150k tokens) before
 //    the clock starts, so the manager is warm as in a running gateway; every timed request is one
 //    tool call longer than the one before.
-// 2. Memory per session: one managed session of 500 calls whose client compacts its history as
-//    Claude Code does (every 40 tool calls); the heap after a full gc at 100, 200, ..., 500 calls.
+// 2. Memory per session: one managed session of 1,000 calls whose client compacts its history as
+//    Claude Code does (every 40 tool calls); the heap after a full gc at 100, 200, ..., 1,000
+//    calls. Bounded means the second 500 calls add about nothing: what grows with a session (kept
+//    requests, thread managers, block and token memos) stops at its cap.
 // Prints the figures and writes test/bench/results/gateway.json. Not a test: it asserts nothing and
 // never fails on timing. Run with `npm run bench:gateway` (`-- --requests 200`); it needs
 // `--expose-gc` (the npm script passes it) for the memory figures.
@@ -165,7 +167,7 @@ const gc = (globalThis as { gc?: () => void }).gc;
 const memory: { calls: number; heapMb: number }[] = [];
 if (!gc) console.log('Memory per session: skipped, node was started without --expose-gc (npm run bench:gateway passes it)');
 else {
-  const CALLS = 500;
+  const CALLS = 1_000;
   const EVERY = 40;
   const steps = generateSession(4242, Math.ceil(CALLS / (EVERY + 1)) * EVERY + EVERY);
   const g = await startGateway({ mode: 'manage', upstreams: { anthropic: `http://127.0.0.1:${upstreamPort}` }, tokenizer });
@@ -184,6 +186,8 @@ else {
   await g.close();
   console.log(`Memory per session, one managed session of ${CALLS} calls compacting every ${EVERY} tool calls (${s.length} session, ${s[0]?.threads.size ?? 0} threads; ${kept.count} requests kept, ${(kept.bytes / 1024 / 1024).toFixed(1)} MB):`);
   console.log(`  heap after gc: ${memory.map((m) => `${m.calls} calls ${m.heapMb} MB`).join(', ')}`);
+  const at = (calls: number) => memory.find((m) => m.calls === calls)!.heapMb;
+  console.log(`  growth: calls 1-500 ${(at(500) - at(0)).toFixed(1)} MB, calls 501-1000 ${(at(1000) - at(500)).toFixed(1)} MB`);
 }
 results.push({ scenario: 'memory per managed session (heap after gc)', memory });
 agent.destroy();

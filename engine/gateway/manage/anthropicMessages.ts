@@ -1,4 +1,5 @@
 import { contentLike, isRecord, summarizeInput, textOfContent, type ApiAdapter, type Conversation, type Json, type ToolResultRef } from './conversation';
+import { jsonTextOf } from '../jsonText';
 import { requireShape } from './ManageError';
 
 /**
@@ -16,7 +17,7 @@ function unmarked(block: unknown): unknown {
 
 /** Canonical JSON of a value with every `cache_control` left out (only the few marked entries pay for a copy). */
 function canonUnmarked(value: unknown): string {
-  const json = JSON.stringify(value) ?? 'null';
+  const json = jsonTextOf(value);
   if (!json.includes('"cache_control"')) return json;
   if (Array.isArray(value)) return JSON.stringify(value.map(unmarked));
   if (isRecord(value) && Array.isArray(value['content'])) return JSON.stringify({ ...value, content: value['content'].map(unmarked) });
@@ -52,8 +53,8 @@ function readMessages(body: unknown): Conversation {
     const call = calls.get(key);
     return { key, at, tool: call?.tool ?? '?', input: call?.input ?? '', ...textOfContent(block['content']), isError: block['is_error'] === true };
   });
-  const fixed = canonUnmarked([body['tools'] ?? null, body['system'] ?? null]);
-  return { list: messages, canon: messages.map(canonUnmarked), fixed, results, currentTurnFrom: Math.max(0, messages.length - 1) };
+  const { tools, system } = body;
+  return { list: messages, entryText: (i) => canonUnmarked(messages[i]), fixedText: () => `[${canonUnmarked(tools ?? null)},${canonUnmarked(system ?? null)}]`, results, currentTurnFrom: Math.max(0, messages.length - 1) };
 }
 
 function replaceMessages(body: Json, conversation: Conversation, texts: ReadonlyMap<string, string>): Json {

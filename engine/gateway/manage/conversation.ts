@@ -29,10 +29,10 @@ export interface ToolResultRef {
 export interface Conversation {
   /** The conversation list, untouched. */
   list: readonly unknown[];
-  /** Canonical JSON of each list entry as the prefix cache sees it (Anthropic `cache_control` markers left out). */
-  canon: string[];
-  /** Canonical JSON of what precedes the list (tools, system, instructions). */
-  fixed: string;
+  /** JSON of list entry `i` as the prefix cache sees it (Anthropic `cache_control` markers left out): what is counted, and by default what tells entries apart. */
+  entryText(i: number): string;
+  /** JSON of what precedes the list (tools, system, instructions), likewise. */
+  fixedText(): string;
   results: ToolResultRef[];
   /** Results at or after this list index belong to the current turn (what the model has not seen yet). */
   currentTurnFrom: number;

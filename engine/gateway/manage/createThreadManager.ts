@@ -19,6 +19,17 @@ export interface ManageControls {
   removals?: readonly string[];
 }
 
+/**
+ * What tells a request's entries apart, when the caller knows better than their JSON: one key per
+ * list entry and one for the fixed part, equal exactly when the prefix cache sees the same thing
+ * (the gateway passes its block hashes, `[gateway-blocks]`, which it has already). Used only when
+ * there is one key per entry; otherwise the entries' JSON is compared.
+ */
+export interface EntryKeys {
+  entries: readonly string[];
+  fixed: string;
+}
+
 /** One generation of a thread as a plain value, for the control room's diff (`[gateway-manage-generations]`). */
 interface GatewayGeneration {
   generation: number;
@@ -40,17 +51,21 @@ interface RewriteResult {
 /** One thread's manager: its state lives between calls; every method is deterministic in its inputs. */
 export interface ThreadManager {
   /** The request as manage mode sends it upstream. Throws `ManageError` (and changes nothing) on a body it cannot read. */
-  rewrite(api: ManagedApi, body: unknown, controls?: ManageControls): RewriteResult;
+  rewrite(api: ManagedApi, body: unknown, controls?: ManageControls, keys?: EntryKeys): RewriteResult;
   /** An Anthropic count_tokens body with the current generation's choices applied; the state does not change. */
-  rewriteCountTokens(body: unknown): RewriteResult;
+  rewriteCountTokens(body: unknown, keys?: EntryKeys): RewriteResult;
   /** The newest generations (at most 50), oldest first, and how many there were in all. */
   generations(): { generations: GatewayGeneration[]; total: number };
+  /** Forgets the thread's last request (what memory grows with), keeping its generations; its next call opens a generation. */
+  release(): void;
 }
 
 const ADAPTERS: Readonly<Record<ManagedApi, ApiAdapter>> = { 'anthropic-messages': anthropicMessages, 'openai-responses': openaiResponses, 'openai-chat': openaiChat };
 const MAX_GENERATIONS = 50;
 
 interface Counted {
+  keys: string[];
+  fixedKey: string;
   tokens: number[];
   fixedTokens: number;
   results: CountedResult[];
@@ -74,7 +89,8 @@ export function createThreadManager(options: ThreadManagerOptions): ThreadManage
   let api: ManagedApi | undefined;
   let calls = 0;
   let generation = 0;
-  let canon: string[] = [];
+  /** The identity of each entry of the thread's last original, and of its fixed part. */
+  let keys: string[] = [];
   let tokens: number[] = [];
   let fixed = '';
   let fixedTokens = 0;
@@ -84,19 +100,24 @@ export function createThreadManager(options: ThreadManagerOptions): ThreadManage
   let controlsKey = JSON.stringify([[], []]);
   const history: GatewayGeneration[] = [];
   let total = 0;
+  let released = false;
 
-  function measure(conv: Conversation, sameApi: boolean): Counted {
+  function measure(conv: Conversation, sameApi: boolean, given: EntryKeys | undefined): Counted {
+    const n = conv.list.length;
+    const usable = given !== undefined && given.entries.length === n;
+    const next = usable ? [...given.entries] : Array.from({ length: n }, (_, i) => conv.entryText(i));
+    const fixedKey = usable ? `keys ${given.fixed}` : conv.fixedText();
     let extendsTo = 0;
-    const limit = sameApi ? Math.min(canon.length, conv.canon.length) : 0;
-    while (extendsTo < limit && canon[extendsTo] === conv.canon[extendsTo]) extendsTo += 1;
-    const counted = conv.canon.map((c, i) => (i < extendsTo ? tokens[i]! : count(c)));
-    const fixedCount = sameApi && conv.fixed === fixed ? fixedTokens : count(conv.fixed);
+    const limit = sameApi ? Math.min(keys.length, n) : 0;
+    while (extendsTo < limit && keys[extendsTo] === next[extendsTo]) extendsTo += 1;
+    const counted = next.map((key, i) => (i < extendsTo ? tokens[i]! : count(usable ? conv.entryText(i) : key)));
+    const fixedCount = sameApi && fixedKey === fixed ? fixedTokens : count(usable ? conv.fixedText() : fixedKey);
     const results = conv.results.map((r) => {
       const memo = resultTokens.get(r.key);
       return { ...r, tokens: memo && memo.text === r.text ? memo.tokens : count(r.text) };
     });
     const originalTokens = fixedCount + counted.reduce((a, b) => a + b, 0);
-    return { tokens: counted, fixedTokens: fixedCount, results, originalTokens, extendsTo, extendsPrevious: calls > 0 && sameApi && extendsTo === canon.length };
+    return { keys: next, fixedKey, tokens: counted, fixedTokens: fixedCount, results, originalTokens, extendsTo, extendsPrevious: calls > 0 && sameApi && extendsTo === keys.length };
   }
 
   const placeholderOf = (r: CountedResult, g: number) => {
@@ -121,7 +142,7 @@ export function createThreadManager(options: ThreadManagerOptions): ThreadManage
     return { texts, compressed, dropped, saved };
   }
 
-  function rewrite(callApi: ManagedApi, body: unknown, controls: ManageControls = {}): RewriteResult {
+  function rewrite(callApi: ManagedApi, body: unknown, controls: ManageControls = {}, given?: EntryKeys): RewriteResult {
     const adapter = ADAPTERS[callApi];
     if (!adapter) throw new ManageError('request', `manage mode does not rewrite ${String(callApi)} requests`);
     const conv = adapter.read(body);
@@ -134,10 +155,11 @@ export function createThreadManager(options: ThreadManagerOptions): ThreadManage
       // The history lives upstream: nothing here can be hidden, so the request goes as it came.
       return { body: source, record: { generation, boundary: false, compressed: [], dropped: [], breakpoints: [], originalTokens: 0, rewrittenTokens: 0 } };
     }
-    const m = measure(conv, api === callApi);
+    const m = measure(conv, api === callApi, given);
     const nextControls = JSON.stringify([pins, removals]);
     let reason: string | undefined;
     if (calls === 0) reason = 'first call';
+    else if (released) reason = 'the thread came back after its state was released (other threads of its session were used more recently)';
     else if (api !== callApi) reason = `the thread switched from ${api} to ${callApi}`;
     else if (!m.extendsPrevious) reason = `the client's history diverged at entry ${m.extendsTo} (it compacted or edited its history)`;
     else if (nextControls !== controlsKey) reason = 'the operator changed pins or removals';
@@ -156,18 +178,19 @@ export function createThreadManager(options: ThreadManagerOptions): ThreadManage
     const applied = textsOf(m.results, next);
     let out = applied.texts.size > 0 ? adapter.replace(source, conv, applied.texts) : source;
     let placed: string[] = [];
-    if (callApi === 'anthropic-messages') ({ body: out, placed } = placeBreakpoint(out, boundary ? 0 : canon.length));
+    if (callApi === 'anthropic-messages') ({ body: out, placed } = placeBreakpoint(out, boundary ? 0 : keys.length));
     const rewrittenTokens = m.originalTokens - applied.saved;
     if (plan.short && boundary) reason = `${reason}; still over the low watermark with every result outside the protected window hidden`;
     const record: RewriteRecord = { generation: g, boundary, ...(reason !== undefined ? { reason } : {}), compressed: applied.compressed, dropped: applied.dropped, breakpoints: placed, originalTokens: m.originalTokens, rewrittenTokens };
 
     // Commit: nothing above changed the thread.
+    released = false;
     api = callApi;
     calls += 1;
     generation = g;
-    canon = conv.canon;
+    keys = m.keys;
     tokens = m.tokens;
-    fixed = conv.fixed;
+    fixed = m.fixedKey;
     fixedTokens = m.fixedTokens;
     resultTokens = new Map(m.results.map((r) => [r.key, { text: r.text, tokens: r.tokens }]));
     const keptPlaceholders = new Map<string, { source: string; text: string; tokens: number }>();
@@ -191,17 +214,30 @@ export function createThreadManager(options: ThreadManagerOptions): ThreadManage
     return { body: out, record };
   }
 
-  function rewriteCountTokens(body: unknown): RewriteResult {
+  function rewriteCountTokens(body: unknown, given?: EntryKeys): RewriteResult {
     const conv = anthropicMessages.read(body);
-    const m = measure(conv, api === 'anthropic-messages');
+    const m = measure(conv, api === 'anthropic-messages', given);
     const applied = textsOf(m.results, hidden);
     const out = applied.texts.size > 0 ? anthropicMessages.replace(body as Json, conv, applied.texts) : (body as Json);
     return { body: out, record: { generation, boundary: false, compressed: applied.compressed, dropped: applied.dropped, breakpoints: [], originalTokens: m.originalTokens, rewrittenTokens: m.originalTokens - applied.saved } };
   }
 
+  function release(): void {
+    if (calls === 0) return;
+    released = true;
+    keys = [];
+    tokens = [];
+    fixed = '';
+    fixedTokens = 0;
+    resultTokens = new Map();
+    placeholders = new Map();
+    hidden = new Map();
+  }
+
   return {
     rewrite,
     rewriteCountTokens,
+    release,
     generations: () => ({ generations: history.map((h) => ({ ...h, included: [...h.included], compressed: [...h.compressed], dropped: [...h.dropped] })), total }),
   };
 }

@@ -1,3 +1,4 @@
+import { jsonTextOf } from '../jsonText';
 import { contentLike, isRecord, summarizeInput, textOfContent, type ApiAdapter, type Conversation, type Json, type ToolResultRef } from './conversation';
 import { requireShape } from './ManageError';
 
@@ -35,7 +36,8 @@ function readMessages(body: unknown): Conversation {
   });
   let currentTurnFrom = messages.length;
   while (currentTurnFrom > 0 && (messages[currentTurnFrom - 1] as Json)['role'] === 'tool') currentTurnFrom -= 1;
-  return { list: messages, canon: messages.map((m) => JSON.stringify(m)), fixed: JSON.stringify(body['tools'] ?? null), results, currentTurnFrom };
+  const tools = body['tools'];
+  return { list: messages, entryText: (i) => jsonTextOf(messages[i]), fixedText: () => jsonTextOf(tools ?? null), results, currentTurnFrom };
 }
 
 function replaceMessages(body: Json, conversation: Conversation, texts: ReadonlyMap<string, string>): Json {

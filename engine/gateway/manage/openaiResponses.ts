@@ -1,3 +1,4 @@
+import { jsonTextOf } from '../jsonText';
 import { contentLike, isRecord, summarizeInput, textOfContent, type ApiAdapter, type Conversation, type Json, type ToolResultRef } from './conversation';
 import { requireShape } from './ManageError';
 
@@ -43,8 +44,8 @@ function readInput(body: unknown): Conversation {
   });
   let currentTurnFrom = list.length;
   while (currentTurnFrom > 0 && OUTPUTS.has((list[currentTurnFrom - 1] as Json)['type'] as string)) currentTurnFrom -= 1;
-  const fixed = JSON.stringify([body['instructions'] ?? null, body['tools'] ?? null]);
-  return { list, canon: list.map((item) => JSON.stringify(item)), fixed, results, currentTurnFrom };
+  const { instructions, tools } = body;
+  return { list, entryText: (i) => jsonTextOf(list[i]), fixedText: () => `[${jsonTextOf(instructions ?? null)},${jsonTextOf(tools ?? null)}]`, results, currentTurnFrom };
 }
 
 function replaceInput(body: Json, conversation: Conversation, texts: ReadonlyMap<string, string>): Json {

@@ -225,6 +225,38 @@ describe('startGateway: manage, switched live', () => {
     expect(g.request(all[n - 1]!.id)?.original).toBe(JSON.stringify(claudeBody(conversation(n), { stream: false })));
   });
 
+  it('[gateway-manage-release] a session holds the last request of its 8 most recently used threads; a thread past them comes back in a new generation with its generations kept', async () => {
+    const { upstream, g } = await anthropicGateway('manage');
+    // Nine subagent-like threads of one session: each its own first request, then two calls more.
+    const task = (t: number, n: number) => {
+      const messages = conversation(n);
+      messages[0] = userText(`Subtask ${t}: find where compute is defined in mod${t}.`);
+      return claudeBody(messages, { stream: false });
+    };
+    let sent = 0;
+    for (let t = 1; t <= 9; t++) for (const n of [1, 2, 3]) {
+      expect((await send(g.origin, '/v1/messages', task(t, n), claudeHeaders())).status).toBe(200);
+      await ended(g, ++sent);
+    }
+    const threadOf = (t: number) => calls(g).find((c) => upstream.requests.some((r) => r.rawBody.includes(`Subtask ${t}:`)) && g.request(c.id)?.original.includes(`Subtask ${t}:`))!.threadId;
+    const first = threadOf(1);
+    expect(new Set(calls(g).map((c) => c.threadId)).size).toBe(9);
+    const before = g.handler.generations(first)!;
+    expect(before.total).toBeGreaterThan(0);
+    // Thread 1 was released when thread 9 began (and its return releases thread 2); thread 9 was not.
+    expect((await send(g.origin, '/v1/messages', task(1, 4), claudeHeaders())).status).toBe(200);
+    expect((await send(g.origin, '/v1/messages', task(9, 4), claudeHeaders())).status).toBe(200);
+    await ended(g, sent + 2);
+    const [back, kept] = calls(g).filter((c) => c.durationMs !== undefined).sort((a, b) => a.startedAt - b.startedAt).slice(-2);
+    expect(back!.threadId).toBe(first);
+    expect(back!.rewrite).toMatchObject({ boundary: true, generation: before.total + 1, reason: expect.stringMatching(/^the thread came back after its state was released/) });
+    expect(g.handler.generations(first)!.generations.slice(0, before.generations.length)).toEqual(before.generations);
+    expect(kept!.threadId).toBe(threadOf(9));
+    expect(kept!.rewrite!.reason ?? '').not.toMatch(/released/);
+    // What went upstream is still a valid request of the thread: every tool result after its call.
+    expect(upstream.requests.at(-2)!.rawBody).toContain('toolu_4');
+  });
+
   it('[gateway-host-start] bad manage options and a bad mode are refused before anything listens', async () => {
     await expect(startGateway({ mode: 'manage', manageOptions: { ...MANAGE, lowWatermark: 0.39 } })).rejects.toThrow(/lowWatermark/);
     await expect(startGateway({ mode: 'both' as never })).rejects.toThrow(/mode must be/);

@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { apiOfPath } from '../../../../engine/gateway/apiOfPath';
 import { BlockHashMemo } from '../../../../engine/gateway/BlockHashMemo';
+import { keyTextOf, primeRawTexts } from '../../../../engine/gateway/jsonText';
+import { blocksOf } from '../../../../engine/gateway/requestBlocks';
 import { canonicalJson } from '../../../../engine/gateway/canonicalJson';
 import { clientIdentity, sessionOfUserId } from '../../../../engine/gateway/clientIdentity';
 import { isParseFailure, parseRequest, type ParseFailure } from '../../../../engine/gateway/parseRequest';
@@ -104,6 +106,58 @@ describe('[gateway-blocks] requests cut into the blocks a provider caches by', (
     expect(first.blocks).toEqual(plain.blocks);
     expect(again.blocks).toEqual(plain.blocks);
     expect(memo.size).toBe(4);
+    // Bounded by the characters of the texts it holds too; a text longer than the bound is not held.
+    const small = new BlockHashMemo(100, 400);
+    const twice = [parsed(parseRequest('anthropic-messages', claudeHeaders(), text, small)), parsed(parseRequest('anthropic-messages', claudeHeaders(), text, small))];
+    for (const p of twice) expect(p.blocks).toEqual(plain.blocks);
+    expect(small.heldChars).toBeLessThanOrEqual(400);
+    expect(small.size).toBeGreaterThan(0);
+    expect(small.size).toBeLessThan(plain.blocks.length);
+  });
+
+  it('through the memo, a body written any way (indented, escaped, keys repeated) gets the blocks it gets without it, the first time and again', () => {
+    const body = claudeBody([userText('caf\u00e9 / "quoted" \\ path'), toolUse('toolu_1', 'Read', { file_path: '/a' }), toolResult('toolu_1', 'x\ny')]);
+    const compact = JSON.stringify(body);
+    const texts = [
+      compact,
+      JSON.stringify(body, null, 2),
+      compact.replaceAll('é', '\\u00e9').replaceAll('/', '\\/'),
+      // A repeated key: the provider and JSON.parse read the last one.
+      `{"messages":[{"role":"user","content":"dropped"}],${compact.slice(1)}`,
+      ` \n\t${JSON.stringify(body, null, '\t')}\n `,
+    ];
+    const memo = new BlockHashMemo();
+    for (const text of texts) {
+      const plain = parsed(parseRequest('anthropic-messages', claudeHeaders(), text));
+      expect(plain.blocks.length).toBeGreaterThan(3);
+      for (let round = 0; round < 2; round++) expect(parsed(parseRequest('anthropic-messages', claudeHeaders(), text, memo)).blocks, `${text.slice(0, 40)} round ${round}`).toEqual(plain.blocks);
+    }
+    // Each entry's key is the very text it was parsed from.
+    for (const text of texts) {
+      const value = JSON.parse(text) as Record<string, unknown>;
+      primeRawTexts(value, text);
+      for (const m of value['messages'] as unknown[]) {
+        expect(JSON.parse(keyTextOf(m))).toEqual(m);
+        if (text !== compact) expect(text).toContain(keyTextOf(m));
+      }
+      expect(JSON.parse(keyTextOf(value['tools']))).toEqual(value['tools']);
+      expect(JSON.parse(keyTextOf(value['system']))).toEqual(value['system']);
+    }
+    // Every way of writing it is the same blocks.
+    const blocks = texts.map((t) => parsed(parseRequest('anthropic-messages', claudeHeaders(), t, memo)).blocks.map((b) => b.hash));
+    for (const b of blocks) expect(b).toEqual(blocks[0]);
+  });
+
+  it('blocks of a rewritten body that shares objects with the parsed one are those of its own JSON', () => {
+    const memo = new BlockHashMemo();
+    const text = JSON.stringify(claudeBody([userText('one'), toolUse('toolu_1', 'Read', { file_path: '/a' }), toolResult('toolu_1', 'x'.repeat(500))]));
+    const first = parsed(parseRequest('anthropic-messages', claudeHeaders(), text, memo));
+    const body = first.body as Record<string, unknown>;
+    const messages = (body['messages'] as Record<string, unknown>[]).slice();
+    messages[2] = { ...messages[2], content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: '[strata: hidden]' }] };
+    const rewritten = { ...body, messages };
+    expect(blocksOf('anthropic-messages', rewritten, memo)).toEqual(blocksOf('anthropic-messages', JSON.parse(JSON.stringify(rewritten)) as Record<string, unknown>));
+    expect(blocksOf('anthropic-messages', rewritten, memo)[4]!.hash).not.toBe(first.blocks[4]!.hash);
   });
 
   it('count_tokens is never a stream, and the body is kept as parsed', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { GatewaySession, GatewayThread } from '../../../../engine/gateway/GatewaySessions';
 import type { GatewayCall, GatewayUsage, OriginalPrefix } from '../../../../engine/gateway/types';
-import { GatewayBook, savingsOf } from '../../../../engine/host/GatewayBook';
+import { GatewayBook, REQUESTS_PER_SESSION, REQUESTS_PER_THREAD, savingsOf } from '../../../../engine/host/GatewayBook';
 
 // The book's savings totals over hand-made managed calls (Claude Sonnet 4.5: cache read $0.30,
 // 5-minute write $3.75 per million tokens; the figures are worked out in managedSaving.test.ts).
@@ -55,5 +55,30 @@ describe('GatewayBook savings', () => {
     book.record({ event: 'ended', call: inside, session, thread });
     expect(book.session(session.id)!.totals.savedUsd).toBe(before);
     expect(book.session(session.id)!.threads.get(thread.id)!.totals.savedUsd).toBeCloseTo(before, 12);
+  });
+});
+
+describe('GatewayBook kept requests', () => {
+  it('[gateway-host-book] keeps the newest 20 requests of a thread and 40 of a session, the oldest dropped first, other sessions untouched', () => {
+    const book = new GatewayBook(() => 0);
+    const keep = (id: string, sessionId: string, threadId: string) => {
+      const call = { ...managed(id, usage({}), 10, 10, undefined, false), sessionId, threadId };
+      book.keepRequest({ call, original: `{"call":"${id}"}`, rewritten: `{"sent":"${id}"}` });
+    };
+    // One session that compacted into three threads, 25 managed calls each; another session with 5.
+    for (const t of [1, 2, 3]) for (let i = 1; i <= 25; i++) keep(`a${t}-${i}`, 'gws_a', `gwt_a${t}`);
+    for (let i = 1; i <= 5; i++) keep(`b-${i}`, 'gws_b', 'gwt_b');
+    expect(REQUESTS_PER_THREAD).toBe(20);
+    expect(REQUESTS_PER_SESSION).toBe(40);
+    expect(book.keptRequests().count).toBe(REQUESTS_PER_SESSION + 5);
+    // The newest thread keeps its newest 20, the one before it the rest of the session's 40.
+    expect(book.hasRequest('a3-6')).toBe(true);
+    expect(book.hasRequest('a3-5')).toBe(false);
+    expect(book.hasRequest('a2-25')).toBe(true);
+    expect(book.hasRequest('a2-6')).toBe(true);
+    expect(book.hasRequest('a2-5')).toBe(false);
+    expect([...Array(25).keys()].some((i) => book.hasRequest(`a1-${i + 1}`))).toBe(false);
+    expect(book.request('a3-25')).toEqual({ original: '{"call":"a3-25"}', rewritten: '{"sent":"a3-25"}' });
+    for (let i = 1; i <= 5; i++) expect(book.hasRequest(`b-${i}`)).toBe(true);
   });
 });

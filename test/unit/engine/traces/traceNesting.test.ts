@@ -44,6 +44,28 @@ describe('[trace-nesting] deeply nested JSON is refused by name, with its line',
     expect(jsonNestingBeyond('{"a":"[[[[\\"[["}', 0, 16, 2)).toBe(-1);
     expect(jsonNestingBeyond('[[[1]]]', 0, 7, 2)).toBe(2);
     expect(jsonNestingBeyond('[[[1]]]', 0, 7, 3)).toBe(-1);
+    // The scan jumps over strings; on any text it agrees with reading every character.
+    const reference = (text: string, start: number, end: number, limit: number): number => {
+      let depth = 0;
+      for (let k = start; k < end; k++) {
+        const c = text[k];
+        if (c === '"') {
+          for (k++; k < end && text[k] !== '"'; k++) if (text[k] === '\\') k++;
+        } else if (c === '[' || c === '{') {
+          if (++depth > limit) return k;
+        } else if (c === ']' || c === '}') depth--;
+      }
+      return -1;
+    };
+    let seed = 7;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    for (let n = 0; n < 5_000; n++) {
+      const text = Array.from({ length: 1 + Math.floor(random() * 24) }, () => '[]{}"\\a'[Math.floor(random() * 7)]).join('');
+      const start = Math.floor(random() * 3);
+      const end = Math.max(start, text.length - Math.floor(random() * 3));
+      const limit = Math.floor(random() * 4);
+      expect(jsonNestingBeyond(text, start, end, limit), JSON.stringify({ text, start, end, limit })).toBe(reference(text, start, end, limit));
+    }
   });
 });
 

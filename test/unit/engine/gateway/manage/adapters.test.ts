@@ -23,7 +23,8 @@ describe('[gateway-manage-pairing] the API adapters', () => {
       { type: 'tool_result', tool_use_id: 'b', content: [{ type: 'text', text: 'Q', cache_control: { type: 'ephemeral' } }] },
     ]);
     expect(((body['messages'] as Json[])[2]!['content'] as Json[])[0]!['content']).toBe('boom');
-    expect(conv.canon[2]).not.toContain('cache_control');
+    expect(conv.entryText(2)).not.toContain('cache_control');
+    expect(conv.entryText(2)).toContain('boom');
   });
 
   it('[gateway-manage-system-entries] Anthropic: a mid-conversation `system` message (Claude Code 2.1.332 sends them) is read as an entry without results and passes unchanged; another role is refused', () => {
@@ -36,7 +37,8 @@ describe('[gateway-manage-pairing] the API adapters', () => {
       ],
     };
     const conv = anthropicMessages.read(body);
-    expect(conv.canon).toHaveLength(4);
+    expect(conv.list).toHaveLength(4);
+    expect(conv.entryText(1)).toBe(JSON.stringify({ role: 'system', content: 'Reminder: the workspace is read-only.' }));
     expect(conv.results.map((r) => [r.key, r.at])).toEqual([['a', 3]]);
     const out = anthropicMessages.replace(body, conv, new Map([['a', 'P']]));
     expect((out['messages'] as Json[])[1]).toEqual({ role: 'system', content: 'Reminder: the workspace is read-only.' });

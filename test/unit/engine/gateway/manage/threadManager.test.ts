@@ -149,6 +149,38 @@ describe('[gateway-manage-cheap] token counts', () => {
   });
 });
 
+describe('[gateway-manage-cheap] entries told apart by the caller\'s keys', () => {
+  // As the gateway's block hashes are: without markers, a string content as its one text block.
+  const unmarked = (_key: string, v: unknown) => (v !== null && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).filter(([k]) => k !== 'cache_control')) : v);
+  const keysOf = (body: Json) => ({ entries: (body['messages'] as Json[]).map((m) => `k:${m['role']}:${JSON.stringify(typeof m['content'] === 'string' ? [{ type: 'text', text: m['content'] }] : m['content'], unmarked)}`), fixed: 'tools+system' });
+  it('with one key per entry, a message re-sent in another form but with its key is the same entry; with any other count the JSON decides', () => {
+    const first = anthropicRequest(steps, 10);
+    const asBlock = JSON.parse(JSON.stringify(first)) as Json;
+    const messages = asBlock['messages'] as Json[];
+    // The first message, written the other way: a string as its one text block, or that block as a string.
+    const plainAt = 0;
+    const content = messages[0]!['content'];
+    const oneText = Array.isArray(content) && content.length === 1 && (content[0] as Json)['type'] === 'text' ? ((content[0] as Json)['text'] as string) : undefined;
+    expect(typeof content === 'string' || oneText !== undefined).toBe(true);
+    messages[0] = { ...messages[0], content: typeof content === 'string' ? [{ type: 'text', text: content }] : oneText };
+    const next = anthropicRequest(steps, 11);
+    (next['messages'] as Json[])[plainAt] = messages[plainAt]!;
+
+    const keyed = createThreadManager(options);
+    keyed.rewrite('anthropic-messages', first, {}, keysOf(first));
+    expect(keyed.rewrite('anthropic-messages', next, {}, keysOf(next)).record.reason ?? '').not.toMatch(/diverged/);
+
+    const byJson = createThreadManager(options);
+    byJson.rewrite('anthropic-messages', first);
+    expect(byJson.rewrite('anthropic-messages', next).record.reason).toMatch(/^the client's history diverged at entry /);
+
+    const shortKeys = createThreadManager(options);
+    const short = (b: Json) => ({ ...keysOf(b), entries: keysOf(b).entries.slice(1) });
+    shortKeys.rewrite('anthropic-messages', first, {}, short(first));
+    expect(shortKeys.rewrite('anthropic-messages', next, {}, short(next)).record.reason).toMatch(/^the client's history diverged at entry /);
+  });
+});
+
 describe('[gateway-manage-record] what a rewrite records', () => {
   it('compressed entries carry the tool, tokens before and after and why; generations() is a plain value of each generation', () => {
     const manager = createThreadManager(options);
@@ -166,5 +198,23 @@ describe('[gateway-manage-record] what a rewrite records', () => {
     expect(latest.compressed).toEqual(record!.compressed);
     expect(latest.included.length + latest.compressed.length).toBe(39);
     expect(generations.reduce((n, g) => n + g.calls, 0)).toBe(40);
+  });
+});
+
+describe('[gateway-manage-release] a released thread', () => {
+  it('keeps its generations; its next call opens a generation under the watermark, and the call after goes on inside it', () => {
+    const manager = createThreadManager(options);
+    for (let n = 1; n <= 30; n++) manager.rewrite('anthropic-messages', anthropicRequest(steps, n));
+    const before = manager.generations();
+    manager.release();
+    expect(manager.generations()).toEqual(before);
+    const next = manager.rewrite('anthropic-messages', anthropicRequest(steps, 31)).record;
+    expect(next).toMatchObject({ generation: before.total + 1, boundary: true, reason: expect.stringMatching(/^the thread came back after its state was released/) });
+    expect(next.rewrittenTokens).toBeLessThanOrEqual(options.contextWindow * options.highWatermark);
+    expect(next.compressed.length).toBeGreaterThan(0);
+    const after = manager.rewrite('anthropic-messages', anthropicRequest(steps, 32)).record;
+    expect(after).toMatchObject({ generation: before.total + 1, boundary: false });
+    expect(after.compressed.map((c) => c.key)).toEqual(expect.arrayContaining(next.compressed.map((c) => c.key)));
+    expect(manager.generations().total).toBe(before.total + 1);
   });
 });
