@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectedLongTaskAnswer, longTaskPlan } from '../../support/realClients/longTask';
 import { expectByteIdenticalThroughProxy, expectFinishedUnrefused, expectLargeResults } from '../../support/realClients/longTaskChecks';
-import { runRealClient, turnFailure, type RealClientRun } from '../../support/realClients/realClientHarness';
+import { runRealClient, type RealClientRun } from '../../support/realClients/realClientHarness';
 import { viewRequest } from '../../support/realClients/replyScript';
 import { formatFigures, runFigures } from '../../support/realClients/runFigures';
 
@@ -14,15 +14,7 @@ import { formatFigures, runFigures } from '../../support/realClients/runFigures'
 const finalAnswer = (run: RealClientRun): string => (JSON.parse(run.steps[0]!.stdout) as { result?: string }).result ?? '';
 const resultSizes = (run: RealClientRun): number[] => viewRequest('anthropic', run.modelCalls[run.modelCalls.length - 1]!.body).results.map((r) => r.text.length);
 
-async function run(proxy?: 'byte-forwarding'): Promise<RealClientRun> {
-  const r = await runRealClient('claude-code-long-task', proxy ? { proxy } : {});
-  const failed = turnFailure(r);
-  if (failed) {
-    r.remove();
-    throw new Error(failed);
-  }
-  return r;
-}
+const run = (proxy?: 'byte-forwarding'): Promise<RealClientRun> => runRealClient('claude-code-long-task', proxy ? { proxy } : {});
 
 describe('[real-client-long-task] Claude Code 2.1.332 runs the long task directly against the validating server', () => {
   let direct: RealClientRun;

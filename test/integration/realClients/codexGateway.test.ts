@@ -6,7 +6,7 @@ import { expectedLongTaskAnswer, longTaskPlan } from '../../support/realClients/
 import { expectFinishedUnrefused } from '../../support/realClients/longTaskChecks';
 import { describeBoundaries, expectExchangesThroughGateway, expectRecordsMatchUpstream, formatComparison, gatewayRecords, readShareExclusions } from '../../support/realClients/gatewayChecks';
 import type { ProxyName } from '../../support/realClients/proxies';
-import { runRealClient, turnFailure, type RealClientRun } from '../../support/realClients/realClientHarness';
+import { runRealClient, type RealClientRun } from '../../support/realClients/realClientHarness';
 import { viewRequest } from '../../support/realClients/replyScript';
 import { formatFigures, runFigures } from '../../support/realClients/runFigures';
 import { compareSavings } from '../../support/realClients/savingsCheck';
@@ -24,15 +24,7 @@ const finalAnswer = (run: RealClientRun): string => readFileSync(join(run.client
 /** How far the estimated saving may be from the real one, as a share of the real one. */
 const SAVING_TOLERANCE = 0.25;
 
-async function run(proxy: ProxyName): Promise<RealClientRun> {
-  const r = await runRealClient('codex-long-task', { proxy });
-  const failed = turnFailure(r);
-  if (failed) {
-    r.remove();
-    throw new Error(failed);
-  }
-  return r;
-}
+const run = (proxy: ProxyName): Promise<RealClientRun> => runRealClient('codex-long-task', { proxy });
 
 describe('[gateway-real-clients-observe] [gateway-real-clients-manage] Codex 0.171.0 runs the long task through the Strata gateway, observing then managing', () => {
   let observe: RealClientRun;

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CODEX_LAST_MESSAGE } from '../../support/realClients/codexLongTask';
 import { expectedLongTaskAnswer, longTaskPlan } from '../../support/realClients/longTask';
 import { expectByteIdenticalThroughProxy, expectFinishedUnrefused, expectLargeResults } from '../../support/realClients/longTaskChecks';
-import { runRealClient, turnFailure, type RealClientRun } from '../../support/realClients/realClientHarness';
+import { runRealClient, type RealClientRun } from '../../support/realClients/realClientHarness';
 import { viewRequest } from '../../support/realClients/replyScript';
 import { formatFigures, runFigures } from '../../support/realClients/runFigures';
 
@@ -18,15 +18,7 @@ import { formatFigures, runFigures } from '../../support/realClients/runFigures'
 const finalAnswer = (run: RealClientRun): string => readFileSync(join(run.clientHome, CODEX_LAST_MESSAGE), 'utf8').trim();
 const resultSizes = (run: RealClientRun): number[] => viewRequest('responses', run.modelCalls[run.modelCalls.length - 1]!.body).results.map((r) => r.text.length);
 
-async function run(proxy?: 'byte-forwarding'): Promise<RealClientRun> {
-  const r = await runRealClient('codex-long-task', proxy ? { proxy } : {});
-  const failed = turnFailure(r);
-  if (failed) {
-    r.remove();
-    throw new Error(failed);
-  }
-  return r;
-}
+const run = (proxy?: 'byte-forwarding'): Promise<RealClientRun> => runRealClient('codex-long-task', proxy ? { proxy } : {});
 
 describe('[real-client-long-task] Codex 0.171.0 runs the long task directly against the validating server', () => {
   let direct: RealClientRun;

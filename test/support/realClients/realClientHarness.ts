@@ -97,7 +97,11 @@ function listFiles(root: string, prefix = ''): string[] {
   return out;
 }
 
-/** Runs a scenario (each client's three-turn one is named after the client) and returns what happened; throws with the runner's output when it could not run. */
+/**
+ * Runs a scenario (each client's three-turn one is named after the client) and returns what
+ * happened; throws with the runner's output when it could not run, and with `turnFailure`'s cause
+ * (the run removed) when a turn did not finish.
+ */
 export async function runRealClient(scenario: ScenarioName, options: { stepTimeoutMs?: number; proxy?: ProxyName } = {}): Promise<RealClientRun> {
   const { client } = scenarioFor(scenario);
   const { clients, tools } = provisionRealClients();
@@ -150,7 +154,7 @@ export async function runRealClient(scenario: ScenarioName, options: { stepTimeo
     const modelCalls: HarnessCall[] = result.calls
       .filter((c) => (c.kind === 'anthropic-messages' || c.kind === 'openai-responses') && c.status === 200 && c.usage)
       .map((c) => ({ index: c.index, path: c.path, agent: c.agent ?? 'unscripted', rule: c.rule ?? 'unscripted', promptTokens: c.promptTokens ?? 0, usage: c.usage!, body: c.body as Record<string, unknown> }));
-    return {
+    const run: RealClientRun = {
       scenario,
       client,
       origin: result.origin,
@@ -170,6 +174,9 @@ export async function runRealClient(scenario: ScenarioName, options: { stepTimeo
       files: () => listFiles(result.clientHome),
       remove,
     };
+    const failed = turnFailure(run);
+    if (failed) throw new Error(failed);
+    return run;
   } catch (err) {
     remove();
     throw err;
@@ -178,10 +185,10 @@ export async function runRealClient(scenario: ScenarioName, options: { stepTimeo
 
 /**
  * Why the run cannot be checked, naming the first turn that did not finish (exit code, timeout,
- * the tail of its stderr and stdout), or undefined when every turn ran. A test's setup throws it,
+ * the tail of its stderr and stdout), or undefined when every turn ran. `runRealClient` throws it,
  * so a broken run reads as its cause rather than as missing session files.
  */
-export function turnFailure(run: RealClientRun): string | undefined {
+function turnFailure(run: RealClientRun): string | undefined {
   const bad = run.steps.find((s) => s.exitCode !== 0);
   if (!bad) return run.steps.length === 0 ? `real clients (${run.client}): the runner ran no turn` : undefined;
   const why = bad.spawnError ? `could not start: ${bad.spawnError}` : bad.timedOut ? `timed out after ${bad.durationMs} ms` : `exited with ${String(bad.exitCode)}${bad.signal ? ` (${bad.signal})` : ''}`;
