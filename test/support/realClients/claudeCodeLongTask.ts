@@ -1,8 +1,8 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { contextWindowOf } from '../../../engine/models/contextWindows';
-import { LIST_FAILURES, LONG_TASK_PROMPT, longTaskFiles, longTaskRules } from './longTask';
-import type { RealClientScenario, ScenarioContext } from './RealClientScenario';
+import { claudeEnv } from './claudeCodeScenario';
+import { LIST_FAILURES, LONG_TASK_PROMPT, longTaskRules, writeLongTaskFiles } from './longTask';
+import type { RealClientScenario } from './RealClientScenario';
 
 /**
  * Claude Code through the long task (`longTask.ts`) in ONE `claude -p` turn: Read for each source
@@ -12,24 +12,11 @@ import type { RealClientScenario, ScenarioContext } from './RealClientScenario';
  * the model this Claude Code asks for (Claude Opus 5.5, 1,000,000 tokens, `contextWindows.ts`).
  */
 
-function env(ctx: ScenarioContext): Record<string, string> {
-  return {
-    ANTHROPIC_BASE_URL: ctx.origin,
-    ANTHROPIC_API_KEY: 'sk-ant-harness-dummy-key',
-    CLAUDE_CONFIG_DIR: ctx.clientHome,
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-    DISABLE_AUTO_COMPACT: '1',
-  };
-}
-
 export const claudeCodeLongTask: RealClientScenario = {
   client: 'claude-code',
   validation: { anthropicWindow: contextWindowOf('claude-opus-5-5')!.prompt },
   prepare(ctx) {
-    for (const f of longTaskFiles()) {
-      mkdirSync(dirname(join(ctx.workspace, f.path)), { recursive: true });
-      writeFileSync(join(ctx.workspace, f.path), f.text);
-    }
+    writeLongTaskFiles(ctx.workspace);
   },
   rules(ctx) {
     return longTaskRules((step, i) => {
@@ -43,7 +30,7 @@ export const claudeCodeLongTask: RealClientScenario = {
     (ctx) => ({
       label: 'the long task',
       argv: [ctx.cli, '-p', LONG_TASK_PROMPT, '--permission-mode', 'default', '--allowedTools', 'Bash Read', '--output-format', 'json'],
-      env: env(ctx),
+      env: claudeEnv(ctx, { DISABLE_AUTO_COMPACT: '1' }),
     }),
   ],
 };

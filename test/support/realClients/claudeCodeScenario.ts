@@ -26,21 +26,22 @@ const both =
   (r: RequestView) =>
     ps.every((p) => p(r));
 
-function env(ctx: ScenarioContext): Record<string, string> {
+/** Claude Code's environment for a run: the server's origin, a dummy key, its own config folder, no traffic but the model's; and a scenario's own settings. */
+export function claudeEnv(ctx: ScenarioContext, own: Record<string, string>): Record<string, string> {
   return {
     ANTHROPIC_BASE_URL: ctx.origin,
     ANTHROPIC_API_KEY: 'sk-ant-harness-dummy-key',
     CLAUDE_CONFIG_DIR: ctx.clientHome,
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-    // The main thread's breakpoints then ask for a 1-hour TTL; subagents keep 5 minutes, so a run has both.
-    CLAUDE_CODE_PROMPT_CACHE_TTL: '1h',
+    ...own,
   };
 }
 
 const claude = (ctx: ScenarioContext, label: string, ...args: string[]): CliStep => ({
   label,
   argv: [ctx.cli, '-p', ...args, '--permission-mode', 'default', '--allowedTools', 'Bash Read Agent', '--output-format', 'json'],
-  env: env(ctx),
+  // The main thread's breakpoints then ask for a 1-hour TTL; subagents keep 5 minutes, so a run has both.
+  env: claudeEnv(ctx, { CLAUDE_CODE_PROMPT_CACHE_TTL: '1h' }),
 });
 
 export const claudeCodeScenario: RealClientScenario = {

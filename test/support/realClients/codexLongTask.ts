@@ -1,7 +1,7 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { contextWindowOf } from '../../../engine/models/contextWindows';
-import { LIST_FAILURES, LONG_TASK_PROMPT, longTaskFiles, longTaskRules } from './longTask';
+import { codexExec, writeCodexConfig } from './codexScenario';
+import { LIST_FAILURES, LONG_TASK_PROMPT, longTaskRules, writeLongTaskFiles } from './longTask';
 import type { RealClientScenario } from './RealClientScenario';
 
 /**
@@ -22,42 +22,13 @@ export const codexLongTask: RealClientScenario = {
   client: 'codex',
   validation: { responsesWindow: WINDOW },
   prepare(ctx) {
-    for (const f of longTaskFiles()) {
-      mkdirSync(dirname(join(ctx.workspace, f.path)), { recursive: true });
-      writeFileSync(join(ctx.workspace, f.path), f.text);
-    }
-    writeFileSync(
-      join(ctx.clientHome, 'config.toml'),
-      [
-        'model = "gpt-5.5"',
-        'model_provider = "loop"',
-        'check_for_update_on_startup = false',
-        `model_context_window = ${WINDOW}`,
-        `model_auto_compact_token_limit = ${WINDOW - 20_000}`,
-        '',
-        '[model_providers.loop]',
-        'name = "loop"',
-        `base_url = "${ctx.origin}/v1"`,
-        'wire_api = "responses"',
-        'env_key = "OPENAI_API_KEY"',
-        '',
-        '[features]',
-        'plugins = false',
-        '',
-        '[analytics]',
-        'enabled = false',
-        '',
-      ].join('\n'),
-    );
+    writeLongTaskFiles(ctx.workspace);
+    writeCodexConfig(ctx, { settings: [`model_context_window = ${WINDOW}`, `model_auto_compact_token_limit = ${WINDOW - 20_000}`] });
   },
   rules() {
     return longTaskRules((step, i) => ({ id: `call_lt_${String(i).padStart(2, '0')}`, name: 'exec_command', input: { cmd: step.kind === 'list-failures' ? LIST_FAILURES : `cat ${step.path}` } }));
   },
   steps: [
-    (ctx) => ({
-      label: 'the long task',
-      argv: [process.execPath, ctx.cli, 'exec', '--json', '--skip-git-repo-check', '--output-last-message', join(ctx.clientHome, CODEX_LAST_MESSAGE), LONG_TASK_PROMPT],
-      env: { CODEX_HOME: ctx.clientHome, OPENAI_API_KEY: 'sk-harness-dummy-key' },
-    }),
+    (ctx) => codexExec(ctx, 'the long task', ['--json', '--skip-git-repo-check', '--output-last-message', join(ctx.clientHome, CODEX_LAST_MESSAGE), LONG_TASK_PROMPT]),
   ],
 };

@@ -56,12 +56,40 @@ function compactLimit(ctx: ScenarioContext): number {
   return largest + Math.round(o200kTokens(BIG_LOG) / 2);
 }
 
-function codex(ctx: ScenarioContext, label: string, args: string[]): CliStep {
+/** One `codex exec` turn with `args`, its home the client's. */
+export function codexExec(ctx: ScenarioContext, label: string, args: string[]): CliStep {
   return {
     label,
     argv: [process.execPath, ctx.cli, 'exec', ...args],
     env: { CODEX_HOME: ctx.clientHome, OPENAI_API_KEY: 'sk-harness-dummy-key' },
   };
+}
+
+/** Codex's `config.toml` in the client's home: the settings that keep it on the loopback server (above), and a scenario's own at the top and under `[features]`. */
+export function writeCodexConfig(ctx: ScenarioContext, own: { settings?: string[]; features?: string[] }): void {
+  writeFileSync(
+    join(ctx.clientHome, 'config.toml'),
+    [
+      'model = "gpt-5.5"',
+      'model_provider = "loop"',
+      'check_for_update_on_startup = false',
+      ...(own.settings ?? []),
+      '',
+      '[model_providers.loop]',
+      'name = "loop"',
+      `base_url = "${ctx.origin}/v1"`,
+      'wire_api = "responses"',
+      'env_key = "OPENAI_API_KEY"',
+      '',
+      '[features]',
+      'plugins = false',
+      ...(own.features ?? []),
+      '',
+      '[analytics]',
+      'enabled = false',
+      '',
+    ].join('\n'),
+  );
 }
 
 export const codexScenario: RealClientScenario = {
@@ -71,28 +99,7 @@ export const codexScenario: RealClientScenario = {
     writeFileSync(join(ctx.workspace, 'notes.txt'), 'Build with `make all`; the release branch is cut on Fridays.\n');
     writeFileSync(join(ctx.workspace, 'config', 'settings.ini'), '[client]\nretries = 3\ntimeout_ms = 2500\n');
     writeFileSync(join(ctx.workspace, 'big.log'), BIG_LOG);
-    writeFileSync(
-      join(ctx.clientHome, 'config.toml'),
-      [
-        'model = "gpt-5.5"',
-        'model_provider = "loop"',
-        'check_for_update_on_startup = false',
-        '',
-        '[model_providers.loop]',
-        'name = "loop"',
-        `base_url = "${ctx.origin}/v1"`,
-        'wire_api = "responses"',
-        'env_key = "OPENAI_API_KEY"',
-        '',
-        '[features]',
-        'plugins = false',
-        'multi_agent_v2 = true',
-        '',
-        '[analytics]',
-        'enabled = false',
-        '',
-      ].join('\n'),
-    );
+    writeCodexConfig(ctx, { features: ['multi_agent_v2 = true'] });
   },
   rules(): ScriptRule[] {
     return [
@@ -126,8 +133,8 @@ export const codexScenario: RealClientScenario = {
     ];
   },
   steps: [
-    (ctx) => codex(ctx, 'turn 1: a command and a subagent', ['--json', '--skip-git-repo-check', `${CODEX_TURN_1}: read notes.txt, then ask a helper agent to read config/settings.ini.`]),
-    (ctx) => codex(ctx, 'turn 2: a large output and a compaction', ['resume', threadId(ctx), '--json', '--skip-git-repo-check', '-c', `model_auto_compact_token_limit=${compactLimit(ctx)}`, `${CODEX_TURN_2}: print big.log and count its lines.`]),
-    (ctx) => codex(ctx, 'turn 3: after the compaction', ['resume', threadId(ctx), '--json', '--skip-git-repo-check', '-c', `model_auto_compact_token_limit=${compactLimit(ctx) * 4}`, `${CODEX_TURN_3}: and how many retries?`]),
+    (ctx) => codexExec(ctx, 'turn 1: a command and a subagent', ['--json', '--skip-git-repo-check', `${CODEX_TURN_1}: read notes.txt, then ask a helper agent to read config/settings.ini.`]),
+    (ctx) => codexExec(ctx, 'turn 2: a large output and a compaction', ['resume', threadId(ctx), '--json', '--skip-git-repo-check', '-c', `model_auto_compact_token_limit=${compactLimit(ctx)}`, `${CODEX_TURN_2}: print big.log and count its lines.`]),
+    (ctx) => codexExec(ctx, 'turn 3: after the compaction', ['resume', threadId(ctx), '--json', '--skip-git-repo-check', '-c', `model_auto_compact_token_limit=${compactLimit(ctx) * 4}`, `${CODEX_TURN_3}: and how many retries?`]),
   ],
 };

@@ -1,3 +1,5 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { intIn, pick, seededRandom } from '../seededRandom';
 import { after, lastUserSaid, type ScriptedReply, type ScriptRule } from './replyScript';
 
@@ -75,6 +77,14 @@ function logFile(k: number): WorkspaceFile {
 /** Every file of the workspace, the same on every run. */
 export function longTaskFiles(): WorkspaceFile[] {
   return [...Array.from({ length: SOURCES }, (_, k) => sourceFile(k)), ...Array.from({ length: LOGS }, (_, k) => logFile(k))];
+}
+
+/** Writes every file of the workspace under `workspace`. */
+export function writeLongTaskFiles(workspace: string): void {
+  for (const f of longTaskFiles()) {
+    mkdirSync(dirname(join(workspace, f.path)), { recursive: true });
+    writeFileSync(join(workspace, f.path), f.text);
+  }
 }
 
 /** The tool calls in order: sources and logs interleaved, then the failure listing. */
