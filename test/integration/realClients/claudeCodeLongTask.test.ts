@@ -1,9 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectedLongTaskAnswer, longTaskPlan } from '../../support/realClients/longTask';
-import { expectByteIdenticalThroughProxy, expectFinishedUnrefused, expectLargeResults } from '../../support/realClients/longTaskChecks';
-import { runRealClient, type RealClientRun } from '../../support/realClients/realClientHarness';
-import { viewRequest } from '../../support/realClients/replyScript';
-import { formatFigures, runFigures } from '../../support/realClients/runFigures';
+import { describe, it } from 'vitest';
+import { expectBaselineFigures, expectDirectRunFinished, expectSameTaskThroughProxy } from '../../support/realClients/longTaskChecks';
+import { CLAUDE_CODE, longTaskRun } from '../../support/realClients/longTaskClients';
 
 // The real Claude Code CLI (2.1.332) through the long task (test/support/realClients/longTask.ts):
 // one `claude -p` turn of 45 tool calls with 4-20 KB outputs, against the scripted server in
@@ -11,46 +8,22 @@ import { formatFigures, runFigures } from '../../support/realClients/runFigures'
 // against), then through a byte-forwarding proxy behind the recording tap (the seam the gateway
 // takes). Nothing it wrote is kept.
 
-const finalAnswer = (run: RealClientRun): string => (JSON.parse(run.steps[0]!.stdout) as { result?: string }).result ?? '';
-const resultSizes = (run: RealClientRun): number[] => viewRequest('anthropic', run.modelCalls[run.modelCalls.length - 1]!.body).results.map((r) => r.text.length);
-
-const run = (proxy?: 'byte-forwarding'): Promise<RealClientRun> => runRealClient('claude-code-long-task', proxy ? { proxy } : {});
-
 describe('[real-client-long-task] Claude Code 2.1.332 runs the long task directly against the validating server', () => {
-  let direct: RealClientRun;
-  beforeAll(async () => {
-    direct = await run();
-  }, 20 * 60_000);
-  afterAll(() => direct?.remove());
+  const direct = longTaskRun(CLAUDE_CODE);
 
   it('[real-client-long-task] [real-client-validating] the one turn finishes offline with every scripted tool call, none refused, and the answer the generated logs call for', () => {
-    expectFinishedUnrefused(direct);
-    expect(longTaskPlan().length).toBeGreaterThanOrEqual(40);
-    expectLargeResults(resultSizes(direct));
-    expect(finalAnswer(direct)).toBe(expectedLongTaskAnswer());
+    expectDirectRunFinished(direct);
   });
 
   it('[real-client-long-task] the baseline figures: every call billed, the prompt growing call by call, printed for the managed run to be measured against', () => {
-    const figures = runFigures(direct.modelCalls);
-    console.log(formatFigures('Claude Code long task, direct (baseline)', figures));
-    expect(figures.calls).toHaveLength(longTaskPlan().length + 1);
-    for (const [i, c] of figures.calls.entries()) if (i > 0) expect(c.prompt, `call ${c.index}`).toBeGreaterThan(figures.calls[i - 1]!.prompt);
-    expect(figures.billedPromptTokens).toBe(direct.modelCalls.reduce((n, c) => n + c.promptTokens, 0));
-    // An append-only thread reads most of each prompt from cache once the first call wrote it.
-    expect(figures.calls.slice(1).every((c) => c.cacheRead > 0)).toBe(true);
+    expectBaselineFigures(direct);
   });
 });
 
 describe('[real-client-proxy-seam] Claude Code 2.1.332 runs the long task through a byte-forwarding proxy behind the tap', () => {
-  let proxied: RealClientRun;
-  beforeAll(async () => {
-    proxied = await run('byte-forwarding');
-  }, 20 * 60_000);
-  afterAll(() => proxied?.remove());
+  const proxied = longTaskRun(CLAUDE_CODE, 'byte-forwarding');
 
   it('[real-client-proxy-seam] the client, pointed at the tap, finishes the same task, and per call the upstream received exactly the bytes and end-to-end headers the client sent, and the client the upstream\'s bytes', () => {
-    expectFinishedUnrefused(proxied);
-    expect(finalAnswer(proxied)).toBe(expectedLongTaskAnswer());
-    expectByteIdenticalThroughProxy(proxied);
+    expectSameTaskThroughProxy(proxied);
   });
 });

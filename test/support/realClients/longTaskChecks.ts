@@ -1,10 +1,13 @@
 import { expect } from 'vitest';
 import { endToEndHeaders, exchangePairs } from './exchangePairs';
-import { longTaskPlan } from './longTask';
+import { expectedLongTaskAnswer, longTaskPlan } from './longTask';
+import type { LongTaskRun } from './longTaskClients';
 import { describeAttempts, type RealClientRun } from './realClientHarness';
+import { viewRequest } from './replyScript';
+import { formatFigures, runFigures } from './runFigures';
 import { isLoopback } from './straceNetwork';
 
-/** The assertions both clients' long-task tests share (the run's own checks; the final answer is the client's). */
+/** The assertions both clients' long-task tests share (`longTaskClients.ts` says what differs between them). */
 
 /** Offline, the one turn exited 0, every scripted reply was asked for, nothing refused, unscripted or unknown. */
 export function expectFinishedUnrefused(run: RealClientRun): void {
@@ -20,7 +23,7 @@ export function expectFinishedUnrefused(run: RealClientRun): void {
 }
 
 /** Through the byte-forwarding proxy: per call, the upstream received the client's bytes and end-to-end headers, and the client got the upstream's bytes. */
-export function expectByteIdenticalThroughProxy(run: RealClientRun): void {
+function expectByteIdenticalThroughProxy(run: RealClientRun): void {
   expect(run.proxy).toBe('byte-forwarding');
   expect(run.origin).not.toBe(run.upstreamOrigin);
   const pairs = exchangePairs(run.clientSent, run.calls);
@@ -36,9 +39,38 @@ export function expectByteIdenticalThroughProxy(run: RealClientRun): void {
 }
 
 /** Every tool result the client sent back is a large output (the plan's 4-20 KB files; the failure listing is small). */
-export function expectLargeResults(resultSizes: readonly number[]): void {
+function expectLargeResults(resultSizes: readonly number[]): void {
   const plan = longTaskPlan();
   expect(resultSizes).toHaveLength(plan.length);
   const large = resultSizes.filter((n, i) => plan[i]!.kind !== 'list-failures' && n >= 4_000);
   expect(large.length).toBeGreaterThanOrEqual(40);
+}
+
+/** The size of each tool result in the last request, as the client sent it. */
+const resultSizes = ({ client, run }: LongTaskRun): number[] => viewRequest(client.wire, run.modelCalls[run.modelCalls.length - 1]!.body).results.map((r) => r.text.length);
+
+/** Directly: the one turn finished offline with every scripted tool call, none refused, each tool's large output sent back, and the answer the generated logs call for. */
+export function expectDirectRunFinished(direct: LongTaskRun): void {
+  expectFinishedUnrefused(direct.run);
+  expect(longTaskPlan().length).toBeGreaterThanOrEqual(40);
+  expectLargeResults(resultSizes(direct));
+  expect(direct.client.finalAnswer(direct.run)).toBe(expectedLongTaskAnswer());
+}
+
+/** Directly: every call billed, the prompt growing call by call; the figures printed for the managed run to be measured against. */
+export function expectBaselineFigures({ client, run }: LongTaskRun): void {
+  const figures = runFigures(run.modelCalls);
+  console.log(formatFigures(`${client.name} long task, direct (baseline)`, figures));
+  expect(figures.calls).toHaveLength(longTaskPlan().length + 1);
+  for (const [i, c] of figures.calls.entries()) if (i > 0) expect(c.prompt, `call ${c.index}`).toBeGreaterThan(figures.calls[i - 1]!.prompt);
+  expect(figures.billedPromptTokens).toBe(run.modelCalls.reduce((n, c) => n + c.promptTokens, 0));
+  // An append-only thread reads most of each prompt from cache once the first call wrote it.
+  expect(figures.calls.slice(1).every((c) => c.cacheRead > 0)).toBe(true);
+}
+
+/** Through the byte-forwarding proxy: the same task finished with the same answer, every exchange byte for byte. */
+export function expectSameTaskThroughProxy({ client, run }: LongTaskRun): void {
+  expectFinishedUnrefused(run);
+  expect(client.finalAnswer(run)).toBe(expectedLongTaskAnswer());
+  expectByteIdenticalThroughProxy(run);
 }
