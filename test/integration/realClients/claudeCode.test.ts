@@ -2,13 +2,10 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importTraceFile } from '../../../engine/node/traces/importTraceFile';
 import { recordedTruth } from '../../../engine/traces/replay/recordedTruth';
-import { replayAsRecorded } from '../../../engine/traces/replay/replayTranscript';
-import { memoTokenizer } from '../../../engine/tokens/memoTokenizer';
-import { mainThread, traceSteps } from '../../../engine/traces/traceSteps';
 import type { TraceImport } from '../../../engine/traces/TraceEvent';
-import { asRecordedAgainstServer, expectedUsage, figuresKey, importedCalls, sortedKeys, usageEvents, usageOf } from '../../support/realClients/importExpectations';
-import { describeAttempts, runRealClient, type HarnessCall, type RealClientRun } from '../../support/realClients/realClientHarness';
-import { isLoopback } from '../../support/realClients/straceNetwork';
+import { expectedUsage, figuresKey, importedCalls, sortedKeys, usageEvents, usageOf } from '../../support/realClients/importExpectations';
+import { runRealClient, type HarnessCall, type RealClientRun } from '../../support/realClients/realClientHarness';
+import { expectEveryTurnOffline, expectEveryUsageOnce, expectMainThreadSteps, expectReplayWithinTwoPercent, expectScriptedTurns } from '../../support/realClients/scenarioChecks';
 import { claudeSessionFiles, type ClaudeSessionFiles } from '../../support/realClients/sessionFiles';
 import { sessionTask } from '../../../engine/node/traces/live/sessionThreads';
 import { parseJsonLines } from '../../../engine/traces/jsonText';
@@ -33,21 +30,11 @@ describe('[real-client-harness] Claude Code 2.1.332 through the scripted loopbac
   afterAll(() => run?.remove());
 
   it('[real-client-offline] every address a Claude Code process tried is on loopback, and the trace of every turn shows its calls to the server', () => {
-    expect(describeAttempts(run.offLoopback), 'addresses off loopback').toBe('');
-    // Every turn's trace shows the client reaching the server, so the trace watched each turn.
-    const port = Number(new URL(run.origin).port);
-    const turnsSeen = new Set(run.network.filter((a) => a.syscall === 'connect' && a.port === port && isLoopback(a.address)).map((a) => a.turn));
-    expect([...turnsSeen].sort()).toEqual(run.steps.map((_, i) => i));
+    expectEveryTurnOffline(run);
   });
 
   it('[real-client-harness] every turn exits 0 and the server answered exactly the scripted calls, nothing else', () => {
-    expect(run.steps.map((s) => [s.label, s.exitCode, s.timedOut])).toEqual([
-      ['turn 1: tools and a subagent', 0, false],
-      ['turn 2: /compact', 0, false],
-      ['turn 3: after the compaction', 0, false],
-    ]);
-    expect(run.unusedRules).toEqual([]);
-    expect(run.calls.filter((c) => c.status !== 200 || c.agent === 'unscripted').map((c) => `${c.method} ${c.path} ${c.status} ${c.rule ?? ''}`)).toEqual([]);
+    expectScriptedTurns(run, ['turn 1: tools and a subagent', 'turn 2: /compact', 'turn 3: after the compaction']);
     expect(run.modelCalls.map((c) => c.agent)).toEqual(['main', 'main', 'main', 'subagent', 'subagent', 'main', 'compaction', 'main', 'main']);
   });
 
@@ -94,8 +81,7 @@ describe('[real-client-harness] Claude Code 2.1.332 through the scripted loopbac
   });
 
   it('[real-client-calls-exact] [trace-claude-compaction-call] the main thread has one step per main-thread call the server answered, the compaction call included', () => {
-    expect(traceSteps(mainThread(imported.events).events)).toHaveLength(agentCalls('main', 'compaction').length);
-    expect(usageEvents(imported.events).filter((e) => e.call === 'compaction').map(usageOf)).toEqual(agentCalls('compaction').map(expectedUsage));
+    expectMainThreadSteps(run, imported);
   });
 
   it('[real-client-subagents] [real-client-calls-exact] [trace-claude-subagents] the session\'s import holds each subagent\'s calls and events under its agent id', () => {
@@ -107,7 +93,7 @@ describe('[real-client-harness] Claude Code 2.1.332 through the scripted loopbac
   });
 
   it('[real-client-usage-exact] every call\'s usage as the server returned it is one usage event of the session\'s import, and there is no other', () => {
-    expect(sortedKeys(usageEvents(imported.events).map(usageOf))).toEqual(sortedKeys(run.modelCalls.map(expectedUsage)));
+    expectEveryUsageOnce(run, imported);
   });
 
   it('[real-client-prompt-tokens] the recorded prompt tokens of every call are the server\'s count', () => {
@@ -117,11 +103,6 @@ describe('[real-client-harness] Claude Code 2.1.332 through the scripted loopbac
   });
 
   it('[real-client-prompt-tokens] [replay-as-recorded] Strata\'s as-recorded replay of every call is within 2% of the prompt the server counted', () => {
-    const replay = replayAsRecorded(imported.events, { provider: 'anthropic', tokenizer: memoTokenizer('o200k_base') });
-    expect(replay.steps).toHaveLength(run.modelCalls.length);
-    for (const { label, strata, server } of asRecordedAgainstServer(imported.events, replay.steps, run.modelCalls)) {
-      expect(server, label).toBeDefined();
-      expect(Math.abs(strata - server!) / server!, `${label}: Strata ${strata}, server ${server}`).toBeLessThanOrEqual(0.02);
-    }
+    expectReplayWithinTwoPercent(run, imported, 'anthropic');
   });
 });

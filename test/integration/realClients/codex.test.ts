@@ -5,14 +5,11 @@ import { sessionTask } from '../../../engine/node/traces/live/sessionThreads';
 import { parseJsonLines } from '../../../engine/traces/jsonText';
 import { turnEnded } from '../../../engine/traces/turnEnded';
 import { recordedTruth } from '../../../engine/traces/replay/recordedTruth';
-import { mainThread, traceSteps } from '../../../engine/traces/traceSteps';
 import type { TraceImport } from '../../../engine/traces/TraceEvent';
-import { asRecordedAgainstServer, expectedUsage, figuresKey, importedCalls, sortedKeys, usageEvents, usageOf } from '../../support/realClients/importExpectations';
-import { replayAsRecorded } from '../../../engine/traces/replay/replayTranscript';
-import { memoTokenizer } from '../../../engine/tokens/memoTokenizer';
-import { describeAttempts, runRealClient, type HarnessCall, type RealClientRun } from '../../support/realClients/realClientHarness';
+import { expectedUsage, figuresKey, importedCalls, sortedKeys, usageEvents, usageOf } from '../../support/realClients/importExpectations';
+import { runRealClient, type HarnessCall, type RealClientRun } from '../../support/realClients/realClientHarness';
+import { expectEveryTurnOffline, expectEveryUsageOnce, expectMainThreadSteps, expectReplayWithinTwoPercent, expectScriptedTurns } from '../../support/realClients/scenarioChecks';
 import { codexRollouts, type CodexRollout } from '../../support/realClients/sessionFiles';
-import { isLoopback } from '../../support/realClients/straceNetwork';
 
 // The real Codex CLI (test/realClients, 0.171.0), offline against the scripted server: `codex exec`
 // with a command and a `spawn_agent` subagent (multi_agent_v2), then two `exec resume` turns, the
@@ -40,21 +37,11 @@ describe('[real-client-harness] Codex 0.171.0 through the scripted loopback serv
   afterAll(() => run?.remove());
 
   it('[real-client-offline] every address a Codex process tried is on loopback (DNS queries included), and the trace of every turn shows its calls to the server', () => {
-    expect(describeAttempts(run.offLoopback), 'addresses off loopback').toBe('');
-    // Every turn's trace shows the client reaching the server, so the trace watched each turn.
-    const port = Number(new URL(run.origin).port);
-    const turnsSeen = new Set(run.network.filter((a) => a.syscall === 'connect' && a.port === port && isLoopback(a.address)).map((a) => a.turn));
-    expect([...turnsSeen].sort()).toEqual(run.steps.map((_, i) => i));
+    expectEveryTurnOffline(run);
   });
 
   it('[real-client-harness] every turn exits 0 and the server answered exactly the scripted calls, nothing else', () => {
-    expect(run.steps.map((s) => [s.label, s.exitCode, s.timedOut])).toEqual([
-      ['turn 1: a command and a subagent', 0, false],
-      ['turn 2: a large output and a compaction', 0, false],
-      ['turn 3: after the compaction', 0, false],
-    ]);
-    expect(run.unusedRules).toEqual([]);
-    expect(run.calls.filter((c) => c.status !== 200 || c.agent === 'unscripted').map((c) => `${c.method} ${c.path} ${c.status} ${c.rule ?? ''}`)).toEqual([]);
+    expectScriptedTurns(run, ['turn 1: a command and a subagent', 'turn 2: a large output and a compaction', 'turn 3: after the compaction']);
     // The subagent runs beside the main thread's wait_agent call, so only the counts are fixed.
     expect(agentCalls('main')).toHaveLength(8);
     expect(agentCalls('subagent')).toHaveLength(2);
@@ -111,8 +98,7 @@ describe('[real-client-harness] Codex 0.171.0 through the scripted loopback serv
   });
 
   it('[real-client-calls-exact] [trace-codex-usage-record] the main thread has one step per main-thread call the server answered, the compaction call included', () => {
-    expect(traceSteps(mainThread(imported.events).events)).toHaveLength(agentCalls('main', 'compaction').length);
-    expect(usageEvents(imported.events).filter((e) => e.call === 'compaction').map(usageOf)).toEqual(agentCalls('compaction').map(expectedUsage));
+    expectMainThreadSteps(run, imported);
   });
 
   it('[real-client-calls-exact] [trace-codex-usage-record] the subagent\'s rollout imported on its own has one step per subagent call', () => {
@@ -131,15 +117,10 @@ describe('[real-client-harness] Codex 0.171.0 through the scripted loopback serv
   });
 
   it('[real-client-usage-exact] every call\'s usage as the server returned it is one usage event of the session\'s import, and there is no other', () => {
-    expect(sortedKeys(usageEvents(imported.events).map(usageOf))).toEqual(sortedKeys(run.modelCalls.map(expectedUsage)));
+    expectEveryUsageOnce(run, imported);
   });
 
   it('[real-client-prompt-tokens] [replay-as-recorded] Strata\'s as-recorded replay of every call is within 2% of the prompt the server counted', () => {
-    const replay = replayAsRecorded(imported.events, { provider: 'openai', tokenizer: memoTokenizer('o200k_base') });
-    expect(replay.steps).toHaveLength(run.modelCalls.length);
-    for (const { label, strata, server } of asRecordedAgainstServer(imported.events, replay.steps, run.modelCalls)) {
-      expect(server, label).toBeDefined();
-      expect(Math.abs(strata - server!) / server!, `${label}: Strata ${strata}, server ${server}`).toBeLessThanOrEqual(0.02);
-    }
+    expectReplayWithinTwoPercent(run, imported, 'openai');
   });
 });
