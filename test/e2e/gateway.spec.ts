@@ -133,6 +133,8 @@ test('the Gateway view follows a session live, switches it to manage, shows its 
   await send(origin, 3);
   await expect(calls.locator('tbody tr')).toHaveCount(3);
   await expect(calls.locator('tbody tr').first().locator('td').nth(11)).toContainText('gen 1 · boundary yes');
+  // Nothing was hidden yet, so the first managed call appends to what the observed calls sent.
+  await expect(calls.locator('tbody tr').first().locator('td').nth(9)).toHaveText('appended');
   const generations = page.getByRole('region', { name: 'Generations of main' });
   await expect(generations.getByRole('list', { name: 'Generations' })).toContainText('Generation 1');
   await expect(generations).toContainText('apply at the thread’s next generation boundary');
