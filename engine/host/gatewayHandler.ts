@@ -185,6 +185,8 @@ export function createModeHandler(o: ModeHandlerOptions): ModeHandler {
       if (error instanceof ManageError && error.kind === 'request') {
         call.promptBytes = bytesOf(parsed.blocks);
         delete t.lastOriginalTokens;
+        // Nothing went upstream: the thread's next call is measured against what did before.
+        if (a.previousSent) a.sent(a.previousSent.blocks);
         const decision = refuse(request, api, error.message, sink);
         sink.attach(call, a.session, a.thread, o.onCall);
         return decision;

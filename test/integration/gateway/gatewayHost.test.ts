@@ -195,6 +195,20 @@ describe('startGateway: manage, switched live', () => {
     // The call's error is the reply the client got, in the provider's words.
     expect(calls(g)[0]!.error).toBe('invalid_request_error: messages.1.content.0.tool_use_id must be a string');
     expect(upstream.requests).toHaveLength(0);
+    // A thread's refused call went nowhere: the client's retry of its previous request is measured
+    // against what went upstream before the refusal, and is unchanged.
+    const good = claudeBody(conversation(1));
+    expect((await send(g.origin, '/v1/messages', good, claudeHeaders())).status).toBe(200);
+    const broken = claudeBody([...conversation(1), { role: 'assistant', content: [{ type: 'tool_use', name: 'Read', input: {} }] }]);
+    expect((await send(g.origin, '/v1/messages', broken, claudeHeaders())).status).toBe(400);
+    expect((await send(g.origin, '/v1/messages', good, claudeHeaders())).status).toBe(200);
+    await ended(g, 4);
+    const [first, refusedCall, retry] = calls(g).slice(1);
+    expect(refusedCall!.status).toBe(400);
+    expect(new Set([first!.threadId, refusedCall!.threadId, retry!.threadId]).size).toBe(1);
+    expect(retry!.cacheBreak.at).toBe('unchanged');
+    expect(retry!.prefixReuse).toBe(1);
+    expect(upstream.requests).toHaveLength(2);
   });
 
   it('[gateway-host-modes] an engine fault forwards the original unchanged, recorded as fallback on the call', async () => {
