@@ -114,13 +114,13 @@ test('the Gateway view follows a session live, switches it to manage, shows its 
   const calls = page.getByRole('table', { name: 'Calls of main' });
   await expect(calls.locator('tbody tr')).toHaveCount(2);
   const newest = calls.locator('tbody tr').first();
-  await expect(newest.locator('td').nth(2)).toHaveText('200');
-  await expect(newest.locator('td').nth(9)).toHaveText('appended');
-  await expect(calls.locator('tbody tr').nth(1).locator('td').nth(9)).toHaveText('first call');
+  await expect(newest.locator('td').nth(0)).toContainText(' · 200');
+  await expect(newest.locator('td').nth(7)).toHaveText('appended');
+  await expect(calls.locator('tbody tr').nth(1).locator('td').nth(7)).toHaveText('first call');
   // Usage and money as the upstream reported them (the loopback bills every call).
-  await expect(newest.locator('td').nth(3)).toHaveText(/^\d/);
-  await expect(newest.locator('td').nth(4)).toHaveText(/^\d/);
-  await expect(newest.locator('td').nth(7)).toHaveText(/^\$\d/);
+  await expect(newest.locator('td').nth(1)).toHaveText(/^\d/);
+  await expect(newest.locator('td').nth(2)).toHaveText(/^\d/);
+  await expect(newest.locator('td').nth(5)).toHaveText(/^\$\d/);
   expect(upstream.requests).toHaveLength(2);
   await expect(row.locator('td').nth(6)).toHaveText(/^\$\d/);
 
@@ -132,9 +132,9 @@ test('the Gateway view follows a session live, switches it to manage, shows its 
   await expect(page.getByRole('status').filter({ hasText: 'manage mode from its next call on' })).toBeVisible();
   await send(origin, 3);
   await expect(calls.locator('tbody tr')).toHaveCount(3);
-  await expect(calls.locator('tbody tr').first().locator('td').nth(11)).toContainText('gen 1 · boundary yes');
+  await expect(calls.locator('tbody tr').first().locator('td').nth(9)).toContainText('gen 1 · boundary yes');
   // Nothing was hidden yet, so the first managed call appends to what the observed calls sent.
-  await expect(calls.locator('tbody tr').first().locator('td').nth(9)).toHaveText('appended');
+  await expect(calls.locator('tbody tr').first().locator('td').nth(7)).toHaveText('appended');
   const generations = page.getByRole('region', { name: 'Generations of main' });
   await expect(generations.getByRole('list', { name: 'Generations' })).toContainText('Generation 1');
   await expect(generations).toContainText('apply at the thread’s next generation boundary');
@@ -234,8 +234,8 @@ test('[gateway-cli] a managed session past its high watermark: the view shows th
   // Newest first. The first call is a boundary, and so is the call that passed the high watermark;
   // the calls after it append to the rewritten prefix (hysteresis: down to the low watermark).
   const cells = (i: number) => calls.locator('tbody tr').evaluateAll((rows, n) => rows.map((r) => r.querySelectorAll('td')[n]?.textContent ?? ''), i);
-  const managed = await cells(11);
-  const breaks = await cells(9);
+  const managed = await cells(9);
+  const breaks = await cells(7);
   expect(managed.at(-1)).toMatch(/^gen 1 · boundary yes/);
   expect(breaks.at(-1)).toBe('first call');
   // Each call past the high watermark opens a generation and re-sends a prefix with more hidden; every
@@ -270,6 +270,12 @@ test('[gateway-cli] a managed session past its high watermark: the view shows th
   await expect(viewer).not.toContainText('sk-e2e-test');
   await page.locator('.main').evaluate((el) => el.scrollTo(0, 0));
   await page.screenshot({ path: test.info().outputPath('gateway-managed-1280.png') });
+  for (const width of [1280, 1024]) {
+    await page.setViewportSize({ width, height: 860 });
+    await calls.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: test.info().outputPath(`gateway-managed-calls-${width}.png`) });
+  }
+  await page.setViewportSize({ width: 1280, height: 860 });
   await viewer.scrollIntoViewIfNeeded();
   await page.screenshot({ path: test.info().outputPath('gateway-managed-request-1280.png') });
   expect(problems).toEqual([]);

@@ -21,9 +21,7 @@ export function GatewayCalls({ thread }: { thread: Thread }) {
           <table className="gw__table" aria-label={`Calls of ${thread.label}`}>
             <thead>
               <tr>
-                <th scope="col">Time</th>
-                <th scope="col">Model</th>
-                <th scope="col">Status</th>
+                <th scope="col">Call</th>
                 <th scope="col" className="num">Uncached</th>
                 <th scope="col" className="num">Cache read</th>
                 <th scope="col" className="num">Cache write 5m / 1h</th>
@@ -55,9 +53,12 @@ function CallRow({ c }: { c: GatewayCallDto }) {
   const failed = c.error !== undefined || (c.status !== undefined && c.status >= 400);
   return (
     <tr data-call-id={c.id}>
-      <td>{timeAt(c.startedAt)}</td>
-      <td>{c.model}</td>
-      <td className={failed ? 'gw__bad' : undefined}>{callOutcome(c)}</td>
+      <td>
+        {timeAt(c.startedAt)}
+        <span className="gw__sub">
+          {c.model} · <span className={failed ? 'gw__bad' : undefined}>{callOutcome(c)}</span>
+        </span>
+      </td>
       <td className="num">{u ? tokens(u.input) : '—'}</td>
       <td className="num">{u ? tokens(u.cacheRead) : '—'}</td>
       <td className="num">{writes ? `${tokens(writes.m5)} / ${tokens(writes.h1)}` : '—'}</td>

@@ -121,11 +121,13 @@ describe('Gateway view', () => {
     expect(rows.map((r) => r.getAttribute('data-call-id'))).toEqual(['c3', 'c2', 'c1']);
     const cells = (r: HTMLElement) => [...r.querySelectorAll('td')].map((c) => c.textContent);
     const [failed, managed, first] = rows.map(cells);
-    expect(failed!.slice(2, 4)).toEqual(['429: rate limited', '—']);
-    expect(failed![11]).toContain('sent unchanged: the engine could not read the body');
-    expect(managed!.slice(3, 12)).toEqual(['500', '1.5k', '400 / 200', '100', '$0.0061', '75%', 'message 3 (provider: system prompt changed)', '120 ms / 840 ms', 'gen 2 · boundary yes · 150k→42k tokens']);
-    expect(first![9]).toBe('first call');
-    expect(first![11]).toBe('observed');
+    expect(failed![0]).toMatch(/ · 429: rate limited$/);
+    expect(rows[0]!.querySelector('td .gw__bad')?.textContent).toBe('429: rate limited');
+    expect(failed![1]).toBe('—');
+    expect(failed![9]).toContain('sent unchanged: the engine could not read the body');
+    expect(managed!.slice(1, 10)).toEqual(['500', '1.5k', '400 / 200', '100', '$0.0061', '75%', 'message 3 (provider: system prompt changed)', '120 ms / 840 ms', 'gen 2 · boundary yes · 150k→42k tokens']);
+    expect(first![7]).toBe('first call');
+    expect(first![9]).toBe('observed');
     fireEvent.click(within(rows[1]!).getByRole('button', { name: /Show the original and rewritten request/ }));
     expect(controller.openGatewayRequest).toHaveBeenCalledWith('c2');
     expect(within(rows[0]!).queryByRole('button')).toBeNull();
