@@ -60,16 +60,16 @@ export interface Assignment {
   originalBreak: CacheBreak;
   /** What last went upstream for the thread, and its model (undefined for its first call). */
   previousSent?: { blocks: readonly RequestBlock[]; model?: string };
-  /** Records that `blocks` went upstream instead of the request's own (manage mode's rewrite): the thread's next call is measured against them. */
-  sent(blocks: readonly RequestBlock[]): void;
+  /** Records that `blocks` went upstream instead of the request's own (manage mode's rewrite), or nothing (`null`: refused): the thread's next call is measured against them. */
+  sent(blocks: readonly RequestBlock[] | null): void;
 }
 
 interface ThreadState {
   thread: GatewayThread;
   lastBlocks?: readonly RequestBlock[];
   lastModel?: string;
-  /** What went upstream for the last call when it was not `lastBlocks` (a managed rewrite). */
-  sentBlocks?: readonly RequestBlock[];
+  /** What went upstream for the last call when it was not `lastBlocks` (a managed rewrite); `null` while nothing has. */
+  sentBlocks?: readonly RequestBlock[] | null;
   /** Hash of the system block and the first message: what a thread keeps when its middle is edited. */
   anchor?: string;
   lastUsed: number;
@@ -128,8 +128,8 @@ export class GatewaySessions {
     const { state, compareWith } = this.threadFor(s, request);
     const models = compareWith.lastModel !== undefined ? { previous: compareWith.lastModel, current: request.model } : undefined;
     const originalBreak = cacheBreak(compareWith.lastBlocks, request.blocks, undefined, models);
-    const previousBlocks = compareWith.sentBlocks ?? compareWith.lastBlocks;
-    const brk = compareWith.sentBlocks ? cacheBreak(compareWith.sentBlocks, request.blocks, undefined, models) : originalBreak;
+    const previousBlocks = compareWith.sentBlocks === null ? undefined : (compareWith.sentBlocks ?? compareWith.lastBlocks);
+    const brk = compareWith.sentBlocks !== undefined ? cacheBreak(previousBlocks, request.blocks, undefined, models) : originalBreak;
     const previousSent = previousBlocks ? { blocks: previousBlocks, ...(compareWith.lastModel !== undefined ? { model: compareWith.lastModel } : {}) } : undefined;
     const moves = request.api !== 'anthropic-count-tokens';
     if (moves) {

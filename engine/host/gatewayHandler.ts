@@ -186,7 +186,7 @@ export function createModeHandler(o: ModeHandlerOptions): ModeHandler {
         call.promptBytes = bytesOf(parsed.blocks);
         delete t.lastOriginalTokens;
         // Nothing went upstream: the thread's next call is measured against what did before.
-        if (a.previousSent) a.sent(a.previousSent.blocks);
+        a.sent(a.previousSent?.blocks ?? null);
         const decision = refuse(request, api, error.message, sink);
         sink.attach(call, a.session, a.thread, o.onCall);
         return decision;

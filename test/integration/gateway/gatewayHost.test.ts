@@ -209,6 +209,16 @@ describe('startGateway: manage, switched live', () => {
     expect(retry!.cacheBreak.at).toBe('unchanged');
     expect(retry!.prefixReuse).toBe(1);
     expect(upstream.requests).toHaveLength(2);
+    // Refused as a thread's first call: the call after it is still the thread's first that went upstream.
+    const fresh = (n: number) => claudeBody([userText('Another task entirely.'), ...conversation(n).slice(1)]);
+    const brokenFirst = claudeBody([userText('Another task entirely.'), { role: 'assistant', content: [{ type: 'tool_use', name: 'Read', input: {} }] }]);
+    expect((await send(g.origin, '/v1/messages', brokenFirst, claudeHeaders())).status).toBe(400);
+    expect((await send(g.origin, '/v1/messages', fresh(1), claudeHeaders())).status).toBe(200);
+    await ended(g, 6);
+    const [refusedFirst, afterIt] = calls(g).filter((c) => c.threadId !== first!.threadId && c.startedAt >= retry!.startedAt);
+    expect(refusedFirst!.status).toBe(400);
+    expect(afterIt!.threadId).toBe(refusedFirst!.threadId);
+    expect(afterIt!.cacheBreak.at).toBe('first call');
   });
 
   it('[gateway-host-modes] an engine fault forwards the original unchanged, recorded as fallback on the call', async () => {
