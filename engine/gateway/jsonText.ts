@@ -1,3 +1,5 @@
+import { jsonStringEnd } from '../text/jsonNesting';
+
 /**
  * The JSON text of a parsed request's objects, remembered per object (`[gateway-blocks]`). The
  * gateway reads one body several times on a managed call (its blocks, manage mode's reading of
@@ -39,16 +41,11 @@ function skipSpace(text: string, i: number): number {
   return i;
 }
 
-/** The index after the string that opens at `i`: the next quote not escaped by an odd run of backslashes. */
+/** The index after the string that opens at `i` (the text is known to be valid JSON). */
 function skipString(text: string, i: number): number {
-  const open = i;
-  for (;;) {
-    i = text.indexOf('"', i + 1);
-    if (i === -1) throw new Error('unterminated string');
-    let k = i - 1;
-    while (k > open && text.charCodeAt(k) === 0x5c) k--;
-    if ((i - 1 - k) % 2 === 0) return i + 1;
-  }
+  const after = jsonStringEnd(text, i);
+  if (after === -1) throw new Error('unterminated string');
+  return after;
 }
 
 /** The index after the JSON value that starts at `i` (the text is known to be valid JSON). */

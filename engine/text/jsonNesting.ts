@@ -18,19 +18,28 @@ export function jsonNestingBeyond(text: string, start = 0, end = text.length, li
   for (let i = start; i < end; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x22) {
-      // Jump to the quote that closes the string: the next one not escaped by an odd run of
-      // backslashes. `indexOf` skips a string's text natively, and most of a body is text.
-      const open = i;
-      for (;;) {
-        i = text.indexOf('"', i + 1);
-        if (i === -1 || i >= end) return -1;
-        let k = i - 1;
-        while (k > open && text.charCodeAt(k) === 0x5c) k--;
-        if ((i - 1 - k) % 2 === 0) break;
-      }
+      const after = jsonStringEnd(text, i, end);
+      if (after === -1) return -1;
+      i = after - 1;
     } else if (c === 0x5b || c === 0x7b) {
       if (++depth > limit) return i;
     } else if (c === 0x5d || c === 0x7d) depth--;
   }
   return -1;
+}
+
+/**
+ * The index just after the JSON string whose opening quote is at `open`, or -1 when it does not
+ * close before `end`: the next quote not escaped by an odd run of backslashes. `indexOf` skips a
+ * string's text natively, and most of a request body is text.
+ */
+export function jsonStringEnd(text: string, open: number, end = text.length): number {
+  let i = open;
+  for (;;) {
+    i = text.indexOf('"', i + 1);
+    if (i === -1 || i >= end) return -1;
+    let k = i - 1;
+    while (k > open && text.charCodeAt(k) === 0x5c) k--;
+    if ((i - 1 - k) % 2 === 0) return i + 1;
+  }
 }
