@@ -11,6 +11,12 @@ const DEFAULT_LINES = 6;
 /** One line's height and the bar's, in CSS pixels: a taller strip shows more lines. */
 const LINE_PX = 18;
 const BAR_PX = 26;
+/**
+ * The expanded strip's height until the user sizes it: the 11.2rem it used to grow to as its
+ * lines arrived (six lines, some wrapped). It now has that height from the start, so nothing in it
+ * or above it moves under the pointer while the log fills.
+ */
+export const STRIP_DEFAULT_PX = 179;
 
 /**
  * The newest workspace events at the bottom, collapsible to one line and resizable (the shell's
@@ -26,7 +32,7 @@ export function LogStrip() {
   const summary = useStrata(selectLogSummary);
   const compactionsHidden = useStrata((s) => s.ui.hiddenKinds.includes('compaction'));
   const hiddenKinds = useStrata((s) => s.ui.hiddenKinds);
-  const style: CSSProperties | undefined = !collapsed && stripHeight !== null ? { height: stripHeight, maxHeight: 'none' } : undefined;
+  const style: CSSProperties | undefined = collapsed ? undefined : { height: stripHeight ?? STRIP_DEFAULT_PX, maxHeight: 'none' };
 
   const toggleCompactions = () => dispatch({ type: 'events.hideKinds', kinds: compactionsHidden ? hiddenKinds.filter((k) => k !== 'compaction') : [...hiddenKinds, 'compaction'] });
   const latest = collapsed ? entries.at(-1) : undefined;

@@ -1,7 +1,7 @@
 import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { initialRootState } from '../../../../renderer/store/reduce';
-import { LogStrip } from '../../../../renderer/views/LogStrip';
+import { LogStrip, STRIP_DEFAULT_PX } from '../../../../renderer/views/LogStrip';
 import { makeAgent, makeLogEntry, stateWithAgents } from '../fixtures';
 import { logLineText, renderWithStore } from '../renderWithStore';
 
@@ -20,6 +20,22 @@ describe('LogStrip', () => {
       'event 7',
       'agent-8 event 8',
     ]);
+  });
+});
+
+describe('LogStrip: a steady height', () => {
+  afterEach(cleanup);
+  it('expanded, it keeps the height of six lines while fewer have arrived, so its bar does not move under the pointer; collapsed, it is one line', () => {
+    const strip = () => screen.getByRole('contentinfo', { name: 'Event log' });
+    const { store } = renderWithStore(<LogStrip />, { ...initialRootState, log: { entries: [makeLogEntry(1, { message: 'one' })] } });
+    expect(strip().style.height).toBe(`${STRIP_DEFAULT_PX}px`);
+    act(() => store.getState().dispatch({ type: 'event', event: { name: 'log', payload: { entry: makeLogEntry(2, { message: 'two' }) } } } as never));
+    expect(within(strip()).getAllByRole('listitem')).toHaveLength(2);
+    expect(strip().style.height).toBe(`${STRIP_DEFAULT_PX}px`);
+    act(() => store.getState().dispatch({ type: 'layout.set', layout: { stripHeight: 300 } }));
+    expect(strip().style.height).toBe('300px');
+    act(() => store.getState().dispatch({ type: 'layout.set', layout: { stripCollapsed: true } }));
+    expect(strip().style.height).toBe('');
   });
 });
 
