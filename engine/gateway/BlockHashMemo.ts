@@ -7,12 +7,13 @@ export type BlockCore = Pick<RequestBlock, 'bytes' | 'hash'> & Partial<Pick<Requ
  * The blocks of the values seen last (`[gateway-blocks]`): a thread's request repeats its previous
  * one but the newest messages, so without this every call would canonicalize and hash its whole
  * history again (about 6 ms for a 150k-token request). A value is looked up by its kind and its
- * exact text (`keyTextOf`: the slice of the body it was parsed from, else its JSON), of which its block is a pure function, so a hit is the block
- * the value would get anyway. Bounded by entries (`max`) and by the characters of the texts held
- * (`maxChars`), the least recently used dropped first.
+ * exact text (`keyTextOf`: the slice of the body it was parsed from, else its JSON), of which its
+ * block is a pure function, so a hit is the block the value would get anyway. Bounded by entries
+ * (`max`) and by the characters of the texts held (`maxChars`), the least recently used dropped
+ * first.
  */
 export class BlockHashMemo {
-  /** Per kind (a few), by JSON text, in least-recently-used order; `used` orders entries across kinds. */
+  /** Per kind (a few), by key text, in least-recently-used order; `used` orders entries across kinds. */
   private readonly scopes = new Map<string, Map<string, { core: BlockCore; used: number }>>();
   private entries = 0;
   private chars = 0;
@@ -23,7 +24,7 @@ export class BlockHashMemo {
     private readonly maxChars = 8 * 1024 * 1024,
   ) {}
 
-  /** The block of the value of kind `scope` whose JSON is `json`, made by `make` the first time. */
+  /** The block of the value of kind `scope` whose key text is `json`, made by `make` the first time. */
   blockOf(scope: string, json: string, make: () => BlockCore): BlockCore {
     let memo = this.scopes.get(scope);
     if (!memo) this.scopes.set(scope, (memo = new Map()));
@@ -59,7 +60,7 @@ export class BlockHashMemo {
     return this.entries;
   }
 
-  /** Characters of the JSON texts held (the memo's memory is about twice this in bytes at most). */
+  /** Characters of the key texts held (the memo's memory is about twice this in bytes at most). */
   get heldChars(): number {
     return this.chars;
   }

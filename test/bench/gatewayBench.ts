@@ -162,7 +162,7 @@ for (const s of scenarios) {
   console.log(`  ${s.name} (up to ${bodyBytes} B): added p50 ${row.addedMs.p50} ms, p95 ${row.addedMs.p95} ms (target p50 <= ${s.targetP50Ms} ms: ${row.addedMs.p50 <= s.targetP50Ms ? 'met' : 'NOT met'}); direct p50 ${row.directMs.p50} / p95 ${row.directMs.p95} ms, through the gateway p50 ${row.gatewayMs.p50} / p95 ${row.gatewayMs.p95} ms${note ? `; ${note}` : ''}`);
 }
 
-// Memory per session: 500 managed calls of one compacting session, the heap after gc every 100.
+// Memory per session: 1,000 managed calls of one compacting session, the heap after gc every 100.
 const gc = (globalThis as { gc?: () => void }).gc;
 const memory: { calls: number; heapMb: number }[] = [];
 if (!gc) console.log('Memory per session: skipped, node was started without --expose-gc (npm run bench:gateway passes it)');
