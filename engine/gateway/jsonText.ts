@@ -100,6 +100,8 @@ export function primeRawTexts(body: Json, text: string): void {
         const elements: [number, number][] = [];
         i = skipSpace(text, i + 1);
         while (text.charCodeAt(i) !== 0x5d) {
+          // Only ever given the text JSON.parse read; should it end early, nothing is recorded.
+          if (i >= text.length) return;
           const from = i;
           i = skipValue(text, i);
           elements.push([from, i]);

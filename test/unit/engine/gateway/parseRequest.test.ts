@@ -143,6 +143,10 @@ describe('[gateway-blocks] requests cut into the blocks a provider caches by', (
       expect(JSON.parse(keyTextOf(value['tools']))).toEqual(value['tools']);
       expect(JSON.parse(keyTextOf(value['system']))).toEqual(value['system']);
     }
+    // A text cut short (never what the gateway passes: it primes only what JSON.parse read) records nothing and ends.
+    const cut = JSON.parse(compact) as Record<string, unknown>;
+    for (const end of [compact.indexOf('"messages"') + 12, compact.indexOf('"messages"') + 30, compact.length - 1]) primeRawTexts(cut, compact.slice(0, end));
+    expect((cut['messages'] as unknown[]).map((m) => keyTextOf(m))).toEqual((cut['messages'] as unknown[]).map((m) => JSON.stringify(m)));
     // Every way of writing it is the same blocks.
     const blocks = texts.map((t) => parsed(parseRequest('anthropic-messages', claudeHeaders(), t, memo)).blocks.map((b) => b.hash));
     for (const b of blocks) expect(b).toEqual(blocks[0]);
